@@ -1,0 +1,78 @@
+#pragma once
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/anim/tracks.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula {
+
+// The animation of one joint (or node) of the skeleton. Empty tracks leave that channel at
+// the rest pose.
+struct JointTrack {
+  int joint = -1;  // index into the skeleton the clip belongs to
+  Vec3Track translation;
+  RotationTrack rotation;
+  Vec3Track scale;
+};
+
+// Morph-target weights of a mesh, kept as data (one curve per target).
+struct MorphWeightsTrack {
+  int mesh = -1;
+  std::vector<Curve> weights;
+};
+
+// An editable clip. Times in seconds; `frameRate` says how the editor steps and bakes.
+struct Clip {
+  std::string name;
+  double frameRate = 30.0;
+  double startTime = 0.0;
+  double endTime = 0.0;
+  std::vector<JointTrack> tracks;
+  // Named scalar curves: stride curves (`contact.left_foot`, 1 = planted), handle weights,
+  // anything a rig reads.
+  std::map<std::string, Curve> curves;
+  std::vector<MorphWeightsTrack> morphWeights;
+
+  double duration() const { return endTime - startTime; }
+  // Frames from start to end inclusive at frameRate: round(duration * frameRate) + 1, so a
+  // single-pose clip (zero length, with keys) has 1 frame and a blank clip with a range has
+  // frames to key. 0 for a clip with no keys and zero length (nothing to play), a negative
+  // or non-finite range, or a frame rate that is not positive.
+  int frameCount() const;
+  // Track of a joint, or nullptr.
+  const JointTrack* findTrack(int joint) const;
+  JointTrack& trackFor(int joint);  // creates it when missing
+  // Sets startTime/endTime to the span of every key in the clip; unchanged when it has none.
+  void updateRange();
+  std::size_t keyCount() const;  // keys over every channel and curve
+  // nullopt when valid; otherwise names the joint/curve at fault (joint out of range or with
+  // two tracks, non-finite key or handle, zero-length rotation, unsorted keys, frameRate <= 0,
+  // non-finite or reversed time range, negative morph mesh index).
+  std::optional<std::string> validate(int jointCount) const;
+};
+
+// Samples a clip into local poses. Holds one cursor per channel so sampling at increasing
+// times (playback, bake) costs amortised O(1) per channel; random access still works.
+class ClipSampler {
+ public:
+  ClipSampler() = default;
+  explicit ClipSampler(const Clip* clip);
+  void reset(const Clip* clip);
+
+  // Writes the animated channels of every track into `pose`; joints and channels the clip
+  // does not animate keep the values already in `pose` (start from the rest pose). Tracks
+  // whose joint lies outside `pose` are skipped.
+  void sample(double t, std::span<Transform> pose);
+
+ private:
+  const Clip* mClip = nullptr;
+  std::vector<Vec3TrackCursor> mTranslation;
+  std::vector<RotationCursor> mRotation;
+  std::vector<Vec3TrackCursor> mScale;
+};
+
+}  // namespace articula

@@ -1,0 +1,32 @@
+#include "core/io/import.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+namespace articula {
+
+namespace {
+constexpr std::array<const char*, 14> kExtensions = {
+    ".gltf", ".glb", ".fbx", ".dae", ".bvh", ".obj", ".3ds", ".blend", ".x", ".ms3d", ".md5mesh", ".smd", ".ply", ".stl"};
+
+std::string lowerExtension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+}  // namespace
+
+std::span<const char* const> importableExtensions() { return kExtensions; }
+
+Result<Scene> importScene(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return makeError(path + ": the file does not exist");
+  if (std::filesystem::is_directory(path, ec)) return makeError(path + ": is a folder, not a file");
+  const std::string ext = lowerExtension(path);
+  if (ext == ".gltf" || ext == ".glb") return importGltf(path);
+  if (ext == ".bvh") return importBvh(path);
+  return importWithAssimp(path);
+}
+
+}  // namespace articula

@@ -1,0 +1,17 @@
+#pragma once
+#include <string>
+
+#include "core/scene/scene.h"
+
+namespace articula {
+
+// What `articula-cli info` prints: skeleton tree, joint count, meshes (vertices, influences
+// per vertex), clips (duration, frames, keys, channels, interpolation kinds).
+// `joints` counts Joint nodes over every skeleton of the file (BVH End Sites are tips and
+// helper/mesh nodes are transforms, neither counts).
+std::string sceneInfoText(const Scene& scene);
+// One JSON object: joints, jointNames, skeletons, nodes, meshes[], clips[] (name, duration
+// in seconds, frameRate, frameCount, keyCount, channelCount, interpolations, curves).
+std::string sceneInfoJson(const Scene& scene);
+
+}  // namespace articula

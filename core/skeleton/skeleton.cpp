@@ -1,0 +1,66 @@
+#include "core/skeleton/skeleton.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace articula {
+
+int Skeleton::addJoint(std::string name, int parent, const Transform& restLocal, NodeKind kind) {
+  const int index = jointCount();
+  mParents.push_back(parent);
+  mNames.push_back(std::move(name));
+  mKinds.push_back(kind);
+  mIds.push_back(mNextId++);
+  mRestPose.push_back(restLocal);
+  return index;
+}
+
+int Skeleton::findJoint(std::string_view name) const {
+  const auto it = std::find(mNames.begin(), mNames.end(), name);
+  return it == mNames.end() ? -1 : static_cast<int>(it - mNames.begin());
+}
+
+int Skeleton::findJointById(JointId id) const {
+  const auto it = std::find(mIds.begin(), mIds.end(), id);
+  return it == mIds.end() ? -1 : static_cast<int>(it - mIds.begin());
+}
+
+int Skeleton::boneCount() const {
+  return static_cast<int>(std::count(mKinds.begin(), mKinds.end(), NodeKind::Joint));
+}
+
+std::vector<int> Skeleton::children(int joint) const {
+  std::vector<int> result;
+  for (int i = 0; i < jointCount(); ++i) {
+    if (mParents[static_cast<std::size_t>(i)] == joint) result.push_back(i);
+  }
+  return result;
+}
+
+bool Skeleton::isAncestorOrSelf(int ancestor, int joint) const {
+  for (int j = joint; j != kNoParent; j = parent(j)) {
+    if (j == ancestor) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> Skeleton::validate() const {
+  std::unordered_set<std::string_view> seen;
+  for (int i = 0; i < jointCount(); ++i) {
+    const auto& n = mNames[static_cast<std::size_t>(i)];
+    const std::string label = "joint " + std::to_string(i) + " '" + n + "'";
+    const int p = mParents[static_cast<std::size_t>(i)];
+    if (p != kNoParent && (p < 0 || p >= jointCount()))
+      return label + ": parent index " + std::to_string(p) + " is out of range";
+    if (p != kNoParent && p >= i)
+      return label + ": parent " + std::to_string(p) + " does not come before the joint";
+    if (n.empty()) return "joint " + std::to_string(i) + " has an empty name";
+    if (!seen.insert(n).second) return label + ": the name is used by an earlier joint";
+    const Transform& t = mRestPose[static_cast<std::size_t>(i)];
+    if (!t.isFinite()) return label + ": the rest pose is not finite";
+    if (t.scale.cwiseAbs().minCoeff() == 0.0f) return label + ": the rest pose has zero scale";
+  }
+  return std::nullopt;
+}
+
+}  // namespace articula
