@@ -1,5 +1,6 @@
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -105,6 +106,19 @@ class Curve {
 // steep segments (handles at the key times, nearly linear x); error < 1e-9 in u. t outside
 // [x0, x3] clamps to 0 or 1; a zero-length segment (x3 <= x0) gives 0.
 double solveBezierParameter(double x0, double x1, double x2, double x3, double t);
+
+// Keys closer than this in time (seconds) are one key: insertKey replaces, setKeys merges.
+inline constexpr double kSameKeyTimeSeconds = 1e-9;
+inline bool sameKeyTime(double a, double b) { return std::abs(a - b) <= kSameKeyTimeSeconds; }
+
+// Key-time order with NaN after every number, so sorting a broken import is still a strict
+// weak ordering and its bad keys end up last, where Clip::validate() names them.
+inline bool keyTimeLess(double a, double b) {
+  const bool aNan = std::isnan(a);
+  const bool bNan = std::isnan(b);
+  if (aNan != bNan) return bNan;
+  return a < b;
+}
 
 // Segment search shared by every keyed track: the index i of [time(i), time(i + 1))
 // containing t, clamped to [0, count - 2] (0 when count < 2). Tries the cursor's segment,

@@ -11,17 +11,17 @@
 
 namespace {
 
-struct Run {
+struct CliRun {
   int exitCode = -1;
   bool signaled = false;
   std::string stdoutText;
   std::string stderrText;
 };
 
-Run runCli(const std::string& args) {
+CliRun runCli(const std::string& args) {
   const auto errPath = std::filesystem::temp_directory_path() / ("articula_cli_stderr_" + std::to_string(::getpid()));
   const std::string command = std::string(ARTICULA_CLI) + " " + args + " 2>" + errPath.string();
-  Run run;
+  CliRun run;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer{};
@@ -41,7 +41,7 @@ std::string data(const std::string& relative) { return std::string(ARTICULA_TEST
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
 TEST(CliInfo, JsonReportsCesiumManJointsAndClip) {
-  const Run run = runCli("info --json " + quoted(data("gltf/CesiumMan/CesiumMan.glb")));
+  const CliRun run = runCli("info --json " + quoted(data("gltf/CesiumMan/CesiumMan.glb")));
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   const auto json = nlohmann::json::parse(run.stdoutText);
   EXPECT_EQ(json["joints"].get<int>(), 19);
@@ -53,16 +53,17 @@ TEST(CliInfo, JsonReportsCesiumManJointsAndClip) {
 }
 
 TEST(CliInfo, BvhEndSitesAreNotJoints) {
-  const Run run = runCli("info --json " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")));
+  const CliRun run = runCli("info --json " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")));
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   const auto json = nlohmann::json::parse(run.stdoutText);
   EXPECT_EQ(json["joints"].get<int>(), 31);
   ASSERT_EQ(json["clips"].size(), 1u);
-  EXPECT_NEAR(json["clips"][0]["duration"].get<double>(), 344 * 0.0083333, 1e-6);
+  // Frames × Frame Time, with ".0083333" read as exactly 1/120 s.
+  EXPECT_NEAR(json["clips"][0]["duration"].get<double>(), 344 / 120.0, 1e-9);
 }
 
 TEST(CliInfo, TextListsTheTree) {
-  const Run run = runCli("info " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")));
+  const CliRun run = runCli("info " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")));
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   EXPECT_NE(run.stdoutText.find("joints: 2"), std::string::npos) << run.stdoutText;
   EXPECT_NE(run.stdoutText.find("Bone.001"), std::string::npos) << run.stdoutText;
@@ -78,7 +79,7 @@ TEST(CliInfo, CorruptFileExitsNonZeroWithOneLineMessage) {
     std::ofstream out(truncated, std::ios::binary);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
   }
-  const Run run = runCli("info " + quoted(truncated.string()));
+  const CliRun run = runCli("info " + quoted(truncated.string()));
   EXPECT_FALSE(run.signaled);
   EXPECT_NE(run.exitCode, 0);
   EXPECT_TRUE(run.stdoutText.empty());
@@ -88,7 +89,7 @@ TEST(CliInfo, CorruptFileExitsNonZeroWithOneLineMessage) {
 }
 
 TEST(CliInfo, MissingFileNamesTheFile) {
-  const Run run = runCli("info /nonexistent/walk.bvh");
+  const CliRun run = runCli("info /nonexistent/walk.bvh");
   EXPECT_FALSE(run.signaled);
   EXPECT_NE(run.exitCode, 0);
   EXPECT_NE(run.stderrText.find("/nonexistent/walk.bvh"), std::string::npos) << run.stderrText;
@@ -96,7 +97,7 @@ TEST(CliInfo, MissingFileNamesTheFile) {
 }
 
 TEST(CliInfo, UsageErrorIsNotACrash) {
-  const Run run = runCli("info");
+  const CliRun run = runCli("info");
   EXPECT_FALSE(run.signaled);
   EXPECT_NE(run.exitCode, 0);
 }

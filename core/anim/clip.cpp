@@ -1,0 +1,177 @@
+#include "core/anim/clip.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace articula {
+namespace {
+
+// Calls visit(curve, describe) for every scalar curve of the clip. describe() names the
+// curve for error messages; it is a callable so counting keys builds no strings.
+template <typename Visit>
+void forEachCurve(const Clip& clip, Visit&& visit) {
+  static constexpr const char* kChannels[] = {"translation.x", "translation.y", "translation.z",
+                                              "scale.x",       "scale.y",       "scale.z"};
+  for (const JointTrack& track : clip.tracks) {
+    const Curve* curves[] = {&track.translation.x, &track.translation.y, &track.translation.z,
+                             &track.scale.x,       &track.scale.y,       &track.scale.z};
+    for (std::size_t c = 0; c < 6; ++c) {
+      visit(*curves[c], [&] { return "joint " + std::to_string(track.joint) + " " + kChannels[c]; });
+    }
+  }
+  for (const auto& entry : clip.curves) visit(entry.second, [&] { return "curve '" + entry.first + "'"; });
+  for (const MorphWeightsTrack& morph : clip.morphWeights) {
+    for (std::size_t target = 0; target < morph.weights.size(); ++target) {
+      visit(morph.weights[target],
+            [&] { return "mesh " + std::to_string(morph.mesh) + " morph weight " + std::to_string(target); });
+    }
+  }
+}
+
+bool isFinite(const Vec2d& v) { return v.allFinite(); }
+
+std::optional<std::string> validateCurve(const Curve& curve) {
+  const auto& keys = curve.keys();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const CurveKey& key = keys[i];
+    const std::string where = "key " + std::to_string(i);
+    if (!std::isfinite(key.time) || !std::isfinite(key.value)) return where + ": non-finite time or value";
+    if (i > 0 && !(key.time > keys[i - 1].time)) return where + ": keys not sorted by time";
+  }
+  // Handles last: automatic handles next to a bad key are computed from it, and the message
+  // should name the key the user has to fix.
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (!isFinite(keys[i].left) || !isFinite(keys[i].right)) return "key " + std::to_string(i) + ": non-finite handle";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> validateRotation(const RotationTrack& track) {
+  const auto& keys = track.keys();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const RotationKey& key = keys[i];
+    const std::string where = "key " + std::to_string(i);
+    if (!std::isfinite(key.time)) return where + ": non-finite time";
+    if (!key.value.coeffs().allFinite()) return where + ": non-finite rotation";
+    if (!(key.value.norm() > 0.5f)) return where + ": zero-length rotation";
+    if (!key.inControl.coeffs().allFinite() || !key.outControl.coeffs().allFinite()) {
+      return where + ": non-finite control or tangent";
+    }
+    if (i > 0 && !(key.time > keys[i - 1].time)) return where + ": keys not sorted by time";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int Clip::frameCount() const {
+  if (!(frameRate > 0.0) || !std::isfinite(frameRate)) return 0;
+  const double length = duration();
+  if (!std::isfinite(length) || length < 0.0) return 0;
+  // A default clip (no keys, no range) has nothing to play; a blank clip with a range still
+  // has frames so the editor can step through and key it.
+  if (length == 0.0 && keyCount() == 0) return 0;
+  const double frames = std::round(length * frameRate) + 1.0;
+  if (frames >= static_cast<double>(std::numeric_limits<int>::max())) return std::numeric_limits<int>::max();
+  return static_cast<int>(frames);
+}
+
+const JointTrack* Clip::findTrack(int joint) const {
+  const auto it = std::find_if(tracks.begin(), tracks.end(), [joint](const JointTrack& t) { return t.joint == joint; });
+  return it == tracks.end() ? nullptr : &*it;
+}
+
+JointTrack& Clip::trackFor(int joint) {
+  const auto it = std::find_if(tracks.begin(), tracks.end(), [joint](const JointTrack& t) { return t.joint == joint; });
+  if (it != tracks.end()) return *it;
+  JointTrack& track = tracks.emplace_back();
+  track.joint = joint;
+  return track;
+}
+
+void Clip::updateRange() {
+  double first = std::numeric_limits<double>::infinity();
+  double last = -std::numeric_limits<double>::infinity();
+  auto extend = [&](double start, double end) {
+    first = std::min(first, start);
+    last = std::max(last, end);
+  };
+  forEachCurve(*this, [&](const Curve& curve, const auto&) {
+    if (!curve.empty()) extend(curve.startTime(), curve.endTime());
+  });
+  for (const JointTrack& track : tracks) {
+    if (!track.rotation.empty()) extend(track.rotation.startTime(), track.rotation.endTime());
+  }
+  if (first > last) return;
+  startTime = first;
+  endTime = last;
+}
+
+std::size_t Clip::keyCount() const {
+  std::size_t count = 0;
+  forEachCurve(*this, [&count](const Curve& curve, const auto&) { count += curve.size(); });
+  for (const JointTrack& track : tracks) count += track.rotation.size();
+  return count;
+}
+
+std::optional<std::string> Clip::validate(int jointCount) const {
+  const std::string prefix = "clip '" + name + "': ";
+  if (!(frameRate > 0.0) || !std::isfinite(frameRate)) {
+    return prefix + "frame rate must be positive (got " + std::to_string(frameRate) + ")";
+  }
+  if (!std::isfinite(startTime) || !std::isfinite(endTime) || endTime < startTime) {
+    return prefix + "invalid time range [" + std::to_string(startTime) + ", " + std::to_string(endTime) + "]";
+  }
+  std::set<int> seenJoints;
+  for (const JointTrack& track : tracks) {
+    const std::string joint = "joint " + std::to_string(track.joint);
+    if (track.joint < 0 || track.joint >= jointCount) {
+      return prefix + joint + " out of range (skeleton has " + std::to_string(jointCount) + " joints)";
+    }
+    if (!seenJoints.insert(track.joint).second) return prefix + joint + " has more than one track";
+    if (auto error = validateRotation(track.rotation)) return prefix + joint + " rotation " + *error;
+  }
+  for (const MorphWeightsTrack& morph : morphWeights) {
+    if (morph.mesh < 0) return prefix + "morph weights of mesh " + std::to_string(morph.mesh) + ": invalid mesh index";
+  }
+  std::optional<std::string> failure;
+  forEachCurve(*this, [&](const Curve& curve, const auto& describe) {
+    if (failure) return;
+    if (auto error = validateCurve(curve)) failure = prefix + describe() + " " + *error;
+  });
+  return failure;
+}
+
+ClipSampler::ClipSampler(const Clip* clip) { reset(clip); }
+
+void ClipSampler::reset(const Clip* clip) {
+  mClip = clip;
+  const std::size_t count = clip ? clip->tracks.size() : 0;
+  mTranslation.assign(count, Vec3TrackCursor{});
+  mRotation.assign(count, RotationCursor{});
+  mScale.assign(count, Vec3TrackCursor{});
+}
+
+void ClipSampler::sample(double t, std::span<Transform> pose) {
+  if (!mClip) return;
+  // Tracks added to the clip since reset() get fresh cursors; cursors only speed up the
+  // search, so stale ones are harmless.
+  if (mTranslation.size() != mClip->tracks.size()) {
+    mTranslation.resize(mClip->tracks.size());
+    mRotation.resize(mClip->tracks.size());
+    mScale.resize(mClip->tracks.size());
+  }
+  for (std::size_t i = 0; i < mClip->tracks.size(); ++i) {
+    const JointTrack& track = mClip->tracks[i];
+    if (track.joint < 0 || static_cast<std::size_t>(track.joint) >= pose.size()) continue;
+    Transform& local = pose[static_cast<std::size_t>(track.joint)];
+    if (!track.translation.empty())
+      local.translation = track.translation.evaluate(t, local.translation, mTranslation[i]);
+    if (!track.rotation.empty()) local.rotation = track.rotation.evaluate(t, mRotation[i]);
+    if (!track.scale.empty()) local.scale = track.scale.evaluate(t, local.scale, mScale[i]);
+  }
+}
+
+}  // namespace articula

@@ -1,0 +1,22 @@
+#pragma once
+#include <QMetaType>
+
+namespace articula::ui {
+
+// What changed in a Document. Views receive exactly one of these per change through
+// Document::changed and update only what the type says (Tiled's ChangeEvent habit), so a
+// time step during playback never rebuilds the outliner.
+struct ChangeEvent {
+  enum class Type {
+    SceneReplaced,       // a new scene was opened: everything (skeleton, meshes, clips) is new
+    CurrentClipChanged,  // another clip of the scene is the one being played and edited
+    TimeChanged,         // the current time moved; the evaluated pose moved with it
+    SelectionChanged,    // the set of selected joints changed
+  };
+
+  Type type;
+};
+
+}  // namespace articula::ui
+
+Q_DECLARE_METATYPE(articula::ui::ChangeEvent)

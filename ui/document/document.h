@@ -1,0 +1,91 @@
+#pragma once
+#include <QObject>
+#include <QString>
+
+#include <span>
+#include <vector>
+
+#include "core/anim/clip.h"
+#include "core/scene/scene.h"
+#include "ui/document/change_event.h"
+
+class QUndoStack;
+
+namespace articula::ui {
+
+// The open character: the scene, the clip and time being looked at, the joint selection,
+// and the undo stack of every edit made to it.
+//
+// Views get const access only. Edits to the scene go through QUndoCommands pushed on
+// undoStack(); editing the scene any other way would bypass undo and the change signal.
+// Time, current clip and selection are view state, not document edits, so they change
+// through plain setters and are not undoable (as Tiled treats object selection).
+//
+// Every change emits changed() exactly once, after the new state is in place; setters that
+// change nothing emit nothing.
+class Document : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit Document(QObject* parent = nullptr);
+  ~Document() override;
+
+  const Scene& scene() const { return mScene; }
+  QUndoStack* undoStack() const { return mUndoStack; }
+
+  // Path the scene was imported from; empty for a scene made in memory (the mannequin).
+  const QString& filePath() const { return mFilePath; }
+  // File name for title bars, or "Mannequin"/"Untitled" when there is no file.
+  QString displayName() const;
+
+  // Takes over a fully imported scene (the open one is only dropped once the new one is
+  // complete), selects its first clip at its start time, clears the selection and the undo
+  // history.
+  void replaceScene(Scene scene, const QString& filePath, const QString& displayName = QString());
+
+  // Clip being played and edited, -1 when the scene has none.
+  int currentClipIndex() const { return mClipIndex; }
+  const Clip* currentClip() const;
+  void setCurrentClip(int index);  // out-of-range indices are ignored
+
+  // Current time in seconds, in the current clip's time (between its start and end time).
+  double time() const { return mTime; }
+  void setTime(double seconds);  // clamped to the clip's range
+  // Frame of the current time at the clip's frame rate, 0 at the clip's start time.
+  int currentFrame() const;
+  // Frames of the current clip (start to end inclusive), 1 when there is no clip.
+  int frameCount() const;
+  void setFrame(int frame);  // clamped to [0, frameCount() - 1]
+  double timeOfFrame(int frame) const;
+
+  // Selected joints: skeleton indices, sorted, without duplicates.
+  const std::vector<int>& selectedJoints() const { return mSelectedJoints; }
+  bool isSelected(int joint) const;
+  void setSelectedJoints(std::vector<int> joints);  // invalid indices are dropped
+
+  // The scene evaluated at the current time: local transforms (each in its parent's
+  // space) and model-space matrices, one per skeleton node. Without a clip this is the
+  // rest pose.
+  std::span<const Transform> localPose() const { return mLocalPose; }
+  std::span<const Affine> modelPose() const { return mModelPose; }
+
+ signals:
+  void changed(const articula::ui::ChangeEvent& event);
+
+ private:
+  void evaluatePose();
+  void emitChanged(ChangeEvent::Type type);
+
+  Scene mScene;
+  QString mFilePath;
+  QString mDisplayName;
+  QUndoStack* const mUndoStack;
+  int mClipIndex = -1;
+  double mTime = 0.0;
+  std::vector<int> mSelectedJoints;
+  ClipSampler mSampler;
+  Pose mLocalPose;
+  std::vector<Affine> mModelPose;
+};
+
+}  // namespace articula::ui

@@ -1,0 +1,47 @@
+#include "ui/timeline/time_axis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace articula::ui {
+
+void TimeAxis::setRange(double startTime, double endTime) {
+  mStartTime = startTime;
+  // A clip with a single key has no duration; keep the mapping invertible.
+  mEndTime = std::max(endTime, startTime + 1e-6);
+}
+
+void TimeAxis::setPixelSpan(double left, double right) {
+  mLeft = left;
+  mRight = std::max(right, left + 1.0);
+}
+
+void TimeAxis::setFrameRate(double framesPerSecond) { mFrameRate = framesPerSecond > 0.0 ? framesPerSecond : 30.0; }
+
+double TimeAxis::timeToPixel(double time) const {
+  return mLeft + (time - mStartTime) / (mEndTime - mStartTime) * (mRight - mLeft);
+}
+
+double TimeAxis::pixelToTime(double x) const {
+  return mStartTime + (x - mLeft) / (mRight - mLeft) * (mEndTime - mStartTime);
+}
+
+double TimeAxis::frameToPixel(int frame) const { return timeToPixel(mStartTime + frame / mFrameRate); }
+
+int TimeAxis::pixelToFrame(double x) const {
+  return static_cast<int>(std::lround((pixelToTime(x) - mStartTime) * mFrameRate));
+}
+
+double TimeAxis::pixelsPerFrame() const { return (mRight - mLeft) / ((mEndTime - mStartTime) * mFrameRate); }
+
+int TimeAxis::labelStep(double minPixels) const {
+  const double perFrame = pixelsPerFrame();
+  for (int decade = 1;; decade *= 10) {
+    for (int factor : {1, 2, 5}) {
+      const int step = factor * decade;
+      if (step * perFrame >= minPixels || decade > 1000000) return step;
+    }
+  }
+}
+
+}  // namespace articula::ui

@@ -1,0 +1,111 @@
+#include "ui/timeline/time_ruler.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+#include "ui/document/document.h"
+
+namespace articula::ui {
+
+namespace {
+// Room left and right of the first and last frame so the playhead handle and the labels of
+// the end frames are not clipped.
+constexpr double kMargin = 16.0;
+}  // namespace
+
+TimeRuler::TimeRuler(Document* document, QWidget* parent) : QWidget(parent), mDocument(document) {
+  setObjectName(QStringLiteral("TimeRuler"));
+  setMouseTracking(false);
+  setCursor(Qt::PointingHandCursor);
+  setToolTip(tr("Click or drag to scrub"));
+  updateAxis();
+  connect(mDocument, &Document::changed, this, &TimeRuler::documentChanged);
+}
+
+QSize TimeRuler::sizeHint() const { return {600, 40}; }
+QSize TimeRuler::minimumSizeHint() const { return {120, 34}; }
+
+void TimeRuler::documentChanged(const ChangeEvent& event) {
+  if (event.type == ChangeEvent::Type::SceneReplaced || event.type == ChangeEvent::Type::CurrentClipChanged) {
+    updateAxis();
+  }
+  if (event.type != ChangeEvent::Type::SelectionChanged) update();
+}
+
+void TimeRuler::updateAxis() {
+  const Clip* clip = mDocument->currentClip();
+  const double start = clip ? clip->startTime : 0.0;
+  const double rate = clip ? clip->frameRate : 30.0;
+  // The axis ends on the last whole frame, which may lie just past endTime.
+  mAxis.setFrameRate(rate);
+  mAxis.setRange(start, start + (mDocument->frameCount() - 1) / rate);
+  mAxis.setPixelSpan(kMargin, width() - kMargin);
+}
+
+void TimeRuler::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  updateAxis();
+}
+
+void TimeRuler::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.setRenderHint(QPainter::Antialiasing, false);
+  const QRect area = rect();
+  painter.fillRect(area, QColor(43, 43, 46));
+  const bool hasClip = mDocument->currentClip() != nullptr;
+  const int frames = mDocument->frameCount();
+
+  // Clip range band.
+  const double x0 = mAxis.frameToPixel(0);
+  const double x1 = mAxis.frameToPixel(frames - 1);
+  painter.fillRect(QRectF(x0, 0, x1 - x0, area.height()), QColor(52, 52, 56));
+
+  const int labelStep = mAxis.labelStep(48.0);
+  const bool drawEveryFrame = mAxis.pixelsPerFrame() >= 4.0;
+  const int tickStep = drawEveryFrame ? 1 : std::max(1, labelStep / 5);
+  QFont font = painter.font();
+  font.setPointSizeF(font.pointSizeF() * 0.85);
+  painter.setFont(font);
+  const int baseline = area.height() - 1;
+  for (int frame = 0; frame < frames; frame += tickStep) {
+    const double x = mAxis.frameToPixel(frame);
+    const bool labelled = frame % labelStep == 0;
+    painter.setPen(labelled ? QColor(150, 150, 156) : QColor(92, 92, 98));
+    painter.drawLine(QPointF(x, baseline), QPointF(x, baseline - (labelled ? 12 : 6)));
+    if (labelled) {
+      painter.setPen(QColor(185, 185, 190));
+      painter.drawText(QRectF(x - 30, 2, 60, area.height() - 16), Qt::AlignHCenter | Qt::AlignTop,
+                       QString::number(frame));
+    }
+  }
+  painter.setPen(QColor(92, 92, 98));
+  painter.drawLine(QPointF(0, baseline), QPointF(area.width(), baseline));
+  if (!hasClip) return;
+
+  // Playhead: a line with a handle carrying the current frame number.
+  const double x = mAxis.timeToPixel(mDocument->time());
+  const QColor playhead(86, 156, 255);
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setPen(QPen(playhead, 2.0));
+  painter.drawLine(QPointF(x, 0), QPointF(x, area.height()));
+  const QString label = QString::number(mDocument->currentFrame());
+  const double labelWidth = painter.fontMetrics().horizontalAdvance(label) + 10.0;
+  const QRectF handle(x - labelWidth / 2.0, 1.0, labelWidth, painter.fontMetrics().height() + 2.0);
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(playhead);
+  painter.drawRoundedRect(handle, 3.0, 3.0);
+  painter.setPen(Qt::white);
+  painter.drawText(handle, Qt::AlignCenter, label);
+}
+
+void TimeRuler::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton) scrubTo(event->position().x());
+}
+
+void TimeRuler::mouseMoveEvent(QMouseEvent* event) {
+  if (event->buttons() & Qt::LeftButton) scrubTo(event->position().x());
+}
+
+void TimeRuler::scrubTo(double x) { mDocument->setFrame(mAxis.pixelToFrame(x)); }
+
+}  // namespace articula::ui
