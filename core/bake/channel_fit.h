@@ -1,0 +1,57 @@
+#pragma once
+// Greedy segment fitting of one densely sampled channel (one sample per frame), used by key
+// reduction. Each function keeps the fewest frames it can find such that interpolating
+// between them reproduces every sample within a budget, and never drops a breakpoint.
+#include <span>
+#include <vector>
+
+#include "core/math/types.h"
+
+namespace articula {
+
+// A segment between two kept frames of a translation or scale channel. For a Bézier
+// segment, `control1` and `control2` are the values of the inner control points, placed
+// at 1/3 and 2/3 of the segment in time (so the curve's time is linear in its parameter).
+struct Vec3Segment {
+  bool bezier = false;
+  Vec3 control1 = Vec3::Zero();
+  Vec3 control2 = Vec3::Zero();
+};
+
+struct Vec3Fit {
+  std::vector<int> frames;            // kept frames, ascending, first and last included
+  std::vector<Vec3Segment> segments;  // frames.size() - 1 entries (empty for one frame)
+};
+
+// `samples`: one value per frame. `breakpoints`: frames that must be kept, ascending,
+// including 0 and samples.size() - 1. `budget`: largest distance (same units as the
+// samples) between a sample and the fitted value at its frame. With `bezier`, a segment is
+// a least-squares cubic where that spans more frames than a line. A channel whose samples
+// all lie within `budget` of the first keeps one frame.
+Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier);
+
+// A segment between two kept frames of a rotation channel: a slerp, or a glTF cubic spline
+// (Hermite on the quaternion's four components, normalised) whose Bézier control points
+// `control1` and `control2` (x, y, z, w) sit at 1/3 and 2/3 of the segment. The glTF
+// tangents follow: out = 3 (control1 - start) / duration, in = 3 (end - control2) / duration.
+struct RotationSegment {
+  bool cubic = false;
+  Vec4 control1 = Vec4::Zero();
+  Vec4 control2 = Vec4::Zero();
+};
+
+struct RotationFit {
+  std::vector<int> frames;
+  std::vector<RotationSegment> segments;  // frames.size() - 1 entries
+};
+
+// `samples`: unit quaternions, each in the hemisphere of the previous one. `chordBudget`
+// bounds 2·sin(θ/2) for the angle θ between a sample and the fitted rotation at its frame
+// (the distance a unit lever's end moves). With `cubic`, a segment is a least-squares cubic
+// spline where that spans more frames than a slerp. Consecutive kept frames are less than
+// 180° apart along the samples' own path, so a fast spin is never merged the wrong way
+// round. A channel whose samples all lie within the budget of the first keeps one frame.
+RotationFit fitRotationChannel(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget,
+                               bool cubic);
+
+}  // namespace articula

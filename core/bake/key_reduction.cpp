@@ -1,0 +1,336 @@
+#include "core/bake/key_reduction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/bake/channel_fit.h"
+#include "core/math/quaternion.h"
+
+namespace articula {
+namespace {
+
+constexpr float kBudgetTightening = 0.5f;
+constexpr int kMaxRefinementPasses = 10;
+
+// The source's joint channels sampled at every frame (frame f at start + f / rate), one
+// array per track and channel, with rotations made hemisphere-continuous.
+struct DenseTracks {
+  int frames = 0;
+  std::vector<std::vector<Vec3>> translation;  // per track; empty when the track has none
+  std::vector<std::vector<Quat>> rotation;
+  std::vector<std::vector<Vec3>> scale;
+};
+
+double frameTime(const Clip& clip, int frame) { return clip.startTime + static_cast<double>(frame) / clip.frameRate; }
+
+DenseTracks sampleDense(const Skeleton& skeleton, const Clip& source) {
+  DenseTracks dense;
+  dense.frames = source.frameCount();
+  const std::size_t trackCount = source.tracks.size();
+  dense.translation.resize(trackCount);
+  dense.rotation.resize(trackCount);
+  dense.scale.resize(trackCount);
+  const auto frames = static_cast<std::size_t>(dense.frames);
+  for (std::size_t i = 0; i < trackCount; ++i) {
+    const JointTrack& track = source.tracks[i];
+    if (!track.translation.empty()) dense.translation[i].resize(frames);
+    if (!track.rotation.empty()) dense.rotation[i].resize(frames);
+    if (!track.scale.empty()) dense.scale[i].resize(frames);
+  }
+  ClipSampler sampler(&source);
+  Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+  for (std::size_t f = 0; f < frames; ++f) {
+    sampler.sample(frameTime(source, static_cast<int>(f)), pose);
+    for (std::size_t i = 0; i < trackCount; ++i) {
+      const Transform& local = pose[static_cast<std::size_t>(source.tracks[i].joint)];
+      if (!dense.translation[i].empty()) dense.translation[i][f] = local.translation;
+      if (!dense.scale[i].empty()) dense.scale[i][f] = local.scale;
+      if (!dense.rotation[i].empty()) {
+        const Quat q = local.rotation.normalized();
+        dense.rotation[i][f] = f == 0 ? q : alignHemisphere(q, dense.rotation[i][f - 1]);
+      }
+    }
+  }
+  return dense;
+}
+
+// How far a channel's error reaches in model space, per joint, from the rest pose:
+// `lever` is the farthest node of the joint's subtree (a rotation or scale error of the
+// joint moves it by up to error × lever), or the joint's own bone when it has no children;
+// `parentScale` is the largest scale of the parent's model matrix (a translation error is
+// scaled by it). A measurement after fitting catches what the rest pose does not predict.
+struct Reach {
+  std::vector<float> lever;
+  std::vector<float> parentScale;
+};
+
+Reach reachOf(const Skeleton& skeleton) {
+  const auto model = localToModel(skeleton, skeleton.restPose());
+  const auto n = static_cast<std::size_t>(skeleton.jointCount());
+  Reach reach{std::vector<float>(n, 0.0f), std::vector<float>(n, 1.0f)};
+  for (std::size_t j = 0; j < n; ++j) {
+    const Vec3 p = model[j].translation();
+    for (int a = skeleton.parent(static_cast<int>(j)); a != kNoParent; a = skeleton.parent(a)) {
+      auto& lever = reach.lever[static_cast<std::size_t>(a)];
+      lever = std::max(lever, (p - model[static_cast<std::size_t>(a)].translation()).norm());
+    }
+    const int parent = skeleton.parent(static_cast<int>(j));
+    if (parent != kNoParent)
+      reach.parentScale[j] = model[static_cast<std::size_t>(parent)].linear().colwise().norm().maxCoeff();
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    const int parent = skeleton.parent(static_cast<int>(j));
+    if (reach.lever[j] == 0.0f && parent != kNoParent) {
+      reach.lever[j] = (model[j].translation() - model[static_cast<std::size_t>(parent)].translation()).norm();
+    }
+    reach.lever[j] = std::max(reach.lever[j], 1e-6f);
+  }
+  return reach;
+}
+
+// Animated tracks on the longest root-to-leaf path through each joint: errors of that many
+// channels can add up at a leaf, so each starts with tolerance / sqrt(count) (errors of
+// independent channels rarely align) and measurement tightens where they do.
+std::vector<int> chainDepths(const Skeleton& skeleton, const Clip& source) {
+  const auto n = static_cast<std::size_t>(skeleton.jointCount());
+  std::vector<int> animated(n, 0);
+  for (const JointTrack& track : source.tracks) animated[static_cast<std::size_t>(track.joint)] = 1;
+  std::vector<int> above(n, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    const int parent = skeleton.parent(static_cast<int>(j));
+    above[j] = animated[j] + (parent == kNoParent ? 0 : above[static_cast<std::size_t>(parent)]);
+  }
+  std::vector<int> below(n, 0);
+  for (std::size_t j = n; j-- > 0;) {
+    const int parent = skeleton.parent(static_cast<int>(j));
+    if (parent != kNoParent) {
+      auto& b = below[static_cast<std::size_t>(parent)];
+      b = std::max(b, animated[j] + below[j]);
+    }
+  }
+  std::vector<int> depth(n);
+  for (std::size_t j = 0; j < n; ++j) depth[j] = std::max(1, above[j] + below[j]);
+  return depth;
+}
+
+void writeVec3Track(const Vec3Fit& fit, std::span<const Vec3> samples, const Clip& clip, Vec3Track& track) {
+  std::vector<CurveKey> keys[3];
+  for (auto& k : keys) k.reserve(fit.frames.size());
+  for (std::size_t i = 0; i < fit.frames.size(); ++i) {
+    const int frame = fit.frames[i];
+    const double time = frameTime(clip, frame);
+    const Vec3& value = samples[static_cast<std::size_t>(frame)];
+    const bool hasNext = i + 1 < fit.frames.size();
+    const Vec3Segment segment = hasNext ? fit.segments[i] : Vec3Segment{};
+    const double nextTime = hasNext ? frameTime(clip, fit.frames[i + 1]) : time;
+    const Vec3& nextValue = hasNext ? samples[static_cast<std::size_t>(fit.frames[i + 1])] : value;
+    for (int c = 0; c < 3; ++c) {
+      CurveKey key;
+      key.time = time;
+      key.value = value[c];
+      key.interpolation = segment.bezier ? Interpolation::Bezier : Interpolation::Linear;
+      key.leftType = key.rightType = HandleType::Free;
+      key.left = Vec2d(time, value[c]);
+      // Inner control points at a third of the segment: the Bézier's time is then linear in
+      // its parameter, exactly the curve the fit measured.
+      const double rightValue = segment.bezier ? segment.control1[c] : value[c] + (nextValue[c] - value[c]) / 3.0;
+      key.right = Vec2d(time + (nextTime - time) / 3.0, rightValue);
+      if (i > 0) {
+        const Vec3Segment& previous = fit.segments[i - 1];
+        const double previousTime = frameTime(clip, fit.frames[i - 1]);
+        const double previousValue = samples[static_cast<std::size_t>(fit.frames[i - 1])][c];
+        const double leftValue = previous.bezier ? previous.control2[c] : value[c] + (previousValue - value[c]) / 3.0;
+        key.left = Vec2d(time - (time - previousTime) / 3.0, leftValue);
+      }
+      keys[c].push_back(key);
+    }
+  }
+  track.x.setKeys(std::move(keys[0]));
+  track.y.setKeys(std::move(keys[1]));
+  track.z.setKeys(std::move(keys[2]));
+}
+
+Quat quatFromCoeffs(const Vec4& xyzw) { return Quat(xyzw.w(), xyzw.x(), xyzw.y(), xyzw.z()); }
+
+void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, const Clip& clip, RotationTrack& track) {
+  std::vector<RotationKey> keys(fit.frames.size());
+  for (std::size_t i = 0; i < fit.frames.size(); ++i) {
+    RotationKey& key = keys[i];
+    key.time = frameTime(clip, fit.frames[i]);
+    key.value = samples[static_cast<std::size_t>(fit.frames[i])];
+    key.interpolation = RotationInterpolation::Slerp;
+    key.inControl = key.outControl = Quat(0.0f, 0.0f, 0.0f, 0.0f);  // zero tangents unless a spline sets them
+  }
+  // glTF cubic-spline tangents (per second) from the Bézier control points of each segment.
+  for (std::size_t i = 0; i < fit.segments.size(); ++i) {
+    const RotationSegment& segment = fit.segments[i];
+    if (!segment.cubic) continue;
+    RotationKey& a = keys[i];
+    RotationKey& b = keys[i + 1];
+    const float duration = static_cast<float>(b.time - a.time);
+    a.interpolation = RotationInterpolation::CubicSpline;
+    a.outControl = quatFromCoeffs(3.0f * (segment.control1 - a.value.coeffs()) / duration);
+    b.inControl = quatFromCoeffs(3.0f * (b.value.coeffs() - segment.control2) / duration);
+  }
+  track.setKeys(std::move(keys));
+}
+
+std::size_t jointKeyCount(const Clip& clip) {
+  std::size_t count = 0;
+  for (const JointTrack& track : clip.tracks) {
+    count += track.translation.x.size() + track.translation.y.size() + track.translation.z.size();
+    count += track.scale.x.size() + track.scale.y.size() + track.scale.z.size();
+    count += track.rotation.size();
+  }
+  return count;
+}
+
+// Largest model-space distance between the two clips' nodes on every frame; marks the nodes
+// that exceed `tolerance`.
+float measureDeviation(const Skeleton& skeleton, const Clip& source, const Clip& reduced, int frames, float tolerance,
+                       std::vector<bool>& offending) {
+  ClipSampler sourceSampler(&source);
+  ClipSampler reducedSampler(&reduced);
+  Pose sourcePose(skeleton.restPose().begin(), skeleton.restPose().end());
+  Pose reducedPose = sourcePose;
+  const auto n = static_cast<std::size_t>(skeleton.jointCount());
+  std::vector<Affine> sourceModel(n);
+  std::vector<Affine> reducedModel(n);
+  LocalToModelJob sourceFk{&skeleton, sourcePose, sourceModel};
+  LocalToModelJob reducedFk{&skeleton, reducedPose, reducedModel};
+  float worst = 0.0f;
+  for (int f = 0; f < frames; ++f) {
+    const double t = frameTime(source, f);
+    sourceSampler.sample(t, sourcePose);
+    reducedSampler.sample(t, reducedPose);
+    sourceFk.run();
+    reducedFk.run();
+    for (std::size_t j = 0; j < n; ++j) {
+      const float d = (sourceModel[j].translation() - reducedModel[j].translation()).norm();
+      worst = std::max(worst, d);
+      if (d > tolerance) offending[j] = true;
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
+std::optional<std::string> KeyReductionJob::validate() const {
+  if (skeleton == nullptr) return std::string("key reduction: no skeleton");
+  if (source == nullptr) return std::string("key reduction: no source clip");
+  if (output == nullptr) return std::string("key reduction: no output clip");
+  if (auto error = skeleton->validate()) return "key reduction: " + *error;
+  if (auto error = source->validate(skeleton->jointCount()))
+    return "key reduction: clip '" + source->name + "': " + *error;
+  if (source->frameCount() == 0) return "key reduction: clip '" + source->name + "' is empty (no keys, no frames)";
+  if (!(options.toleranceModel > 0.0f) || !std::isfinite(options.toleranceModel)) {
+    return "key reduction: the tolerance must be a positive distance (got " + std::to_string(options.toleranceModel) +
+           ")";
+  }
+  for (const double t : options.keepTimes) {
+    if (!std::isfinite(t)) return std::string("key reduction: a time of a key to keep is not finite");
+  }
+  return std::nullopt;
+}
+
+Result<KeyReductionReport> KeyReductionJob::run() const {
+  if (auto error = validate()) return makeError(*error);
+  const Clip& clip = *source;
+  const DenseTracks dense = sampleDense(*skeleton, clip);
+  const int last = dense.frames - 1;
+
+  std::set<int> breakpointSet{0, last};
+  for (const double t : options.keepTimes) {
+    const double frame = std::round((t - clip.startTime) * clip.frameRate);
+    if (frame >= 0.0 && frame <= last) breakpointSet.insert(static_cast<int>(frame));
+  }
+  const std::vector<int> breakpoints(breakpointSet.begin(), breakpointSet.end());
+
+  const Reach reach = reachOf(*skeleton);
+  const std::vector<int> depth = chainDepths(*skeleton, clip);
+  const float tolerance = options.toleranceModel;
+  std::vector<float> budget(clip.tracks.size());
+  for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
+    const auto joint = static_cast<std::size_t>(clip.tracks[i].joint);
+    const int channels =
+        int(!dense.translation[i].empty()) + int(!dense.rotation[i].empty()) + int(!dense.scale[i].empty());
+    budget[i] = tolerance / std::sqrt(static_cast<float>(depth[joint] * std::max(channels, 1)));
+  }
+
+  Clip reduced = clip;
+  auto reduceTrack = [&](std::size_t i) {
+    const auto joint = static_cast<std::size_t>(clip.tracks[i].joint);
+    JointTrack& track = reduced.tracks[i];
+    if (!dense.translation[i].empty()) {
+      const float local = budget[i] / reach.parentScale[joint];
+      writeVec3Track(fitVec3Channel(dense.translation[i], breakpoints, local, options.fitBezier), dense.translation[i],
+                     clip, track.translation);
+    }
+    if (!dense.rotation[i].empty()) {
+      writeRotationTrack(
+          fitRotationChannel(dense.rotation[i], breakpoints, budget[i] / reach.lever[joint], options.fitBezier),
+          dense.rotation[i], clip, track.rotation);
+    }
+    if (!dense.scale[i].empty()) {
+      // A scale error e moves the farthest child by e × lever (in the joint's space).
+      const float local = budget[i] / (reach.lever[joint] * reach.parentScale[joint]);
+      writeVec3Track(fitVec3Channel(dense.scale[i], breakpoints, local, options.fitBezier), dense.scale[i], clip,
+                     track.scale);
+    }
+  };
+  for (std::size_t i = 0; i < clip.tracks.size(); ++i) reduceTrack(i);
+
+  KeyReductionReport report;
+  report.framesChecked = dense.frames;
+  std::vector<bool> offending(static_cast<std::size_t>(skeleton->jointCount()), false);
+  report.maxDeviationModel = measureDeviation(*skeleton, clip, reduced, dense.frames, tolerance, offending);
+  // Errors along a chain can add up beyond what the budgets assumed: tighten every track
+  // above a node that strayed and fit again, until every frame is within the tolerance. The
+  // last pass keeps every frame of those tracks (budget 0), which reproduces the source.
+  while (report.maxDeviationModel > tolerance && report.refinementPasses < kMaxRefinementPasses) {
+    ++report.refinementPasses;
+    const bool lastPass = report.refinementPasses == kMaxRefinementPasses;
+    for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
+      const int joint = clip.tracks[i].joint;
+      bool above = false;
+      for (std::size_t node = 0; node < offending.size() && !above; ++node) {
+        above = offending[node] && skeleton->isAncestorOrSelf(joint, static_cast<int>(node));
+      }
+      if (!above) continue;
+      budget[i] = lastPass ? 0.0f : budget[i] * kBudgetTightening;
+      reduceTrack(i);
+    }
+    std::fill(offending.begin(), offending.end(), false);
+    report.maxDeviationModel = measureDeviation(*skeleton, clip, reduced, dense.frames, tolerance, offending);
+  }
+
+  report.keysBefore = jointKeyCount(clip);
+  report.keysAfter = jointKeyCount(reduced);
+  *output = std::move(reduced);
+  return report;
+}
+
+std::vector<double> contactKeyTimes(const Clip& clip) {
+  std::set<double> times;
+  const int frames = clip.frameCount();
+  constexpr double kEdge = 1e-3;  // within this of 1 is planted, of 0 is free
+  for (const auto& [name, curve] : clip.curves) {
+    if (name.rfind("contact.", 0) != 0 || curve.empty()) continue;
+    int previousState = -1;  // 1 planted, 0 free, 2 in between
+    for (int f = 0; f < frames; ++f) {
+      const double v = curve.evaluate(frameTime(clip, f));
+      const int state = v >= 1.0 - kEdge ? 1 : (v <= kEdge ? 0 : 2);
+      if (f > 0 && state != previousState) {
+        // The last frame of the old state and the first of the new one.
+        if (previousState != 2) times.insert(frameTime(clip, f - 1));
+        if (state != 2) times.insert(frameTime(clip, f));
+      }
+      previousState = state;
+    }
+  }
+  return {times.begin(), times.end()};
+}
+
+}  // namespace articula

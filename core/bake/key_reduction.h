@@ -1,0 +1,64 @@
+#pragma once
+// Key reduction: turns a dense clip (a bake writes one key per frame) into the few keys that
+// reproduce it within a tolerance measured in model space, where an animator sees errors.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/anim/clip.h"
+#include "core/skeleton/skeleton.h"
+#include "core/util/result.h"
+
+namespace articula {
+
+struct KeyReductionOptions {
+  // Largest distance allowed, in model space (the skeleton's units), between where a node
+  // (joint, tip or transform node: so every joint and the ends of its children) is in the
+  // reduced clip and where it is in the source, on every source frame. Must be positive.
+  // Callers usually take 0.1 % of Scene::characterHeight().
+  float toleranceModel = 1e-3f;
+  // Keys at these times (seconds, snapped to the nearest source frame) are kept in every
+  // reduced channel: contact starts and ends (contactKeyTimes), the user's own keys.
+  std::vector<double> keepTimes;
+  // Fit cubic segments where one spans more frames than a line would: Bézier keys on
+  // translation and scale, glTF cubic-spline keys on rotations (both export exactly); linear
+  // and slerp (shortest arc) elsewhere.
+  bool fitBezier = true;
+};
+
+struct KeyReductionReport {
+  std::size_t keysBefore = 0;      // joint-channel keys of the source: scalar curve keys + rotation keys
+  std::size_t keysAfter = 0;       // the same count in the reduced clip
+  float maxDeviationModel = 0.0f;  // measured by forward kinematics on every source frame
+  int framesChecked = 0;
+  // Passes that tightened the per-channel budgets after a measurement found a deviation
+  // above the tolerance (errors of a parent and its children add up along a chain).
+  int refinementPasses = 0;
+};
+
+// Reduces every joint track of `source` (translation, rotation and scale channels that it
+// animates) sampled at the source's frame rate from its start to its end. Named curves
+// (stride curves, handle weights) and morph weights are copied unchanged. Translation and
+// scale keep their three components keyed at the same times. Consecutive rotation keys are
+// never more than 180° apart along the source motion, so a spin survives. A channel that
+// never moves by more than its budget keeps a single key.
+struct KeyReductionJob {
+  const Skeleton* skeleton = nullptr;  // the skeleton the clip animates (rest pose fills gaps)
+  const Clip* source = nullptr;
+  KeyReductionOptions options;
+  Clip* output = nullptr;  // receives the reduced clip; untouched on failure
+
+  // nullopt when the job can run. Otherwise a message for: no skeleton, source or output;
+  // an invalid skeleton or source clip (Skeleton::validate, Clip::validate); a source with
+  // no frames (empty clip); a tolerance that is not a positive finite number; a keep time
+  // that is not finite.
+  std::optional<std::string> validate() const;
+  // Validates first; on failure returns the message and leaves `output` untouched.
+  Result<KeyReductionReport> run() const;
+};
+
+// Frames where a stride curve (`contact.*`, 1 = planted, 0 = free) starts or ends a planted
+// or a free interval, as times: the keys a reduction must keep so contacts stay exact.
+std::vector<double> contactKeyTimes(const Clip& clip);
+
+}  // namespace articula

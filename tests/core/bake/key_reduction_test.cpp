@@ -1,0 +1,275 @@
+#include "core/bake/key_reduction.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/io/import.h"
+#include "core/samples/mannequin.h"
+
+namespace articula {
+namespace {
+
+double frameTime(const Clip& clip, int frame) { return clip.startTime + frame / clip.frameRate; }
+
+// What a bake writes: every animated channel keyed on every frame (linear and slerp).
+Clip densify(const Skeleton& skeleton, const Clip& clip, double frameRate) {
+  Clip dense;
+  dense.name = clip.name + "_dense";
+  dense.frameRate = frameRate;
+  dense.startTime = clip.startTime;
+  dense.endTime = clip.endTime;
+  dense.curves = clip.curves;
+  const int frames = dense.frameCount();
+  ClipSampler sampler(&clip);
+  Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+  std::vector<std::vector<CurveKey>> translation(clip.tracks.size() * 3);
+  std::vector<std::vector<RotationKey>> rotation(clip.tracks.size());
+  for (int f = 0; f < frames; ++f) {
+    const double t = frameTime(dense, f);
+    sampler.sample(t, pose);
+    for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
+      const Transform& local = pose[static_cast<std::size_t>(clip.tracks[i].joint)];
+      RotationKey r;
+      r.time = t;
+      r.value = local.rotation;
+      rotation[i].push_back(r);
+      for (int c = 0; c < 3; ++c) {
+        CurveKey k;
+        k.time = t;
+        k.value = local.translation[c];
+        k.interpolation = Interpolation::Linear;
+        translation[i * 3 + static_cast<std::size_t>(c)].push_back(k);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
+    JointTrack& track = dense.trackFor(clip.tracks[i].joint);
+    track.rotation.setKeys(std::move(rotation[i]));
+    if (!clip.tracks[i].translation.empty()) {
+      track.translation.x.setKeys(std::move(translation[i * 3]));
+      track.translation.y.setKeys(std::move(translation[i * 3 + 1]));
+      track.translation.z.setKeys(std::move(translation[i * 3 + 2]));
+    }
+  }
+  return dense;
+}
+
+// Independent of the reducer: largest model-space distance between the two clips' nodes
+// over every frame of `a`.
+float deviation(const Skeleton& skeleton, const Clip& a, const Clip& b) {
+  ClipSampler sa(&a);
+  ClipSampler sb(&b);
+  Pose pa(skeleton.restPose().begin(), skeleton.restPose().end());
+  Pose pb = pa;
+  float worst = 0.0f;
+  for (int f = 0; f < a.frameCount(); ++f) {
+    const double t = frameTime(a, f);
+    sa.sample(t, pa);
+    sb.sample(t, pb);
+    const auto ma = localToModel(skeleton, pa);
+    const auto mb = localToModel(skeleton, pb);
+    for (std::size_t j = 0; j < ma.size(); ++j)
+      worst = std::max(worst, (ma[j].translation() - mb[j].translation()).norm());
+  }
+  return worst;
+}
+
+bool hasKeyAt(const Curve& curve, double t) {
+  for (const CurveKey& k : curve.keys()) {
+    if (std::abs(k.time - t) < 1e-9) return true;
+  }
+  return false;
+}
+
+TEST(KeyReductionJob, DefaultJobIsInvalid) {
+  const KeyReductionJob job;
+  ASSERT_TRUE(job.validate().has_value());
+  EXPECT_NE(job.validate()->find("no skeleton"), std::string::npos);
+  EXPECT_FALSE(job.run().ok());
+}
+
+TEST(KeyReductionJob, BadInputIsNamedAndLeavesTheOutputUntouched) {
+  const Scene scene = makeMannequin();
+  Clip output;
+  output.name = "untouched";
+  KeyReductionJob job{&scene.skeleton, &scene.clips[0], {}, &output};
+
+  Clip empty;
+  empty.name = "blank";
+  job.source = &empty;
+  auto result = job.run();
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().find("clip 'blank' is empty"), std::string::npos) << result.error();
+
+  job.source = &scene.clips[0];
+  job.options.toleranceModel = std::nanf("");
+  result = job.run();
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().find("tolerance must be a positive distance"), std::string::npos) << result.error();
+
+  job.options.toleranceModel = 1e-3f;
+  job.options.keepTimes = {0.1, INFINITY};
+  result = job.run();
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().find("not finite"), std::string::npos) << result.error();
+
+  Clip broken = scene.clips[0];
+  broken.tracks[0].joint = 999;
+  job.options.keepTimes.clear();
+  job.source = &broken;
+  result = job.run();
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().find("clip 'walk'"), std::string::npos) << result.error();
+  EXPECT_EQ(output.name, "untouched");
+}
+
+TEST(KeyReduction, BakedWalkStaysWithinTheToleranceOnEveryFrame) {
+  const Scene scene = makeMannequin();
+  const Clip dense = densify(scene.skeleton, scene.clips[0], 120.0);
+  const float tolerance = 1e-3f * scene.characterHeight();
+  Clip reduced;
+  const KeyReductionJob job{&scene.skeleton, &dense, {tolerance, {}, true}, &reduced};
+  const auto report = job.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  std::size_t curveKeys = 0;
+  for (const auto& entry : dense.curves) curveKeys += entry.second.size();
+  EXPECT_EQ(report->keysBefore, dense.keyCount() - curveKeys);  // joint channels only
+  EXPECT_EQ(report->framesChecked, dense.frameCount());
+  EXPECT_LE(report->maxDeviationModel, tolerance);
+  // Measured independently of the reducer.
+  EXPECT_LE(deviation(scene.skeleton, dense, reduced), tolerance * 1.0001f);
+  // A smooth walk keyed every 1/120 s needs a small fraction of its keys (cubic segments).
+  EXPECT_LT(report->keysAfter * 10, report->keysBefore) << report->keysAfter << " of " << report->keysBefore;
+  EXPECT_FALSE(reduced.validate(scene.skeleton.jointCount()).has_value());
+  EXPECT_EQ(reduced.curves.size(), dense.curves.size());  // stride curves travel unchanged
+}
+
+TEST(KeyReduction, KeepsTheExtremaOfAKnownCurve) {
+  // One joint whose height follows a sine over one period, keyed every frame at 60 fps.
+  Skeleton skeleton;
+  skeleton.addJoint("root", kNoParent, Transform::identity());
+  skeleton.addJoint("tip", 0, Transform{Vec3(0.0f, 1.0f, 0.0f)}, NodeKind::Tip);
+  Clip dense;
+  dense.name = "sine";
+  dense.frameRate = 60.0;
+  dense.endTime = 1.0;
+  std::vector<CurveKey> x, y, z;
+  for (int f = 0; f <= 60; ++f) {
+    const double t = f / 60.0;
+    CurveKey k;
+    k.time = t;
+    k.interpolation = Interpolation::Linear;
+    k.value = 0.0;
+    x.push_back(k);
+    z.push_back(k);
+    k.value = std::sin(2.0 * M_PI * t);
+    y.push_back(k);
+  }
+  JointTrack& track = dense.trackFor(0);
+  track.translation.x.setKeys(x);
+  track.translation.y.setKeys(y);
+  track.translation.z.setKeys(z);
+
+  Clip reduced;
+  const float tolerance = 1e-3f;
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true}, &reduced}.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  const Curve& height = reduced.findTrack(0)->translation.y;
+  EXPECT_LE(height.size(), 9u) << "Bézier segments should follow a sine with few keys";
+  EXPECT_NEAR(height.evaluate(0.25), 1.0, tolerance);
+  EXPECT_NEAR(height.evaluate(0.75), -1.0, tolerance);
+  EXPECT_LE(deviation(skeleton, dense, reduced), tolerance * 1.0001f);
+
+  // Linear only needs more keys for the same bound.
+  Clip linear;
+  const auto linearReport = KeyReductionJob{&skeleton, &dense, {tolerance, {}, false}, &linear}.run();
+  ASSERT_TRUE(linearReport.ok());
+  EXPECT_GT(linearReport->keysAfter, report->keysAfter);
+  EXPECT_LE(deviation(skeleton, dense, linear), tolerance * 1.0001f);
+}
+
+TEST(KeyReduction, ASpinPastHalfATurnIsNeverMergedTheWrongWay) {
+  // A joint spinning 1.5 turns about Y at constant speed: any two rotations more than 180°
+  // apart would slerp backwards. Its child sits 1 m out on X so the error shows in position.
+  Skeleton skeleton;
+  skeleton.addJoint("spinner", kNoParent, Transform::identity());
+  skeleton.addJoint("arm", 0, Transform{Vec3(1.0f, 0.0f, 0.0f)}, NodeKind::Tip);
+  Clip dense;
+  dense.name = "spin";
+  dense.frameRate = 30.0;
+  dense.endTime = 2.0;
+  std::vector<RotationKey> keys;
+  for (int f = 0; f <= 60; ++f) {
+    RotationKey k;
+    k.time = f / 30.0;
+    k.value = Quat(Eigen::AngleAxisf(static_cast<float>(3.0 * M_PI * k.time / 2.0), Vec3::UnitY()));
+    keys.push_back(k);
+  }
+  dense.trackFor(0).rotation.setKeys(keys);
+
+  Clip reduced;
+  const float tolerance = 1e-3f;
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true}, &reduced}.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  const auto& kept = reduced.findTrack(0)->rotation.keys();
+  ASSERT_GE(kept.size(), 4u);  // 540° in spans under 180°
+  for (std::size_t i = 1; i < kept.size(); ++i) {
+    const double spanRad = 3.0 * M_PI * (kept[i].time - kept[i - 1].time) / 2.0;
+    EXPECT_LT(spanRad, M_PI) << "keys " << i - 1 << " and " << i;
+  }
+  EXPECT_LE(deviation(skeleton, dense, reduced), tolerance * 1.0001f);
+}
+
+TEST(KeyReduction, ContactFramesAndRequestedKeysAreKept) {
+  const Scene scene = makeMannequin();
+  const Clip dense = densify(scene.skeleton, scene.clips[0], 60.0);
+  std::vector<double> keep = contactKeyTimes(dense);
+  ASSERT_GE(keep.size(), 4u) << "the walk plants each foot once per cycle";
+  keep.push_back(frameTime(dense, 17));  // a user's key
+  Clip reduced;
+  const auto report =
+      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), keep, true}, &reduced}.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  const int hips = scene.skeleton.findJoint("Hips");
+  const JointTrack* track = reduced.findTrack(hips);
+  ASSERT_NE(track, nullptr);
+  for (const double t : keep) EXPECT_TRUE(hasKeyAt(track->translation.y, t)) << t;
+}
+
+TEST(KeyReduction, ContactKeyTimesMarkThePlantedIntervals) {
+  Clip clip;
+  clip.frameRate = 10.0;
+  clip.endTime = 1.0;
+  Curve contact;
+  contact.insertKey(0.0, 0.0, Interpolation::Constant);
+  contact.insertKey(0.3, 1.0, Interpolation::Constant);
+  contact.insertKey(0.7, 0.0, Interpolation::Constant);
+  clip.curves["contact.left_foot"] = contact;
+  clip.curves["ik.arm.weight"] = contact;  // not a stride curve
+  const std::vector<double> times = contactKeyTimes(clip);
+  const std::vector<double> expected = {0.2, 0.3, 0.6, 0.7};
+  ASSERT_EQ(times.size(), expected.size());
+  for (std::size_t i = 0; i < times.size(); ++i) EXPECT_NEAR(times[i], expected[i], 1e-9);
+}
+
+TEST(KeyReduction, MocapClipFromBvh) {
+  const auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  const float tolerance = 1e-3f * scene->characterHeight();
+  Clip reduced;
+  const auto report = KeyReductionJob{&scene->skeleton, &scene->clips[0], {tolerance, {}, true}, &reduced}.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_LE(report->maxDeviationModel, tolerance);
+  EXPECT_LE(deviation(scene->skeleton, scene->clips[0], reduced), tolerance * 1.0001f);
+  EXPECT_LT(report->keysAfter * 4, report->keysBefore);  // mocap noise keeps more keys than a keyed walk
+  std::printf("walk: %zu -> %zu dev %g passes %d\n", report->keysBefore, report->keysAfter, report->maxDeviationModel,
+              report->refinementPasses);
+  std::printf("02_01.bvh: %zu keys -> %zu, max deviation %.4g (tolerance %.4g), %d refinement passes\n",
+              report->keysBefore, report->keysAfter, report->maxDeviationModel, tolerance, report->refinementPasses);
+}
+
+}  // namespace
+}  // namespace articula
