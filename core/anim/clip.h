@@ -43,6 +43,8 @@ struct Clip {
   // frames to key. 0 for a clip with no keys and zero length (nothing to play), a negative
   // or non-finite range, or a frame rate that is not positive.
   int frameCount() const;
+  // Time of frame `frame` (seconds): startTime + frame / frameRate.
+  double timeOf(int frame) const { return startTime + static_cast<double>(frame) / frameRate; }
   // Track of a joint, or nullptr.
   const JointTrack* findTrack(int joint) const;
   JointTrack& trackFor(int joint);  // creates it when missing

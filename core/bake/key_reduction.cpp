@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/bake/channel_fit.h"
+#include "core/bake/dense_clip.h"
 #include "core/math/quaternion.h"
 
 namespace articula {
@@ -12,48 +13,6 @@ namespace {
 
 constexpr float kBudgetTightening = 0.5f;
 constexpr int kMaxRefinementPasses = 10;
-
-// The source's joint channels sampled at every frame (frame f at start + f / rate), one
-// array per track and channel, with rotations made hemisphere-continuous.
-struct DenseTracks {
-  int frames = 0;
-  std::vector<std::vector<Vec3>> translation;  // per track; empty when the track has none
-  std::vector<std::vector<Quat>> rotation;
-  std::vector<std::vector<Vec3>> scale;
-};
-
-double frameTime(const Clip& clip, int frame) { return clip.startTime + static_cast<double>(frame) / clip.frameRate; }
-
-DenseTracks sampleDense(const Skeleton& skeleton, const Clip& source) {
-  DenseTracks dense;
-  dense.frames = source.frameCount();
-  const std::size_t trackCount = source.tracks.size();
-  dense.translation.resize(trackCount);
-  dense.rotation.resize(trackCount);
-  dense.scale.resize(trackCount);
-  const auto frames = static_cast<std::size_t>(dense.frames);
-  for (std::size_t i = 0; i < trackCount; ++i) {
-    const JointTrack& track = source.tracks[i];
-    if (!track.translation.empty()) dense.translation[i].resize(frames);
-    if (!track.rotation.empty()) dense.rotation[i].resize(frames);
-    if (!track.scale.empty()) dense.scale[i].resize(frames);
-  }
-  ClipSampler sampler(&source);
-  Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
-  for (std::size_t f = 0; f < frames; ++f) {
-    sampler.sample(frameTime(source, static_cast<int>(f)), pose);
-    for (std::size_t i = 0; i < trackCount; ++i) {
-      const Transform& local = pose[static_cast<std::size_t>(source.tracks[i].joint)];
-      if (!dense.translation[i].empty()) dense.translation[i][f] = local.translation;
-      if (!dense.scale[i].empty()) dense.scale[i][f] = local.scale;
-      if (!dense.rotation[i].empty()) {
-        const Quat q = local.rotation.normalized();
-        dense.rotation[i][f] = f == 0 ? q : alignHemisphere(q, dense.rotation[i][f - 1]);
-      }
-    }
-  }
-  return dense;
-}
 
 // How far a channel's error reaches in model space, per joint, from the rest pose:
 // `lever` is the farthest node of the joint's subtree (a rotation or scale error of the
@@ -92,10 +51,10 @@ Reach reachOf(const Skeleton& skeleton) {
 // Animated tracks on the longest root-to-leaf path through each joint: errors of that many
 // channels can add up at a leaf, so each starts with tolerance / sqrt(count) (errors of
 // independent channels rarely align) and measurement tightens where they do.
-std::vector<int> chainDepths(const Skeleton& skeleton, const Clip& source) {
+std::vector<int> chainDepths(const Skeleton& skeleton, const DenseClip& source) {
   const auto n = static_cast<std::size_t>(skeleton.jointCount());
   std::vector<int> animated(n, 0);
-  for (const JointTrack& track : source.tracks) animated[static_cast<std::size_t>(track.joint)] = 1;
+  for (const DenseTrack& track : source.tracks) animated[static_cast<std::size_t>(track.joint)] = 1;
   std::vector<int> above(n, 0);
   for (std::size_t j = 0; j < n; ++j) {
     const int parent = skeleton.parent(static_cast<int>(j));
@@ -114,16 +73,16 @@ std::vector<int> chainDepths(const Skeleton& skeleton, const Clip& source) {
   return depth;
 }
 
-void writeVec3Track(const Vec3Fit& fit, std::span<const Vec3> samples, const Clip& clip, Vec3Track& track) {
+void writeVec3Track(const Vec3Fit& fit, std::span<const Vec3> samples, const DenseClip& clip, Vec3Track& track) {
   std::vector<CurveKey> keys[3];
   for (auto& k : keys) k.reserve(fit.frames.size());
   for (std::size_t i = 0; i < fit.frames.size(); ++i) {
     const int frame = fit.frames[i];
-    const double time = frameTime(clip, frame);
+    const double time = clip.timeOf(frame);
     const Vec3& value = samples[static_cast<std::size_t>(frame)];
     const bool hasNext = i + 1 < fit.frames.size();
     const Vec3Segment segment = hasNext ? fit.segments[i] : Vec3Segment{};
-    const double nextTime = hasNext ? frameTime(clip, fit.frames[i + 1]) : time;
+    const double nextTime = hasNext ? clip.timeOf(fit.frames[i + 1]) : time;
     const Vec3& nextValue = hasNext ? samples[static_cast<std::size_t>(fit.frames[i + 1])] : value;
     for (int c = 0; c < 3; ++c) {
       CurveKey key;
@@ -138,7 +97,7 @@ void writeVec3Track(const Vec3Fit& fit, std::span<const Vec3> samples, const Cli
       key.right = Vec2d(time + (nextTime - time) / 3.0, rightValue);
       if (i > 0) {
         const Vec3Segment& previous = fit.segments[i - 1];
-        const double previousTime = frameTime(clip, fit.frames[i - 1]);
+        const double previousTime = clip.timeOf(fit.frames[i - 1]);
         const double previousValue = samples[static_cast<std::size_t>(fit.frames[i - 1])][c];
         const double leftValue = previous.bezier ? previous.control2[c] : value[c] + (previousValue - value[c]) / 3.0;
         key.left = Vec2d(time - (time - previousTime) / 3.0, leftValue);
@@ -153,11 +112,12 @@ void writeVec3Track(const Vec3Fit& fit, std::span<const Vec3> samples, const Cli
 
 Quat quatFromCoeffs(const Vec4& xyzw) { return Quat(xyzw.w(), xyzw.x(), xyzw.y(), xyzw.z()); }
 
-void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, const Clip& clip, RotationTrack& track) {
+void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, const DenseClip& clip,
+                        RotationTrack& track) {
   std::vector<RotationKey> keys(fit.frames.size());
   for (std::size_t i = 0; i < fit.frames.size(); ++i) {
     RotationKey& key = keys[i];
-    key.time = frameTime(clip, fit.frames[i]);
+    key.time = clip.timeOf(fit.frames[i]);
     key.value = samples[static_cast<std::size_t>(fit.frames[i])];
     key.interpolation = RotationInterpolation::Slerp;
     key.inControl = key.outControl = Quat(0.0f, 0.0f, 0.0f, 0.0f);  // zero tangents unless a spline sets them
@@ -186,13 +146,13 @@ std::size_t jointKeyCount(const Clip& clip) {
   return count;
 }
 
-// Largest model-space distance between the two clips' nodes on every frame; marks the nodes
-// that exceed `tolerance`.
-float measureDeviation(const Skeleton& skeleton, const Clip& source, const Clip& reduced, int frames, float tolerance,
-                       std::vector<bool>& offending) {
-  ClipSampler sourceSampler(&source);
+// Largest model-space distance between the dense source's nodes and the reduced clip's on
+// every frame; marks the nodes that exceed `tolerance`. Channels neither animates stay at
+// `base` (the rest pose, or the pose the bake started from).
+float measureDeviation(const Skeleton& skeleton, std::span<const Transform> base, const DenseClip& source,
+                       const Clip& reduced, float tolerance, std::vector<bool>& offending) {
   ClipSampler reducedSampler(&reduced);
-  Pose sourcePose(skeleton.restPose().begin(), skeleton.restPose().end());
+  Pose sourcePose(base.begin(), base.end());
   Pose reducedPose = sourcePose;
   const auto n = static_cast<std::size_t>(skeleton.jointCount());
   std::vector<Affine> sourceModel(n);
@@ -200,10 +160,9 @@ float measureDeviation(const Skeleton& skeleton, const Clip& source, const Clip&
   LocalToModelJob sourceFk{&skeleton, sourcePose, sourceModel};
   LocalToModelJob reducedFk{&skeleton, reducedPose, reducedModel};
   float worst = 0.0f;
-  for (int f = 0; f < frames; ++f) {
-    const double t = frameTime(source, f);
-    sourceSampler.sample(t, sourcePose);
-    reducedSampler.sample(t, reducedPose);
+  for (int f = 0; f < source.frames; ++f) {
+    source.samplePose(f, sourcePose);
+    reducedSampler.sample(source.timeOf(f), reducedPose);
     sourceFk.run();
     reducedFk.run();
     for (std::size_t j = 0; j < n; ++j) {
@@ -235,79 +194,95 @@ std::optional<std::string> KeyReductionJob::validate() const {
   return std::nullopt;
 }
 
-Result<KeyReductionReport> KeyReductionJob::run() const {
-  if (auto error = validate()) return makeError(*error);
-  const Clip& clip = *source;
-  const DenseTracks dense = sampleDense(*skeleton, clip);
+KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Transform> basePose,
+                                   const DenseClip& dense, const KeyReductionOptions& options,
+                                   std::vector<JointTrack>& tracks) {
   const int last = dense.frames - 1;
-
   std::set<int> breakpointSet{0, last};
   for (const double t : options.keepTimes) {
-    const double frame = std::round((t - clip.startTime) * clip.frameRate);
+    const double frame = std::round((t - dense.startTime) * dense.frameRate);
     if (frame >= 0.0 && frame <= last) breakpointSet.insert(static_cast<int>(frame));
   }
   const std::vector<int> breakpoints(breakpointSet.begin(), breakpointSet.end());
 
-  const Reach reach = reachOf(*skeleton);
-  const std::vector<int> depth = chainDepths(*skeleton, clip);
+  const Reach reach = reachOf(skeleton);
+  const std::vector<int> depth = chainDepths(skeleton, dense);
   const float tolerance = options.toleranceModel;
-  std::vector<float> budget(clip.tracks.size());
-  for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
-    const auto joint = static_cast<std::size_t>(clip.tracks[i].joint);
-    const int channels =
-        int(!dense.translation[i].empty()) + int(!dense.rotation[i].empty()) + int(!dense.scale[i].empty());
-    budget[i] = tolerance / std::sqrt(static_cast<float>(depth[joint] * std::max(channels, 1)));
+  const std::size_t trackCount = dense.tracks.size();
+  std::vector<float> budget(trackCount);
+  for (std::size_t i = 0; i < trackCount; ++i) {
+    const DenseTrack& track = dense.tracks[i];
+    const int channels = int(track.translates) + int(track.rotates) + int(track.scales);
+    budget[i] =
+        tolerance / std::sqrt(static_cast<float>(depth[static_cast<std::size_t>(track.joint)] * std::max(channels, 1)));
   }
 
-  Clip reduced = clip;
+  Clip reduced;
+  reduced.tracks.resize(trackCount);
   auto reduceTrack = [&](std::size_t i) {
-    const auto joint = static_cast<std::size_t>(clip.tracks[i].joint);
+    const DenseTrack& source = dense.tracks[i];
+    const auto joint = static_cast<std::size_t>(source.joint);
     JointTrack& track = reduced.tracks[i];
-    if (!dense.translation[i].empty()) {
+    track.joint = source.joint;
+    if (source.translates) {
       const float local = budget[i] / reach.parentScale[joint];
-      writeVec3Track(fitVec3Channel(dense.translation[i], breakpoints, local, options.fitBezier), dense.translation[i],
-                     clip, track.translation);
+      writeVec3Track(fitVec3Channel(source.translation, breakpoints, local, options.fitBezier), source.translation,
+                     dense, track.translation);
     }
-    if (!dense.rotation[i].empty()) {
+    if (source.rotates) {
       writeRotationTrack(
-          fitRotationChannel(dense.rotation[i], breakpoints, budget[i] / reach.lever[joint], options.fitBezier),
-          dense.rotation[i], clip, track.rotation);
+          fitRotationChannel(source.rotation, breakpoints, budget[i] / reach.lever[joint], options.fitBezier),
+          source.rotation, dense, track.rotation);
     }
-    if (!dense.scale[i].empty()) {
+    if (source.scales) {
       // A scale error e moves the farthest child by e × lever (in the joint's space).
       const float local = budget[i] / (reach.lever[joint] * reach.parentScale[joint]);
-      writeVec3Track(fitVec3Channel(dense.scale[i], breakpoints, local, options.fitBezier), dense.scale[i], clip,
+      writeVec3Track(fitVec3Channel(source.scale, breakpoints, local, options.fitBezier), source.scale, dense,
                      track.scale);
     }
   };
-  for (std::size_t i = 0; i < clip.tracks.size(); ++i) reduceTrack(i);
+  for (std::size_t i = 0; i < trackCount; ++i) reduceTrack(i);
 
   KeyReductionReport report;
   report.framesChecked = dense.frames;
-  std::vector<bool> offending(static_cast<std::size_t>(skeleton->jointCount()), false);
-  report.maxDeviationModel = measureDeviation(*skeleton, clip, reduced, dense.frames, tolerance, offending);
+  std::vector<bool> offending(static_cast<std::size_t>(skeleton.jointCount()), false);
+  report.maxDeviationModel = measureDeviation(skeleton, basePose, dense, reduced, tolerance, offending);
   // Errors along a chain can add up beyond what the budgets assumed: tighten every track
   // above a node that strayed and fit again, until every frame is within the tolerance. The
   // last pass keeps every frame of those tracks (budget 0), which reproduces the source.
   while (report.maxDeviationModel > tolerance && report.refinementPasses < kMaxRefinementPasses) {
     ++report.refinementPasses;
     const bool lastPass = report.refinementPasses == kMaxRefinementPasses;
-    for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
-      const int joint = clip.tracks[i].joint;
+    for (std::size_t i = 0; i < trackCount; ++i) {
+      const int joint = dense.tracks[i].joint;
       bool above = false;
       for (std::size_t node = 0; node < offending.size() && !above; ++node) {
-        above = offending[node] && skeleton->isAncestorOrSelf(joint, static_cast<int>(node));
+        above = offending[node] && skeleton.isAncestorOrSelf(joint, static_cast<int>(node));
       }
       if (!above) continue;
       budget[i] = lastPass ? 0.0f : budget[i] * kBudgetTightening;
       reduceTrack(i);
     }
     std::fill(offending.begin(), offending.end(), false);
-    report.maxDeviationModel = measureDeviation(*skeleton, clip, reduced, dense.frames, tolerance, offending);
+    report.maxDeviationModel = measureDeviation(skeleton, basePose, dense, reduced, tolerance, offending);
   }
 
-  report.keysBefore = jointKeyCount(clip);
+  for (const DenseTrack& track : dense.tracks) {
+    report.keysBefore +=
+        static_cast<std::size_t>(dense.frames) *
+        (3 * std::size_t(track.translates) + std::size_t(track.rotates) + 3 * std::size_t(track.scales));
+  }
   report.keysAfter = jointKeyCount(reduced);
+  tracks = std::move(reduced.tracks);
+  return report;
+}
+
+Result<KeyReductionReport> KeyReductionJob::run() const {
+  if (auto error = validate()) return makeError(*error);
+  const DenseClip dense = sampleDense(*skeleton, *source, 0, source->frameCount() - 1);
+  Clip reduced = *source;
+  KeyReductionReport report = reduceDenseClip(*skeleton, skeleton->restPose(), dense, options, reduced.tracks);
+  report.keysBefore = jointKeyCount(*source);
   *output = std::move(reduced);
   return report;
 }
@@ -320,12 +295,12 @@ std::vector<double> contactKeyTimes(const Clip& clip) {
     if (name.rfind("contact.", 0) != 0 || curve.empty()) continue;
     int previousState = -1;  // 1 planted, 0 free, 2 in between
     for (int f = 0; f < frames; ++f) {
-      const double v = curve.evaluate(frameTime(clip, f));
+      const double v = curve.evaluate(clip.timeOf(f));
       const int state = v >= 1.0 - kEdge ? 1 : (v <= kEdge ? 0 : 2);
       if (f > 0 && state != previousState) {
         // The last frame of the old state and the first of the new one.
-        if (previousState != 2) times.insert(frameTime(clip, f - 1));
-        if (state != 2) times.insert(frameTime(clip, f));
+        if (previousState != 2) times.insert(clip.timeOf(f - 1));
+        if (state != 2) times.insert(clip.timeOf(f));
       }
       previousState = state;
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/anim/clip.h"
+#include "core/bake/dense_clip.h"
 #include "core/skeleton/skeleton.h"
 #include "core/util/result.h"
 
@@ -56,6 +57,14 @@ struct KeyReductionJob {
   // Validates first; on failure returns the message and leaves `output` untouched.
   Result<KeyReductionReport> run() const;
 };
+
+// The reduction itself, on samples: fits every track of `dense` and returns the reduced
+// tracks in `tracks` (one per dense track, same joints; keys at dense.timeOf(frame)).
+// `basePose` (local transforms) holds the channels no track animates, for measuring.
+// keysBefore counts one key per frame and scalar channel (rotation: one per frame).
+KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Transform> basePose,
+                                   const DenseClip& dense, const KeyReductionOptions& options,
+                                   std::vector<JointTrack>& tracks);
 
 // Frames where a stride curve (`contact.*`, 1 = planted, 0 = free) starts or ends a planted
 // or a free interval, as times: the keys a reduction must keep so contacts stay exact.

@@ -1,0 +1,314 @@
+#include "core/bake/bake_job.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/bake/dense_clip.h"
+
+namespace articula {
+namespace {
+
+constexpr int kProgressEveryFrames = 256;
+
+// Keys of `keys` outside [startTime, endTime] (seconds). The last key before and the first
+// after the range get Free handles at their current positions: their automatic handles
+// would otherwise be recomputed from the new keys next to them, and the curve outside the
+// range must not change.
+std::vector<CurveKey> curveKeysOutside(const Curve& curve, double startTime, double endTime) {
+  std::vector<CurveKey> kept;
+  const auto& keys = curve.keys();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const CurveKey& key = keys[i];
+    const bool before = key.time < startTime - kSameKeyTimeSeconds;
+    const bool after = key.time > endTime + kSameKeyTimeSeconds;
+    if (!before && !after) continue;
+    CurveKey copy = key;
+    const bool lastBefore = before && (i + 1 == keys.size() || keys[i + 1].time >= startTime - kSameKeyTimeSeconds);
+    const bool firstAfter = after && (i == 0 || keys[i - 1].time <= endTime + kSameKeyTimeSeconds);
+    if (lastBefore || firstAfter) copy.leftType = copy.rightType = HandleType::Free;
+    kept.push_back(copy);
+  }
+  return kept;
+}
+
+std::vector<RotationKey> rotationKeysOutside(const RotationTrack& track, double startTime, double endTime) {
+  std::vector<RotationKey> kept;
+  for (const RotationKey& key : track.keys()) {
+    if (key.time < startTime - kSameKeyTimeSeconds || key.time > endTime + kSameKeyTimeSeconds) kept.push_back(key);
+  }
+  return kept;
+}
+
+CurveKey guardKey(double time, float value) {
+  CurveKey key;
+  key.time = time;
+  key.value = value;
+  key.interpolation = Interpolation::Linear;
+  key.leftType = key.rightType = HandleType::Free;
+  key.left = key.right = Vec2d(time, value);
+  return key;
+}
+
+// The uncorrected value of a channel just outside the range, for channels only the bake
+// animates: keyed there, the clip outside the range stays as it was.
+struct Guards {
+  std::optional<double> beforeTime, afterTime;
+  Pose before, after;
+};
+
+void spliceVec3(Vec3Track& destination, const Vec3Track& source, const Vec3Track& baked, double startTime,
+                double endTime, const Guards& guards, int joint, bool isScale, bool keepOutside) {
+  Curve* dst[3] = {&destination.x, &destination.y, &destination.z};
+  const Curve* src[3] = {&source.x, &source.y, &source.z};
+  const Curve* add[3] = {&baked.x, &baked.y, &baked.z};
+  const bool newChannel = source.empty();
+  for (int c = 0; c < 3; ++c) {
+    std::vector<CurveKey> keys = keepOutside ? curveKeysOutside(*src[c], startTime, endTime) : std::vector<CurveKey>{};
+    keys.insert(keys.end(), add[c]->keys().begin(), add[c]->keys().end());
+    if (keepOutside && newChannel) {
+      auto value = [&](const Pose& pose) {
+        const Transform& t = pose[static_cast<std::size_t>(joint)];
+        return (isScale ? t.scale : t.translation)[c];
+      };
+      if (guards.beforeTime) keys.push_back(guardKey(*guards.beforeTime, value(guards.before)));
+      if (guards.afterTime) keys.push_back(guardKey(*guards.afterTime, value(guards.after)));
+    }
+    dst[c]->setKeys(std::move(keys));
+  }
+}
+
+void spliceRotation(RotationTrack& destination, const RotationTrack& source, const RotationTrack& baked,
+                    double startTime, double endTime, const Guards& guards, int joint, bool keepOutside) {
+  std::vector<RotationKey> keys =
+      keepOutside ? rotationKeysOutside(source, startTime, endTime) : std::vector<RotationKey>{};
+  keys.insert(keys.end(), baked.keys().begin(), baked.keys().end());
+  if (keepOutside && source.empty()) {
+    for (const auto& [time, pose] :
+         {std::pair{guards.beforeTime, &guards.before}, std::pair{guards.afterTime, &guards.after}}) {
+      if (!time) continue;
+      RotationKey key;
+      key.time = *time;
+      key.value = (*pose)[static_cast<std::size_t>(joint)].rotation;
+      keys.push_back(key);
+    }
+  }
+  destination.setKeys(std::move(keys));
+}
+
+// One key per baked frame (no reduction): linear translation and scale, slerped rotation.
+std::vector<JointTrack> denseKeys(const DenseClip& dense) {
+  std::vector<JointTrack> tracks(dense.tracks.size());
+  auto vec3Keys = [&](const std::vector<Vec3>& samples, Vec3Track& track) {
+    std::vector<CurveKey> keys[3];
+    for (int f = 0; f < dense.frames; ++f) {
+      for (int c = 0; c < 3; ++c) keys[c].push_back(guardKey(dense.timeOf(f), samples[static_cast<std::size_t>(f)][c]));
+    }
+    track.x.setKeys(std::move(keys[0]));
+    track.y.setKeys(std::move(keys[1]));
+    track.z.setKeys(std::move(keys[2]));
+  };
+  for (std::size_t i = 0; i < dense.tracks.size(); ++i) {
+    const DenseTrack& source = dense.tracks[i];
+    JointTrack& track = tracks[i];
+    track.joint = source.joint;
+    if (source.translates) vec3Keys(source.translation, track.translation);
+    if (source.scales) vec3Keys(source.scale, track.scale);
+    if (source.rotates) {
+      std::vector<RotationKey> keys(static_cast<std::size_t>(dense.frames));
+      for (int f = 0; f < dense.frames; ++f) {
+        keys[static_cast<std::size_t>(f)].time = dense.timeOf(f);
+        keys[static_cast<std::size_t>(f)].value = source.rotation[static_cast<std::size_t>(f)];
+      }
+      track.rotation.setKeys(std::move(keys));
+    }
+  }
+  return tracks;
+}
+
+// Times of the user's own keys on the baked joints: keys of channels that are not sampled
+// data (a channel with a key on at least every other frame is mocap or an earlier bake).
+void addUserKeyTimes(const Clip& source, const std::set<int>& joints, int frames, std::vector<double>& times) {
+  auto add = [&](const auto& keys) {
+    if (keys.size() * 2 > static_cast<std::size_t>(frames)) return;
+    for (const auto& key : keys) times.push_back(key.time);
+  };
+  for (const JointTrack& track : source.tracks) {
+    if (joints.count(track.joint) == 0) continue;
+    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z, &track.scale.x,
+                               &track.scale.y, &track.scale.z}) {
+      add(curve->keys());
+    }
+    add(track.rotation.keys());
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> BakeJob::validate() const {
+  if (skeleton == nullptr) return std::string("bake: no skeleton");
+  if (source == nullptr) return std::string("bake: no source clip");
+  if (output == nullptr) return std::string("bake: no output clip");
+  if (auto error = skeleton->validate()) return "bake: " + *error;
+  const std::string clipName = "bake: clip '" + source->name + "'";
+  if (auto error = source->validate(skeleton->jointCount())) return clipName + ": " + *error;
+  const int frames = source->frameCount();
+  if (frames == 0) return clipName + " is empty (no keys, no frames)";
+  const int last = options.lastFrame < 0 ? frames - 1 : options.lastFrame;
+  if (options.firstFrame < 0 || last >= frames || options.firstFrame > last) {
+    return clipName + ": frame range " + std::to_string(options.firstFrame) + ".." + std::to_string(last) +
+           " is not within its frames 0.." + std::to_string(frames - 1);
+  }
+  if (options.step < 1) return "bake: the frame step must be at least 1 (got " + std::to_string(options.step) + ")";
+  if ((last - options.firstFrame) % options.step != 0) {
+    return "bake: the frame range " + std::to_string(options.firstFrame) + ".." + std::to_string(last) +
+           " is not a whole number of steps of " + std::to_string(options.step) + " frames";
+  }
+  for (const int joint : options.joints) {
+    if (joint < 0 || joint >= skeleton->jointCount())
+      return "bake: joint " + std::to_string(joint) + " is not in the skeleton";
+  }
+  if (options.reduce) {
+    KeyReductionJob reduction{skeleton, source, options.reduction, output};
+    if (auto error = reduction.validate()) return "bake: " + *error;
+  }
+  return std::nullopt;
+}
+
+Result<BakeReport> BakeJob::run() const {
+  if (auto error = validate()) return makeError(*error);
+  const Clip& clip = *source;
+  const int first = options.firstFrame;
+  const int last = options.lastFrame < 0 ? clip.frameCount() - 1 : options.lastFrame;
+  const int step = options.step;
+  const int total = (last - first) / step + 1;
+
+  // Joints and channels to bake.
+  std::set<int> joints(options.joints.begin(), options.joints.end());
+  std::set<int> rotated, translated;
+  if (corrector != nullptr) {
+    for (const int j : corrector->rotatedJoints()) rotated.insert(j);
+    for (const int j : corrector->translatedJoints()) translated.insert(j);
+  }
+  if (joints.empty()) {
+    for (const JointTrack& track : clip.tracks) joints.insert(track.joint);
+    joints.insert(rotated.begin(), rotated.end());
+    joints.insert(translated.begin(), translated.end());
+  }
+  DenseClip dense;
+  dense.startTime = clip.timeOf(first);
+  dense.frameRate = clip.frameRate / step;
+  for (const int joint : joints) {
+    const JointTrack* track = clip.findTrack(joint);
+    DenseTrack& out = dense.tracks.emplace_back();
+    out.joint = joint;
+    out.translates = (track != nullptr && !track->translation.empty()) || translated.count(joint) != 0;
+    out.rotates = (track != nullptr && !track->rotation.empty()) || rotated.count(joint) != 0;
+    out.scales = track != nullptr && !track->scale.empty();
+    if (!out.translates && !out.scales) out.rotates = true;  // a joint asked for by name bakes its rotation
+  }
+  // The root of the motion: the first translated baked joint in skeleton order (parents
+  // come before children, so no translated joint above it is baked).
+  const auto root =
+      std::find_if(dense.tracks.begin(), dense.tracks.end(), [](const DenseTrack& t) { return t.translates; });
+  const int rootJoint = root != dense.tracks.end() ? root->joint : -1;
+
+  BakeReport report;
+  ClipSampler sampler(&clip);
+  const Pose rest(skeleton->restPose().begin(), skeleton->restPose().end());
+  Pose pose = rest;
+  Vec3 rootStart = Vec3::Zero();
+  std::vector<int> misses;
+  for (int k = 0; k < total; ++k) {
+    const int frame = first + k * step;
+    const double t = clip.timeOf(frame);
+    std::copy(rest.begin(), rest.end(), pose.begin());
+    sampler.sample(t, pose);
+    if (corrector != nullptr) {
+      if (!corrector->correct(pose, t, clip)) {
+        ++report.refusedFrames;
+      } else {
+        misses.clear();
+        corrector->unreachedHandles(misses);
+        for (const int handle : misses) {
+          report.unreached.push_back({frame, handle});
+          if (static_cast<std::size_t>(handle) >= report.handleNames.size())
+            report.handleNames.resize(static_cast<std::size_t>(handle) + 1);
+          if (report.handleNames[static_cast<std::size_t>(handle)].empty()) {
+            report.handleNames[static_cast<std::size_t>(handle)] = corrector->handleName(handle);
+          }
+        }
+      }
+    }
+    if (!options.rootMotion && rootJoint >= 0) {
+      Vec3& translation = pose[static_cast<std::size_t>(rootJoint)].translation;
+      if (k == 0) rootStart = translation;
+      translation.x() = rootStart.x();
+      translation.z() = rootStart.z();
+    }
+    dense.appendFrame(pose);
+    if (progress && ((k + 1) % kProgressEveryFrames == 0 || k + 1 == total) && !progress(k + 1, total)) {
+      return makeError("bake cancelled");
+    }
+  }
+  report.framesBaked = total;
+
+  std::vector<JointTrack> baked;
+  if (options.reduce) {
+    KeyReductionOptions reduction = options.reduction;
+    for (const double t : contactKeyTimes(clip)) reduction.keepTimes.push_back(t);
+    addUserKeyTimes(clip, joints, clip.frameCount(), reduction.keepTimes);
+    report.reduction = reduceDenseClip(*skeleton, rest, dense, reduction, baked);
+    report.reduced = true;
+  } else {
+    baked = denseKeys(dense);
+  }
+
+  // Splice the baked range into the result.
+  const double startTime = clip.timeOf(first);
+  const double endTime = clip.timeOf(last);
+  Clip result = clip;
+  if (!options.keepOutsideRange) {
+    result.tracks.clear();
+    result.startTime = startTime;
+    result.endTime = endTime;
+  }
+  Guards guards;
+  if (options.keepOutsideRange) {
+    auto sampleAt = [&](int frame, Pose& out) {
+      out = rest;
+      ClipSampler(&clip).sample(clip.timeOf(frame), out);
+    };
+    if (first > 0) {
+      guards.beforeTime = clip.timeOf(first - 1);
+      sampleAt(first - 1, guards.before);
+    }
+    if (last < clip.frameCount() - 1) {
+      guards.afterTime = clip.timeOf(last + 1);
+      sampleAt(last + 1, guards.after);
+    }
+  }
+  const bool keepOutside = options.keepOutsideRange;
+  for (const JointTrack& bakedTrack : baked) {
+    const JointTrack* sourceTrack = clip.findTrack(bakedTrack.joint);
+    const JointTrack empty;
+    const JointTrack& from = sourceTrack != nullptr ? *sourceTrack : empty;
+    JointTrack& to = result.trackFor(bakedTrack.joint);
+    if (!bakedTrack.translation.empty()) {
+      spliceVec3(to.translation, from.translation, bakedTrack.translation, startTime, endTime, guards, bakedTrack.joint,
+                 false, keepOutside);
+    }
+    if (!bakedTrack.rotation.empty()) {
+      spliceRotation(to.rotation, from.rotation, bakedTrack.rotation, startTime, endTime, guards, bakedTrack.joint,
+                     keepOutside);
+    }
+    if (!bakedTrack.scale.empty()) {
+      spliceVec3(to.scale, from.scale, bakedTrack.scale, startTime, endTime, guards, bakedTrack.joint, true,
+                 keepOutside);
+    }
+  }
+  *output = std::move(result);
+  return report;
+}
+
+}  // namespace articula

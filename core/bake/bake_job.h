@@ -1,0 +1,89 @@
+#pragma once
+// Bake: play a clip through a pose corrector (an IK rig) frame by frame and write what it
+// produces as ordinary keys in a new clip, then reduce them. Non-destructive: the source
+// clip is only read, so an editor can keep it for undo.
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/anim/clip.h"
+#include "core/bake/key_reduction.h"
+#include "core/skeleton/skeleton.h"
+#include "core/util/result.h"
+
+namespace articula {
+
+// What a bake runs on every frame: corrects a sampled local pose in place (an IK rig with
+// its handles, grounding and stride curves). core/rig adapts Rig to it.
+class PoseCorrector {
+ public:
+  virtual ~PoseCorrector() = default;
+  // Corrects `pose` (local transforms, one per skeleton node) at clip time `timeSeconds`;
+  // `clip` supplies animated handle inputs and stride curves. False when it refused the pose.
+  virtual bool correct(std::span<Transform> pose, double timeSeconds, const Clip& clip) = 0;
+  // Joints whose local rotation / translation the corrector may change (baked even when the
+  // source does not animate them).
+  virtual std::vector<int> rotatedJoints() const = 0;
+  virtual std::vector<int> translatedJoints() const = 0;
+  // Handles of the last correct() that did not reach their targets, by index, and a name
+  // for each index, for reports.
+  virtual void unreachedHandles(std::vector<int>& handles) const = 0;
+  virtual std::string handleName(int handle) const = 0;
+};
+
+struct BakeOptions {
+  // Frames of the source clip (frame f at source.timeOf(f)), inclusive; lastFrame -1 means
+  // the clip's last frame. The bake keys every `step`-th frame from firstFrame (and always
+  // lastFrame).
+  int firstFrame = 0;
+  int lastFrame = -1;
+  int step = 1;
+  // Joints to bake; empty: every joint the source animates and every joint the corrector
+  // moves.
+  std::vector<int> joints;
+  // Keep the source's keys outside the range as they are (true), or return only the range.
+  bool keepOutsideRange = true;
+  // False: the top-most translated joint (the hips) keeps, on its parent's X and Z axes, its
+  // value at the first baked frame: the motion plays in place (Y-up characters).
+  bool rootMotion = true;
+  // Reduce the baked keys (true) with `reduction`, or keep one key per baked frame.
+  bool reduce = true;
+  KeyReductionOptions reduction;
+};
+
+struct BakeMiss {
+  int frame = 0;   // source frame
+  int handle = 0;  // corrector handle index (BakeReport::handleNames)
+};
+
+struct BakeReport {
+  int framesBaked = 0;
+  std::vector<BakeMiss> unreached;       // every frame a handle did not reach its target
+  std::vector<std::string> handleNames;  // names of the handles in `unreached`, by index
+  int refusedFrames = 0;                 // frames the corrector refused (baked uncorrected)
+  bool reduced = false;
+  KeyReductionReport reduction;  // keys and deviation of the baked range
+};
+
+struct BakeJob {
+  const Skeleton* skeleton = nullptr;
+  const Clip* source = nullptr;
+  PoseCorrector* corrector = nullptr;  // null: bake the source as it plays (resample)
+  BakeOptions options;
+  Clip* output = nullptr;  // the baked clip; untouched on failure and on cancel
+  // Called with (frames done, frames to do) as the bake goes; returning false cancels it.
+  std::function<bool(int, int)> progress;
+
+  // nullopt when the job can run. Otherwise a message for: no skeleton, source or output;
+  // an invalid skeleton or source clip; an empty clip; a frame range outside the clip or
+  // reversed; a step below 1; a joint to bake out of range; with reduction, an invalid
+  // tolerance or keep time (KeyReductionJob's rules).
+  std::optional<std::string> validate() const;
+  // Validates, bakes, reduces. On failure or cancel, returns the message ("bake cancelled")
+  // and leaves `output` untouched.
+  Result<BakeReport> run() const;
+};
+
+}  // namespace articula
