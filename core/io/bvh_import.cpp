@@ -79,15 +79,7 @@ std::optional<long long> parseCount(std::string_view token) {
   return value;
 }
 
-// Built by append: g++ 12's -Wrestrict misfires on `"'" + std::string(s)` (GCC bug 105329).
-std::string inQuotes(std::string_view s) {
-  std::string quoted;
-  quoted.reserve(s.size() + 2);
-  quoted.push_back('\'');
-  quoted.append(s);
-  quoted.push_back('\'');
-  return quoted;
-}
+std::string inQuotes(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 // The text split into lines (LF, CRLF or CR), with a cursor that hands out whitespace
 // separated tokens and remembers on which line each one was.

@@ -1,0 +1,311 @@
+#include "core/io/project_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/io/atomic_file.h"
+#include "core/io/clip_json.h"
+#include "core/io/import.h"
+#include "core/samples/mannequin.h"
+
+namespace articula {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kFormatName = "articula-project";
+constexpr const char* kBuiltinMannequin = "mannequin";
+
+Json vec3ToJson(const Vec3& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+// Checked field reads; a missing optional field keeps the default.
+struct Fields {
+  const Json& object;
+  std::string where;
+  std::string error;
+
+  bool fail(const std::string& field, const std::string& what) {
+    error = where + "." + field + ": " + what;
+    return false;
+  }
+  bool number(const char* field, double& out) {
+    if (!object.contains(field)) return true;
+    const Json& v = object.at(field);
+    if (!v.is_number() || !std::isfinite(v.get<double>())) return fail(field, "expected a finite number");
+    out = v.get<double>();
+    return true;
+  }
+  bool number(const char* field, float& out) {
+    double value = out;
+    if (!number(field, value)) return false;
+    out = static_cast<float>(value);
+    return true;
+  }
+  bool integer(const char* field, int& out) {
+    if (!object.contains(field)) return true;
+    const Json& v = object.at(field);
+    if (!v.is_number_integer()) return fail(field, "expected a whole number");
+    out = v.get<int>();
+    return true;
+  }
+  bool boolean(const char* field, bool& out) {
+    if (!object.contains(field)) return true;
+    if (!object.at(field).is_boolean()) return fail(field, "expected true or false");
+    out = object.at(field).get<bool>();
+    return true;
+  }
+  bool string(const char* field, std::string& out) {
+    if (!object.contains(field)) return true;
+    if (!object.at(field).is_string()) return fail(field, "expected a string");
+    out = object.at(field).get<std::string>();
+    return true;
+  }
+  bool vec3(const char* field, Vec3& out) {
+    if (!object.contains(field)) return true;
+    const Json& v = object.at(field);
+    if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number()) {
+      return fail(field, "expected [x, y, z]");
+    }
+    const Vec3 value(v[0].get<float>(), v[1].get<float>(), v[2].get<float>());
+    if (!value.allFinite()) return fail(field, "expected finite numbers");
+    out = value;
+    return true;
+  }
+};
+
+const Json& objectOr(const Json& parent, const char* field, const Json& fallback) {
+  return parent.contains(field) ? parent.at(field) : fallback;
+}
+
+std::optional<std::string> readSettings(const Json& json, const std::string& where, Project& project) {
+  const Json empty = Json::object();
+  const Json& ground = objectOr(json, "ground", empty);
+  const Json& bake = objectOr(json, "bake", empty);
+  const Json& view = objectOr(json, "view", empty);
+  for (const auto& [field, value] :
+       {std::pair{"ground", &ground}, std::pair{"bake", &bake}, std::pair{"view", &view}}) {
+    if (!value->is_object()) return where + ": '" + field + "' must be an object";
+  }
+  Fields g{ground, where + ": ground", {}};
+  if (!g.boolean("enabled", project.ground.enabled) || !g.vec3("point", project.ground.pointModel) ||
+      !g.vec3("normal", project.ground.normalModel)) {
+    return g.error;
+  }
+  if (!(project.ground.normalModel.norm() > 0.0f)) return where + ": ground.normal: must not be zero";
+  ProjectBakeSettings& b = project.bake;
+  Fields f{bake, where + ": bake", {}};
+  if (!f.integer("first_frame", b.firstFrame) || !f.integer("last_frame", b.lastFrame) || !f.integer("step", b.step) ||
+      !f.number("tolerance_relative", b.toleranceRelative) || !f.boolean("root_motion", b.rootMotion) ||
+      !f.boolean("detect_contacts", b.detectContacts)) {
+    return f.error;
+  }
+  ProjectView& v = project.view;
+  Fields r{view, where + ": view", {}};
+  if (!r.string("clip", v.clip) || !r.integer("frame", v.frame)) return r.error;
+  if (view.contains("camera")) {
+    const Json& camera = view.at("camera");
+    if (!camera.is_object()) return where + ": view.camera must be an object";
+    Fields c{camera, where + ": view.camera", {}};
+    if (!c.vec3("target", v.cameraTarget) || !c.number("distance", v.cameraDistance) ||
+        !c.number("yaw_rad", v.cameraYawRad) || !c.number("pitch_rad", v.cameraPitchRad)) {
+      return c.error;
+    }
+    v.hasCamera = true;
+  }
+  return std::nullopt;
+}
+
+Result<Scene> loadAsset(const ProjectAsset& asset, const fs::path& folder, const std::string& where,
+                        std::vector<std::string>& warnings) {
+  if (!asset.builtin.empty()) {
+    if (asset.builtin != kBuiltinMannequin) {
+      return makeError(where + ": unknown built-in asset '" + asset.builtin + "' (this Articula has 'mannequin')");
+    }
+    return makeMannequin();
+  }
+  if (asset.path.empty()) return makeError(where + ": the project names no asset");
+  const std::string resolved = (folder / fs::path(asset.path)).lexically_normal().string();
+  std::string bytes;
+  if (readWholeFile(resolved, bytes)) {
+    return makeError(where + ": its asset '" + asset.path + "' is missing (looked for " + resolved + ")");
+  }
+  if (!asset.contentHash.empty() && contentHash(bytes) != asset.contentHash) {
+    warnings.push_back("the asset '" + asset.path + "' has changed since the project was saved");
+  }
+  Result<Scene> scene = importScene(resolved);
+  if (!scene) return makeError(where + ": its asset does not import: " + scene.error());
+  return scene;
+}
+
+// Indented JSON in which each key (an array of numbers, strings and small arrays) stays on
+// one line, so a project diffs key by key in version control.
+bool isLeafArray(const Json& value) {
+  if (!value.is_array()) return false;
+  for (const Json& element : value) {
+    if (element.is_object()) return false;
+    if (element.is_array()) {
+      for (const Json& inner : element) {
+        if (inner.is_structured()) return false;
+      }
+    }
+  }
+  return true;
+}
+
+void writeReadable(const Json& value, int depth, std::string& out) {
+  const std::string indent(static_cast<std::size_t>(depth) * 1, ' ');
+  const std::string inner(static_cast<std::size_t>(depth + 1) * 1, ' ');
+  if (value.is_object() && !value.empty()) {
+    out += "{\n";
+    std::size_t i = 0;
+    for (const auto& [key, element] : value.items()) {
+      out += inner + Json(key).dump() + ": ";
+      writeReadable(element, depth + 1, out);
+      out += ++i < value.size() ? ",\n" : "\n";
+    }
+    out += indent + "}";
+  } else if (value.is_array() && !value.empty() && !isLeafArray(value)) {
+    out += "[\n";
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      out += inner;
+      writeReadable(value[i], depth + 1, out);
+      out += i + 1 < value.size() ? ",\n" : "\n";
+    }
+    out += indent + "]";
+  } else {
+    out += value.dump();
+  }
+}
+
+}  // namespace
+
+std::string contentHash(std::string_view bytes) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (const unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 0x100000001b3ull;
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return std::string("fnv1a64:") + text;
+}
+
+std::string projectToJson(const Project& project, const Skeleton& skeleton) {
+  Json json;
+  json["format"] = kFormatName;
+  json["format_version"] = kProjectFormatVersion;
+  Json asset = Json::object();
+  if (!project.asset.builtin.empty()) {
+    asset["builtin"] = project.asset.builtin;
+  } else {
+    asset["path"] = project.asset.path;
+    asset["content_hash"] = project.asset.contentHash;
+  }
+  json["asset"] = std::move(asset);
+  Json clips = Json::array();
+  for (const Clip& clip : project.clips) clips.push_back(clipToJson(clip, skeleton));
+  json["clips"] = std::move(clips);
+  const ProjectGround& g = project.ground;
+  json["ground"] = {{"enabled", g.enabled}, {"point", vec3ToJson(g.pointModel)}, {"normal", vec3ToJson(g.normalModel)}};
+  const ProjectBakeSettings& b = project.bake;
+  json["bake"] = {{"first_frame", b.firstFrame},
+                  {"last_frame", b.lastFrame},
+                  {"step", b.step},
+                  {"tolerance_relative", b.toleranceRelative},
+                  {"root_motion", b.rootMotion},
+                  {"detect_contacts", b.detectContacts}};
+  const ProjectView& v = project.view;
+  Json view = {{"clip", v.clip}, {"frame", v.frame}};
+  if (v.hasCamera) {
+    view["camera"] = {{"target", vec3ToJson(v.cameraTarget)},
+                      {"distance", v.cameraDistance},
+                      {"yaw_rad", v.cameraYawRad},
+                      {"pitch_rad", v.cameraPitchRad}};
+  }
+  json["view"] = std::move(view);
+  std::string text;
+  writeReadable(json, 0, text);
+  text += '\n';
+  return text;
+}
+
+Result<OpenedProject> openProjectFromText(std::string_view text, const std::string& projectPath) {
+  const std::string where = "project '" + projectPath + "'";
+  const Json json = Json::parse(text, nullptr, false);
+  if (json.is_discarded()) return makeError(where + ": not valid JSON (a damaged or truncated file?)");
+  if (!json.is_object() || !json.contains("format_version") || !json.at("format_version").is_number_integer()) {
+    return makeError(where + ": not an Articula project (no format_version)");
+  }
+  const int version = json.at("format_version").get<int>();
+  if (version > kProjectFormatVersion) {
+    return makeError(where + ": saved by a newer Articula (format " + std::to_string(version) +
+                     "; this version reads formats 1 to " + std::to_string(kProjectFormatVersion) + ")");
+  }
+  if (version < 1) return makeError(where + ": format_version " + std::to_string(version) + " is not a valid version");
+
+  OpenedProject opened;
+  Project& project = opened.project;
+  const Json noAsset = Json::object();
+  const Json& asset = objectOr(json, "asset", noAsset);
+  if (!asset.is_object()) return makeError(where + ": 'asset' must be an object");
+  Fields a{asset, where + ": asset", {}};
+  if (!a.string("path", project.asset.path) || !a.string("builtin", project.asset.builtin) ||
+      !a.string("content_hash", project.asset.contentHash)) {
+    return makeError(a.error);
+  }
+  if (auto error = readSettings(json, where, project)) return makeError(*error);
+
+  const fs::path folder = fs::path(projectPath).parent_path();
+  Result<Scene> scene = loadAsset(project.asset, folder, where, opened.warnings);
+  if (!scene) return makeError(scene.error());
+  opened.scene = std::move(*scene);
+
+  const Json noClips = Json::array();
+  const Json& clips = objectOr(json, "clips", noClips);
+  if (!clips.is_array()) return makeError(where + ": 'clips' must be an array");
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    Result<Clip> clip = clipFromJson(clips[i], opened.scene.skeleton, where + ": clips[" + std::to_string(i) + "]");
+    if (!clip) return makeError(clip.error());
+    project.clips.push_back(std::move(*clip));
+  }
+  opened.scene.clips = project.clips;
+  return opened;
+}
+
+Result<OpenedProject> openProject(const std::string& projectPath) {
+  std::string text;
+  if (auto error = readWholeFile(projectPath, text)) return makeError("project " + *error);
+  return openProjectFromText(text, projectPath);
+}
+
+std::optional<std::string> saveProject(const std::string& projectPath, const Project& project,
+                                       const Skeleton& skeleton) {
+  return writeFileAtomically(projectPath, projectToJson(project, skeleton));
+}
+
+Result<Project> projectForAsset(const std::string& assetPath, const std::string& projectPath, const Scene& scene) {
+  std::string bytes;
+  if (auto error = readWholeFile(assetPath, bytes)) return makeError("asset " + *error);
+  Project project;
+  const fs::path folder = fs::absolute(fs::path(projectPath)).parent_path();
+  project.asset.path = fs::absolute(fs::path(assetPath)).lexically_normal().lexically_relative(folder).generic_string();
+  project.asset.contentHash = contentHash(bytes);
+  project.clips = scene.clips;
+  if (!scene.clips.empty()) project.view.clip = scene.clips.front().name;
+  return project;
+}
+
+Result<Scene> loadSceneOrProject(const std::string& path) {
+  if (fs::path(path).extension() == ".articula") {
+    Result<OpenedProject> opened = openProject(path);
+    if (!opened) return makeError(opened.error());
+    return std::move(opened->scene);
+  }
+  return importScene(path);
+}
+
+}  // namespace articula

@@ -1,0 +1,215 @@
+#include "core/io/project_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/io/atomic_file.h"
+#include "core/samples/mannequin.h"
+
+namespace articula {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kData = std::string(ARTICULA_TEST_DATA_DIR);
+
+class ProjectFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    mDir = fs::temp_directory_path() /
+           ("articula_project_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(mDir);
+    fs::create_directories(mDir);
+  }
+  void TearDown() override { fs::remove_all(mDir); }
+
+  std::string path(const std::string& name) const { return (mDir / name).string(); }
+  static std::string read(const std::string& file) {
+    std::string text;
+    EXPECT_FALSE(readWholeFile(file, text).has_value());
+    return text;
+  }
+  static void write(const std::string& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+  int filesIn(const fs::path& dir) const {
+    int n = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir)) ++n;
+    return n;
+  }
+
+  fs::path mDir;
+};
+
+Project mannequinProject(const Scene& scene) {
+  Project project;
+  project.asset.builtin = "mannequin";
+  project.clips = scene.clips;
+  project.clips[0].name = "walk edited";
+  project.clips[0].curves["contact.left_foot"].insertKey(0.55, 0.25, Interpolation::Linear);
+  project.ground = {true, Vec3(0.0f, -0.01f, 0.0f), Vec3(0.0f, 1.0f, 0.1f).normalized()};
+  project.bake = {2, 20, 2, 2e-3f, false, true};
+  project.view.clip = "walk edited";
+  project.view.frame = 7;
+  project.view.hasCamera = true;
+  project.view.cameraTarget = Vec3(0.1f, 0.9f, 0.0f);
+  project.view.cameraDistance = 3.5f;
+  project.view.cameraYawRad = 0.4f;
+  project.view.cameraPitchRad = -0.2f;
+  return project;
+}
+
+TEST_F(ProjectFile, RoundTripKeepsEveryKeyAndSetting) {
+  const Scene scene = makeMannequin();
+  const Project project = mannequinProject(scene);
+  ASSERT_FALSE(saveProject(path("walk.articula"), project, scene.skeleton).has_value());
+  const auto opened = openProject(path("walk.articula"));
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  EXPECT_TRUE(opened->warnings.empty());
+  // Saving what was opened writes the same bytes: every key, handle and setting came back.
+  EXPECT_EQ(projectToJson(opened->project, opened->scene.skeleton), projectToJson(project, scene.skeleton));
+  ASSERT_EQ(opened->scene.clips.size(), 1u);
+  EXPECT_EQ(opened->scene.clips[0].name, "walk edited");
+  EXPECT_EQ(opened->project.view.frame, 7);
+  EXPECT_TRUE(opened->project.view.hasCamera);
+  EXPECT_FLOAT_EQ(opened->project.view.cameraDistance, 3.5f);
+  EXPECT_EQ(opened->project.bake.step, 2);
+  EXPECT_FALSE(opened->project.bake.rootMotion);
+  // The clip samples exactly as the original.
+  Pose a(scene.skeleton.restPose().begin(), scene.skeleton.restPose().end());
+  Pose b = a;
+  ClipSampler(&project.clips[0]).sample(0.37, a);
+  ClipSampler(&opened->scene.clips[0]).sample(0.37, b);
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    EXPECT_EQ(a[j].translation, b[j].translation) << j;
+    EXPECT_EQ(a[j].rotation.coeffs(), b[j].rotation.coeffs()) << j;
+  }
+}
+
+TEST_F(ProjectFile, AssetTravelsByRelativePathAndAChangeIsNoticed) {
+  fs::create_directories(mDir / "assets");
+  fs::copy_file(kData + "/gltf/RiggedSimple/RiggedSimple.glb", mDir / "assets/rigged.glb");
+  const auto scene = loadSceneOrProject(path("assets/rigged.glb"));
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  auto project = projectForAsset(path("assets/rigged.glb"), path("shot.articula"), *scene);
+  ASSERT_TRUE(project.ok()) << project.error();
+  EXPECT_EQ(project->asset.path, "assets/rigged.glb");
+  ASSERT_FALSE(saveProject(path("shot.articula"), *project, scene->skeleton).has_value());
+
+  // The project and its asset move together: still opens.
+  fs::rename(mDir, mDir.string() + "_moved");
+  const std::string moved = mDir.string() + "_moved/shot.articula";
+  auto opened = openProject(moved);
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  EXPECT_TRUE(opened->warnings.empty());
+  EXPECT_EQ(opened->scene.skeleton.jointCount(), scene->skeleton.jointCount());
+  ASSERT_EQ(opened->scene.clips.size(), 1u);
+  EXPECT_EQ(opened->scene.clips[0].keyCount(), scene->clips[0].keyCount());
+  const auto viaLoader = loadSceneOrProject(moved);
+  ASSERT_TRUE(viaLoader.ok()) << viaLoader.error();
+
+  // The asset changes: opens, with a warning.
+  std::ofstream(mDir.string() + "_moved/assets/rigged.glb", std::ios::app | std::ios::binary) << std::string(4, '\0');
+  opened = openProject(moved);
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  ASSERT_EQ(opened->warnings.size(), 1u);
+  EXPECT_NE(opened->warnings[0].find("has changed since the project was saved"), std::string::npos);
+
+  // The asset goes away: a message naming it, nothing opened.
+  fs::remove(mDir.string() + "_moved/assets/rigged.glb");
+  opened = openProject(moved);
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("its asset 'assets/rigged.glb' is missing"), std::string::npos) << opened.error();
+  fs::rename(mDir.string() + "_moved", mDir);
+}
+
+TEST_F(ProjectFile, NewerCorruptAndForeignFilesAreRefusedWithAReason) {
+  const Scene scene = makeMannequin();
+  const std::string good = projectToJson(mannequinProject(scene), scene.skeleton);
+
+  std::string newer = good;
+  newer.replace(newer.find("\"format_version\": 1"), 19, "\"format_version\": 7");
+  write(path("newer.articula"), newer);
+  auto opened = openProject(path("newer.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("saved by a newer Articula (format 7; this version reads formats 1 to 1)"),
+            std::string::npos)
+      << opened.error();
+
+  write(path("cut.articula"), good.substr(0, good.size() / 2));
+  opened = openProject(path("cut.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("not valid JSON"), std::string::npos) << opened.error();
+
+  write(path("other.articula"), "{\"asset\": {}}");
+  opened = openProject(path("other.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("not an Articula project"), std::string::npos) << opened.error();
+
+  std::string unknownJoint = good;
+  unknownJoint.replace(unknownJoint.find("\"LeftArm\""), 9, "\"LeftArmX\"");
+  write(path("joint.articula"), unknownJoint);
+  opened = openProject(path("joint.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("no joint named 'LeftArmX' in the asset"), std::string::npos) << opened.error();
+  EXPECT_NE(opened.error().find("clips[0] 'walk edited': tracks["), std::string::npos) << opened.error();
+
+  std::string badKey = good;
+  badKey.replace(badKey.find("\"bezier\""), 8, "\"wobbly\"");
+  write(path("key.articula"), badKey);
+  opened = openProject(path("key.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("interpolation must be one of 'constant', 'linear', 'bezier'"), std::string::npos)
+      << opened.error();
+
+  opened = openProject(path("absent.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("absent.articula': no such file"), std::string::npos) << opened.error();
+}
+
+TEST_F(ProjectFile, EveryPrefixOfAProjectFailsCleanlyOrOpens) {
+  const Scene scene = makeMannequin();
+  const std::string good = projectToJson(mannequinProject(scene), scene.skeleton);
+  // Cut anywhere before the closing brace: refused with a message, never a crash.
+  for (std::size_t n = 0; n < good.rfind('}'); n += 97) {
+    const auto opened = openProjectFromText(std::string_view(good).substr(0, n), path("prefix.articula"));
+    EXPECT_FALSE(opened.ok());
+  }
+  EXPECT_TRUE(openProjectFromText(good, path("whole.articula")).ok());
+}
+
+TEST_F(ProjectFile, OlderFormatsKeepLoading) {
+  // One file per format version, written by that version and never rewritten.
+  for (const char* file : {"projects/mannequin_v1.articula", "projects/rigged_simple_v1.articula"}) {
+    const auto opened = openProject(kData + "/" + file);
+    ASSERT_TRUE(opened.ok()) << file << ": " << opened.error();
+    EXPECT_FALSE(opened->scene.clips.empty()) << file;
+    EXPECT_FALSE(opened->scene.clips[0].validate(opened->scene.skeleton.jointCount()).has_value()) << file;
+  }
+}
+
+TEST_F(ProjectFile, AtomicSaveReplacesWholeOrLeavesTheOldFile) {
+  const std::string target = path("scene.articula");
+  ASSERT_FALSE(writeFileAtomically(target, "first version").has_value());
+  ASSERT_FALSE(writeFileAtomically(target, "second").has_value());
+  EXPECT_EQ(read(target), "second");
+  EXPECT_EQ(filesIn(mDir), 1);  // no temporary left behind
+
+  // The target is a folder: the rename fails, the folder is untouched, no temporary stays.
+  fs::create_directories(mDir / "folder.articula" / "inside");
+  const auto error = writeFileAtomically(path("folder.articula"), "x");
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("cannot save '" + path("folder.articula") + "': replacing the old file"), std::string::npos)
+      << *error;
+  EXPECT_TRUE(fs::is_directory(mDir / "folder.articula" / "inside"));
+  EXPECT_EQ(filesIn(mDir), 2);
+
+  // The folder does not exist.
+  const auto missing = writeFileAtomically(path("no/such/folder/x.articula"), "x");
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_NE(missing->find("creating a temporary file: No such file or directory"), std::string::npos) << *missing;
+}
+
+}  // namespace
+}  // namespace articula
