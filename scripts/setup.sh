@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Articula builds and tests with, skipping those present.
+# Installs the Debian 12 packages Articula builds and tests with, skipping those present,
+# and the glTF validator the export tests run.
 set -euo pipefail
 
 packages=(
@@ -16,13 +17,28 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "Installing: ${missing[*]}"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "error: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
+# node and npm run the glTF validator; a machine that has them from elsewhere keeps those.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  missing+=(nodejs npm)
 fi
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -ne 0 ]; then
+  echo "Installing: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "error: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The Khronos glTF validator, which every export test runs (tests/tools/validate_gltf.mjs).
+# Installed locally into tests/tools/node_modules (gitignored), never globally; needs node
+# and npm (Debian: nodejs, npm).
+tools="$(cd "$(dirname "${BASH_SOURCE[0]}")/../tests/tools" && pwd)"
+validator_version="2.0.0-dev.3.10"
+if [ ! -f "$tools/node_modules/gltf-validator/package.json" ] ||
+   ! grep -q "\"version\": \"$validator_version\"" "$tools/node_modules/gltf-validator/package.json"; then
+  echo "Installing gltf-validator $validator_version into $tools/node_modules"
+  npm install --prefix "$tools" --no-save --no-package-lock --no-audit --no-fund "gltf-validator@$validator_version" >/dev/null
+fi

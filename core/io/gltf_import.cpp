@@ -26,6 +26,7 @@
 #include <unordered_set>
 
 #include "core/io/gltf_accessor.h"
+#include "core/io/gltf_export_extras.h"
 #include "core/io/gltf_tinygltf.h"
 #include "core/io/import.h"
 
@@ -820,7 +821,18 @@ class GltfConverter {
         clip.endTime = *std::max_element(allTimes.begin(), allTimes.end());
       }
       clip.frameRate = inferFrameRate(std::move(allTimes));
+      if (Status e = readClipExtras(animation, a, clip)) return e;
       scene.clips.push_back(std::move(clip));
+    }
+    return std::nullopt;
+  }
+
+  // Clip data only Articula's exporter writes, in the animation's extras (frame rate, time
+  // range, named curves such as stride curves; format in gltf_export_extras.h). Files from
+  // other tools have no such extras and keep what their keys say.
+  static Status readClipExtras(const tinygltf::Animation& animation, std::size_t index, Clip& clip) {
+    if (auto error = readArticulaExtras(animation.extras, clip)) {
+      return "animation " + std::to_string(index) + " ('" + clip.name + "'): " + *error;
     }
     return std::nullopt;
   }

@@ -1,13 +1,17 @@
 // Runs the real articula-cli binary the way a pipeline does and checks what it prints.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "tools/gltf_validator.h"
 
 namespace {
 
@@ -100,6 +104,132 @@ TEST(CliInfo, UsageErrorIsNotACrash) {
   const CliRun run = runCli("info");
   EXPECT_FALSE(run.signaled);
   EXPECT_NE(run.exitCode, 0);
+}
+
+// ---- export and contacts ----
+
+using articula::testing_tools::validatesWithoutErrors;
+
+// A temporary folder of its own, removed with the object.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string operator/(const std::string& file) const { return (path / file).string(); }
+};
+
+// The JSON chunk of a .glb.
+nlohmann::json glbJson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes(std::istreambuf_iterator<char>(in), {});
+  if (bytes.size() < 20 || bytes.compare(0, 4, "glTF") != 0) return nullptr;
+  std::uint32_t length = 0;
+  std::memcpy(&length, bytes.data() + 12, 4);
+  return nlohmann::json::parse(bytes.substr(20, length));
+}
+
+int lineCount(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+TEST(CliExport, WritesAValidGlbThatInfoReadsBack) {
+  const TempDir dir("articula_cli_export");
+  const std::string in = data("gltf/CesiumMan/CesiumMan.glb");
+  const std::string out = dir / "cesium.glb";
+  const CliRun run = runCli("export " + quoted(in) + " --out " + quoted(out));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_TRUE(validatesWithoutErrors(out));
+  // info reads the copy as it reads the source (whatever info reports, the same).
+  const CliRun source = runCli("info --json " + quoted(in));
+  const CliRun copy = runCli("info --json " + quoted(out));
+  ASSERT_EQ(source.exitCode, 0) << source.stderrText;
+  ASSERT_EQ(copy.exitCode, 0) << copy.stderrText;
+  const auto a = nlohmann::json::parse(source.stdoutText);
+  const auto b = nlohmann::json::parse(copy.stdoutText);
+  EXPECT_EQ(b["joints"], a["joints"]);
+  EXPECT_EQ(b["jointNames"], a["jointNames"]);
+  ASSERT_EQ(b["clips"].size(), 1u);
+  EXPECT_NEAR(b["clips"][0]["duration"].get<double>(), a["clips"][0]["duration"].get<double>(), 1e-6);
+  EXPECT_EQ(b["clips"][0]["frameCount"], a["clips"][0]["frameCount"]);
+  ASSERT_EQ(b["meshes"].size(), a["meshes"].size());
+  EXPECT_EQ(b["meshes"][0]["vertices"], a["meshes"][0]["vertices"]);
+}
+
+TEST(CliExport, GltfOutputWritesItsBinBeside) {
+  const TempDir dir("articula_cli_export_gltf");
+  const CliRun run =
+      runCli("export " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")) + " --out " + quoted(dir / "walk.gltf"));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_TRUE(std::filesystem::exists(dir / "walk.bin"));
+  EXPECT_TRUE(validatesWithoutErrors(dir / "walk.gltf"));
+}
+
+TEST(CliExport, BadInputOrOutputIsAOneLineError) {
+  const TempDir dir("articula_cli_export_bad");
+  const std::string walk = data("bvh/cmu-mb-2010/02_01.bvh");
+  struct Case {
+    std::string args;
+    std::string named;
+  };
+  const std::vector<Case> cases = {
+      {"export /nonexistent/walk.bvh --out " + quoted(dir / "a.glb"), "/nonexistent/walk.bvh"},
+      {"export " + quoted(walk) + " --out " + quoted(dir / "walk.fbx"), "walk.fbx"},
+      {"export " + quoted(walk) + " --out " + quoted(dir / "missing/walk.glb"), "missing/walk.glb"},
+  };
+  for (const Case& c : cases) {
+    const CliRun run = runCli(c.args);
+    EXPECT_FALSE(run.signaled) << c.args;
+    EXPECT_NE(run.exitCode, 0) << c.args;
+    EXPECT_NE(run.stderrText.find(c.named), std::string::npos) << c.args << ": " << run.stderrText;
+    EXPECT_EQ(lineCount(run.stderrText), 1) << run.stderrText;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "walk.fbx"));
+}
+
+TEST(CliContacts, WalkGetsStrideCurvesInTheGlb) {
+  const TempDir dir("articula_cli_contacts");
+  const std::string out = dir / "walk.glb";
+  const CliRun run = runCli("contacts " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")) + " --out " + quoted(out) +
+                            " --heights " + quoted(dir / "h.csv"));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_NE(run.stdoutText.find("contact.left_foot: "), std::string::npos) << run.stdoutText;
+  EXPECT_NE(run.stdoutText.find("contact.right_foot: "), std::string::npos) << run.stdoutText;
+  EXPECT_TRUE(validatesWithoutErrors(out));
+  const nlohmann::json json = glbJson(out);
+  ASSERT_TRUE(json.is_object());
+  ASSERT_EQ(json["animations"].size(), 1u);
+  const nlohmann::json& curves = json["animations"][0]["extras"]["articula"]["curves"];
+  EXPECT_TRUE(curves.contains("contact.left_foot")) << curves.dump();
+  EXPECT_TRUE(curves.contains("contact.right_foot")) << curves.dump();
+  std::ifstream csv(dir / "h.csv");
+  const std::string heights(std::istreambuf_iterator<char>(csv), {});
+  // A header and one row per sampled frame: the 344 motion frames and the clip's end, one
+  // frame after the last (Clip::frameCount counts start to end inclusive).
+  EXPECT_EQ(lineCount(heights), 1 + 345);
+}
+
+TEST(CliContacts, UnknownClipIsNamed) {
+  const TempDir dir("articula_cli_contacts_clip");
+  const CliRun run = runCli("contacts " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")) + " --clip nope --out " +
+                            quoted(dir / "walk.glb"));
+  EXPECT_FALSE(run.signaled);
+  EXPECT_EQ(run.exitCode, 1);
+  EXPECT_NE(run.stderrText.find("'nope'"), std::string::npos) << run.stderrText;
+  EXPECT_NE(run.stderrText.find("02_01"), std::string::npos) << run.stderrText;
+  EXPECT_EQ(lineCount(run.stderrText), 1) << run.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir / "walk.glb"));
+}
+
+TEST(CliContacts, CharacterWithoutLegsIsAOneLineError) {
+  const TempDir dir("articula_cli_contacts_legs");
+  const CliRun run =
+      runCli("contacts " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")) + " --out " + quoted(dir / "out.glb"));
+  EXPECT_FALSE(run.signaled);
+  EXPECT_EQ(run.exitCode, 1);
+  EXPECT_NE(run.stderrText.find("RiggedSimple.glb"), std::string::npos) << run.stderrText;
+  EXPECT_EQ(lineCount(run.stderrText), 1) << run.stderrText;
 }
 
 }  // namespace

@@ -1,0 +1,225 @@
+#include "core/bake/contact_detection.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/rig/humanoid_map.h"
+
+namespace articula {
+
+Result<std::vector<FootJoints>> humanoidFeet(const Skeleton& skeleton) {
+  auto map = mapHumanoid(skeleton);
+  if (!map) return makeError(map.error());
+  return std::vector<FootJoints>{{"contact.left_foot", map->leftLeg.ankle, map->leftLeg.toe},
+                                 {"contact.right_foot", map->rightLeg.ankle, map->rightLeg.toe}};
+}
+
+namespace {
+
+// Heights and horizontal speeds of one joint over the clip's frames, in model space.
+struct JointMotion {
+  std::vector<float> height;  // above the joint's local floor level
+  std::vector<float> speed;   // horizontal (XZ) speed, units per second
+};
+
+// Per frame, the joint's floor level there: a low percentile (the 5th) of its heights within
+// `window` frames either side. Local rather than one level for the clip, because captured
+// ground is rarely level in model space (the CMU walk 02_01 climbs by a quarter of a step's
+// lift over its three strides); a percentile rather than the minimum, so a stray frame (the
+// reference pose CMU files start with, a glitch) does not set it. O(frames × window).
+std::vector<float> localFloor(const std::vector<float>& heights, std::size_t window) {
+  const std::size_t n = heights.size();
+  std::vector<float> floor(n);
+  std::vector<float> scratch;
+  scratch.reserve(std::min(n, 2 * window + 1));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t first = i > window ? i - window : 0;
+    const std::size_t last = std::min(n - 1, i + window);
+    scratch.assign(heights.begin() + static_cast<std::ptrdiff_t>(first),
+                   heights.begin() + static_cast<std::ptrdiff_t>(last + 1));
+    const auto k = static_cast<std::ptrdiff_t>(scratch.size() / 20);
+    std::nth_element(scratch.begin(), scratch.begin() + k, scratch.end());
+    floor[i] = scratch[static_cast<std::size_t>(k)];
+  }
+  return floor;
+}
+
+JointMotion jointMotion(const std::vector<Vec3>& positions, double frameRate, std::size_t floorWindow) {
+  JointMotion m;
+  const std::size_t n = positions.size();
+  std::vector<float> heights(n);
+  for (std::size_t i = 0; i < n; ++i) heights[i] = positions[i].y();
+  const std::vector<float> floorLevel = localFloor(heights, floorWindow);
+  m.height.resize(n);
+  m.speed.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    m.height[i] = heights[i] - floorLevel[i];
+    const std::size_t a = i == 0 ? 0 : i - 1;
+    const std::size_t b = i + 1 < n ? i + 1 : i;
+    if (a == b) continue;
+    const Vec3 d = positions[b] - positions[a];
+    m.speed[i] = std::hypot(d.x(), d.z()) * static_cast<float>(frameRate) / static_cast<float>(b - a);
+  }
+  return m;
+}
+
+// Low-and-still with hysteresis: enter below the thresholds, leave above release × them.
+std::vector<bool> plantedFrames(const JointMotion& m, float heightThreshold, float speedThreshold, float release) {
+  std::vector<bool> planted(m.height.size(), false);
+  bool state = false;
+  for (std::size_t i = 0; i < planted.size(); ++i) {
+    if (!state) {
+      state = m.height[i] < heightThreshold && m.speed[i] < speedThreshold;
+    } else {
+      state = !(m.height[i] > release * heightThreshold || m.speed[i] > release * speedThreshold);
+    }
+    planted[i] = state;
+  }
+  return planted;
+}
+
+std::vector<ContactInterval> intervalsOf(const std::vector<bool>& planted, int minGap, int minLength) {
+  std::vector<ContactInterval> runs;
+  for (int i = 0; i < static_cast<int>(planted.size()); ++i) {
+    if (!planted[static_cast<std::size_t>(i)]) continue;
+    if (!runs.empty() && i - runs.back().last - 1 < minGap) {
+      runs.back().last = i;
+    } else if (runs.empty() || runs.back().last != i - 1) {
+      runs.push_back({i, i});
+    } else {
+      runs.back().last = i;
+    }
+  }
+  std::erase_if(runs, [&](const ContactInterval& r) { return r.last - r.first + 1 < minLength; });
+  return runs;
+}
+
+// Stride curve: 1 over each contact, 0 elsewhere, with eased ramps placed outside the
+// contact (so the foot is fully planted for every contact frame). Auto-clamped handles are
+// flat at 0 and 1, which makes each ramp an ease-in-out.
+Curve strideCurve(const std::vector<ContactInterval>& contacts, double start, double frameRate, int lastFrame,
+                  double transition) {
+  std::vector<CurveKey> keys;
+  auto key = [&](double t, double v) {
+    CurveKey k;
+    k.time = t;
+    k.value = v;
+    k.interpolation = Interpolation::Bezier;
+    k.leftType = k.rightType = HandleType::AutoClamped;
+    keys.push_back(k);
+  };
+  const double dt = 1.0 / frameRate;
+  const double end = start + lastFrame * dt;
+  if (contacts.empty()) {
+    key(start, 0.0);
+    return Curve(std::move(keys));
+  }
+  for (std::size_t c = 0; c < contacts.size(); ++c) {
+    const double t0 = start + contacts[c].first * dt;
+    const double t1 = start + contacts[c].last * dt;
+    // Ramps never reach into the neighbouring contact: at most half the gap.
+    const double before = c == 0 ? transition : std::min(transition, 0.5 * (t0 - (start + contacts[c - 1].last * dt)));
+    const double after =
+        c + 1 == contacts.size() ? transition : std::min(transition, 0.5 * (start + contacts[c + 1].first * dt - t1));
+    if (contacts[c].first > 0) key(std::max(start, t0 - before), 0.0);
+    key(t0, 1.0);
+    if (t1 > t0) key(t1, 1.0);
+    if (contacts[c].last < lastFrame) key(std::min(end, t1 + after), 0.0);
+  }
+  return Curve(std::move(keys));
+}
+
+}  // namespace
+
+Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const std::vector<FootJoints>& feet,
+                                        const ContactDetectionOptions& options) {
+  const Skeleton& skeleton = scene.skeleton;
+  if (!(clip.frameRate > 0.0) || !std::isfinite(clip.frameRate))
+    return makeError("clip '" + clip.name + "': the frame rate must be positive");
+  // frameCount() counts frames from start to end inclusive; the last one is frameCount() - 1.
+  const int lastFrame = clip.frameCount() - 1;
+  if (lastFrame < 2) return makeError("clip '" + clip.name + "': too short to find contacts (fewer than 3 frames)");
+  if (feet.empty()) return makeError("no feet given to find contacts for");
+  for (const FootJoints& foot : feet) {
+    if (foot.ankle < 0 || foot.ankle >= skeleton.jointCount()) {
+      return makeError("foot '" + foot.curveName + "': ankle joint " + std::to_string(foot.ankle) +
+                       " does not exist (the skeleton has " + std::to_string(skeleton.jointCount()) + " nodes)");
+    }
+    if (foot.toe < -1 || foot.toe >= skeleton.jointCount()) {
+      return makeError("foot '" + foot.curveName + "': toe joint " + std::to_string(foot.toe) +
+                       " does not exist (the skeleton has " + std::to_string(skeleton.jointCount()) + " nodes)");
+    }
+  }
+  if (!(options.release >= 1.0f) || !std::isfinite(options.release)) {
+    return makeError("contact detection: release must be a finite factor of at least 1 (hysteresis)");
+  }
+  if (!(options.minContactSeconds >= 0.0) || !(options.minGapSeconds >= 0.0) || !(options.transitionSeconds >= 0.0) ||
+      !(options.floorWindowSeconds >= 0.0) ||
+      !std::isfinite(options.minContactSeconds + options.minGapSeconds + options.transitionSeconds +
+                     options.floorWindowSeconds)) {
+    return makeError(
+        "contact detection: minimum lengths, the floor window and the transition must be finite and not negative");
+  }
+
+  const float height = scene.characterHeight();
+  ContactDetection result;
+  result.heightThreshold = options.heightThreshold > 0.0f ? options.heightThreshold : 0.03f * height;
+  result.speedThreshold = options.speedThreshold > 0.0f ? options.speedThreshold : 0.15f * height;
+  result.frameCount = lastFrame + 1;
+
+  // Model-space positions of every ankle and toe at every frame.
+  const std::size_t frames = static_cast<std::size_t>(lastFrame) + 1;
+  std::vector<std::vector<Vec3>> ankles(feet.size(), std::vector<Vec3>(frames));
+  std::vector<std::vector<Vec3>> toes(feet.size(), std::vector<Vec3>(frames));
+  Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+  std::vector<Affine> model(pose.size(), Affine::Identity());
+  ClipSampler sampler(&clip);
+  LocalToModelJob fk;
+  fk.skeleton = &skeleton;
+  fk.local = pose;
+  fk.model = model;
+  for (std::size_t i = 0; i < frames; ++i) {
+    const double t = std::min(clip.endTime, clip.startTime + static_cast<double>(i) / clip.frameRate);
+    sampler.sample(t, pose);
+    fk.run();
+    for (std::size_t f = 0; f < feet.size(); ++f) {
+      ankles[f][i] = model[static_cast<std::size_t>(feet[f].ankle)].translation();
+      if (feet[f].toe >= 0) toes[f][i] = model[static_cast<std::size_t>(feet[f].toe)].translation();
+      if (!ankles[f][i].allFinite() || !toes[f][i].allFinite())
+        return makeError("clip '" + clip.name + "': the pose of foot '" + feet[f].curveName +
+                         "' is not finite at frame " + std::to_string(i));
+    }
+  }
+
+  const int minLength = std::max(1, static_cast<int>(std::lround(options.minContactSeconds * clip.frameRate)));
+  const int minGap = std::max(0, static_cast<int>(std::lround(options.minGapSeconds * clip.frameRate)));
+  const auto floorWindow = static_cast<std::size_t>(std::lround(options.floorWindowSeconds * clip.frameRate));
+  std::map<std::string, Curve> curves;
+  for (std::size_t f = 0; f < feet.size(); ++f) {
+    FootContacts contacts;
+    contacts.curveName = feet[f].curveName;
+    for (std::size_t i = 0; i < frames; ++i) {
+      contacts.ankleHeightModel.push_back(ankles[f][i].y());
+      if (feet[f].toe >= 0) contacts.toeHeightModel.push_back(toes[f][i].y());
+    }
+    const auto ankle = plantedFrames(jointMotion(ankles[f], clip.frameRate, floorWindow), result.heightThreshold,
+                                     result.speedThreshold, options.release);
+    std::vector<bool> foot = ankle;
+    contacts.ankle = intervalsOf(ankle, minGap, minLength);
+    if (feet[f].toe >= 0) {
+      const auto toe = plantedFrames(jointMotion(toes[f], clip.frameRate, floorWindow), result.heightThreshold,
+                                     result.speedThreshold, options.release);
+      contacts.toe = intervalsOf(toe, minGap, minLength);
+      for (std::size_t i = 0; i < frames; ++i) foot[i] = foot[i] || toe[i];
+    }
+    contacts.foot = intervalsOf(foot, minGap, minLength);
+    curves[contacts.curveName] =
+        strideCurve(contacts.foot, clip.startTime, clip.frameRate, lastFrame, options.transitionSeconds);
+    result.feet.push_back(std::move(contacts));
+  }
+  // Only now, with everything computed, touch the clip.
+  for (auto& [name, curve] : curves) clip.curves[name] = std::move(curve);
+  return result;
+}
+
+}  // namespace articula

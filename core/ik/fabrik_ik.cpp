@@ -1,0 +1,168 @@
+#include "core/ik/fabrik_ik.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace articula {
+
+namespace {
+
+// (1 − 1 %)²: a pass that does not bring the tip 1 % closer counts as stalled.
+constexpr float kStallRatio2 = 0.99f * 0.99f;
+
+std::optional<std::string> checkInputs(const FabrikIkJob& job) {
+  if (job.chain == nullptr) return std::string("FABRIK IK: no chain");
+  if (job.workspace == nullptr) return std::string("FABRIK IK: no workspace");
+  if (job.workspace->size() != job.chain->size())
+    return std::string("FABRIK IK: the workspace is not sized for the chain");
+  if (!job.constraints.empty()) {
+    if (job.constraints.size() != static_cast<std::size_t>(job.chain->size()))
+      return std::string("FABRIK IK: constraints must be empty or one per chain joint");
+    for (std::size_t k = 0; k < job.constraints.size(); ++k) {
+      if (auto e = job.constraints[k].validate())
+        return "FABRIK IK: constraint of chain joint " + std::to_string(k) + ": " + *e;
+    }
+  }
+  if (!job.targetModel.allFinite()) return std::string("FABRIK IK: the target is not finite");
+  if (!(job.toleranceModel >= 0.0f) || !std::isfinite(job.toleranceModel))
+    return std::string("FABRIK IK: the tolerance is negative or not finite");
+  if (job.maxIterations < 1) return std::string("FABRIK IK: maxIterations must be at least 1");
+  return std::nullopt;
+}
+
+// Direction of bone k in chain space from the current rotations (fallback when two solved
+// positions coincide).
+Vec3 boneDirection(const IkChainJoint& J) {
+  const Vec3 d = J.parentRotation * (J.rotation * J.boneAxisLocal);
+  return J.parentScale < 0.0f ? Vec3(-d) : d;
+}
+
+// Backward-pass bounds: joint k's constraint, seen from bone k - 1, limits the angle between
+// the two bones to (angle between bone k - 1 and the bounding cone's axis) + half-angle, all
+// measured in joint k's parent space, where bone k - 1 is a constant direction.
+void prepareBackwardBounds(IkChainWorkspace& ws, std::span<const JointConstraint> constraints) {
+  for (int k = 1; k + 1 < ws.size(); ++k) {
+    IkChainJoint& J = ws.joints[static_cast<std::size_t>(k)];
+    J.backwardCos = -1.0f;
+    J.backwardSin = 0.0f;
+    const JointConstraint& c = constraints[static_cast<std::size_t>(k)];
+    if (c.kind() == JointConstraint::Kind::Free) continue;
+    const BoundingCone cone = c.boundingCone(J.boneAxisLocal);
+    const IkChainJoint& above = ws.joints[static_cast<std::size_t>(k) - 1];
+    Vec3 previous = above.linkRotation.conjugate() * above.boneAxisLocal;
+    if (above.linkScale < 0.0f) previous = -previous;
+    const float cosGap = previous.dot(cone.axisParent);
+    const float sinGap = previous.cross(cone.axisParent).norm();
+    const float cosLimit = cosGap * cone.cosHalfAngle - sinGap * cone.sinHalfAngle;
+    const float sinLimit = sinGap * cone.cosHalfAngle + cosGap * cone.sinHalfAngle;
+    // Past π the bound no longer limits anything.
+    if (std::atan2(sinGap, cosGap) + cone.halfAngleRad >= kPi) continue;
+    J.backwardCos = cosLimit;
+    J.backwardSin = sinLimit;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> FabrikIkJob::validate() const {
+  if (auto e = checkInputs(*this)) return e;
+  IkChainWorkspace scratch(*chain);
+  return scratch.load(*chain, pose, model);
+}
+
+bool FabrikIkJob::run() const {
+  if (checkInputs(*this)) return false;
+  IkChainWorkspace& ws = *workspace;
+  if (ws.load(*chain, pose, model)) return false;
+
+  const int n = ws.size();
+  const Vec3 target = ws.toChainPoint(targetModel);
+  bool constrained = false;
+  for (const JointConstraint& c : constraints) constrained = constrained || c.isActive();
+  float error = ws.tipErrorModel(target);
+  int iterations = 0;
+  Vec3* p = ws.positions.data();
+  IkChainJoint* joints = ws.joints.data();
+  if (error > toleranceModel) {
+    const Vec3 root = p[0];
+    const bool fixedRoot = rootMode == RootMode::Fixed;
+    if (fixedRoot && (target - root).norm() >= ws.totalLength) {
+      const Vec3 dir = (target - root).normalized();
+      for (int k = 0; k + 1 < n; ++k) p[k + 1] = p[k] + dir * joints[k].boneLength;
+      ws.recoverRotations(constraints);
+      iterations = 1;
+    } else {
+      if (constrained) prepareBackwardBounds(ws, constraints);
+      const Mat3& toModel = ws.chainToModel;
+      const float tolerance2 = toleranceModel * toleranceModel;
+      bool recovered = false;
+      float bestError2 = std::numeric_limits<float>::infinity();
+      int stalled = 0;
+      while (iterations < maxIterations) {
+        ++iterations;
+        recovered = false;
+        // Backward: from the target to the root.
+        p[n - 1] = target;
+        Vec3 nextDir = Vec3::Zero();
+        for (int k = n - 2; k >= 0; --k) {
+          const IkChainJoint& J = joints[k];
+          Vec3 dir = p[k + 1] - p[k];
+          const float len2 = dir.squaredNorm();
+          dir = len2 > 1e-24f ? Vec3(dir * (1.0f / std::sqrt(len2))) : boneDirection(J);
+          if (constrained && k + 2 < n) {
+            const IkChainJoint& below = joints[k + 1];
+            const float c = dir.dot(nextDir);
+            if (c < below.backwardCos) {
+              const Vec3 across = dir - nextDir * c;
+              const float acrossNorm = across.norm();
+              const Vec3 side = acrossNorm > 1e-7f ? Vec3(across / acrossNorm) : Vec3(nextDir.unitOrthogonal());
+              dir = nextDir * below.backwardCos + side * below.backwardSin;
+            }
+          }
+          p[k] = p[k + 1] - dir * J.boneLength;
+          nextDir = dir;
+        }
+        // Forward: from the root to the tip.
+        if (fixedRoot) p[0] = root;
+        if (constrained) {
+          ws.recoverRotations(constraints);
+        } else {
+          for (int k = 0; k + 1 < n; ++k) {
+            const Vec3 dir = p[k + 1] - p[k];
+            const float len2 = dir.squaredNorm();
+            p[k + 1] = p[k] + (len2 > 1e-24f ? Vec3(dir * (joints[k].boneLength / std::sqrt(len2)))
+                                             : Vec3(boneDirection(joints[k]) * joints[k].boneLength));
+          }
+        }
+        const float error2 = (toModel * (p[n - 1] - target)).squaredNorm();
+        if (constrained && error2 > tolerance2) {
+          // Limits can make a target unreachable where no pass gets closer: stop once three
+          // passes in a row gained less than 1 % of the distance.
+          stalled = error2 > kStallRatio2 * bestError2 ? stalled + 1 : 0;
+          bestError2 = std::min(bestError2, error2);
+          if (stalled >= 3) break;
+        }
+        if (error2 <= tolerance2) {
+          if (constrained) break;  // the positions already follow from the rotations
+          // Rotations recovered from the positions put the tip a float rounding away from
+          // where the passes left it: accept only what FK of the rotations reaches.
+          ws.recoverRotations(constraints);
+          recovered = true;
+          if (ws.tipErrorModel(target) <= toleranceModel) break;
+        }
+      }
+      if (!constrained && !recovered) ws.recoverRotations(constraints);
+    }
+    error = ws.tipErrorModel(target);
+  }
+  ws.store(*chain, pose, rootMode == RootMode::Moving);
+  if (report != nullptr) {
+    report->errorModel = error;
+    report->reached = error <= toleranceModel;
+    report->iterations = iterations;
+  }
+  return true;
+}
+
+}  // namespace articula

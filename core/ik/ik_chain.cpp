@@ -1,0 +1,219 @@
+#include "core/ik/ik_chain.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/ik/ik_frames.h"
+#include "core/math/quaternion.h"
+
+namespace articula {
+
+namespace {}  // namespace
+
+Result<IkChain> IkChain::build(const Skeleton& skeleton, std::span<const int> joints) {
+  if (joints.size() < 2) return makeError("IK chain: needs at least two joints, got " + std::to_string(joints.size()));
+  const int count = skeleton.jointCount();
+  for (const int j : joints) {
+    if (j < 0 || j >= count) return makeError("IK chain: joint index " + std::to_string(j) + " is not in the skeleton");
+  }
+  auto label = [&](int j) { return "joint " + std::to_string(j) + " '" + skeleton.name(j) + "'"; };
+  for (std::size_t k = 1; k < joints.size(); ++k) {
+    if (std::find(joints.begin(), joints.begin() + static_cast<std::ptrdiff_t>(k), joints[k]) !=
+        joints.begin() + static_cast<std::ptrdiff_t>(k))
+      return makeError("IK chain: " + label(joints[k]) + " is repeated");
+  }
+  IkChain chain;
+  chain.mJoints.assign(joints.begin(), joints.end());
+  chain.mRootParent = skeleton.parent(joints[0]);
+  chain.mSkeletonJointCount = count;
+  chain.mPath.push_back(joints[0]);
+  chain.mPathIndex.push_back(0);
+  std::vector<int> segment;
+  for (std::size_t k = 1; k < joints.size(); ++k) {
+    const int above = joints[k - 1];
+    segment.clear();
+    int j = joints[k];
+    // Parents come before children, so walking up stops once below `above`'s index.
+    while (j != kNoParent && j > above) {
+      segment.push_back(j);
+      j = skeleton.parent(j);
+    }
+    if (j != above) {
+      return makeError("IK chain: " + label(joints[k]) + " is not below " + label(above) +
+                       " (the chain must be an ancestor line, root to tip)");
+    }
+    chain.mPath.insert(chain.mPath.end(), segment.rbegin(), segment.rend());
+    chain.mPathIndex.push_back(static_cast<int>(chain.mPath.size()) - 1);
+  }
+  for (const int j : chain.mPath) chain.mLabels.push_back(label(j));
+  return chain;
+}
+
+void IkChain::gatherPositionsModel(std::span<const Affine> model, std::span<Vec3> positionsModel) const {
+  for (std::size_t k = 0; k < mJoints.size(); ++k) {
+    positionsModel[k] = model[static_cast<std::size_t>(mJoints[k])].translation();
+  }
+}
+
+void IkChain::applyRotations(std::span<const Quat> rotationsLocal, std::span<Transform> pose) const {
+  for (std::size_t k = 0; k < mJoints.size(); ++k) {
+    pose[static_cast<std::size_t>(mJoints[k])].rotation = rotationsLocal[k];
+  }
+}
+
+Affine IkChain::parentModel(std::span<const Transform> pose, std::span<const Affine> model) const {
+  if (mRootParent != kNoParent) return model[static_cast<std::size_t>(mRootParent)];
+  const auto r = static_cast<std::size_t>(root());
+  return model[r] * pose[r].toAffine().inverse(Eigen::Affine);
+}
+
+void IkChain::updateModel(std::span<const Transform> pose, const Affine& parentModelMatrix,
+                          std::span<Affine> model) const {
+  const Affine* above = &parentModelMatrix;
+  for (const int j : mPath) {
+    const auto i = static_cast<std::size_t>(j);
+    model[i] = (*above) * pose[i].toAffine();
+    above = &model[i];
+  }
+}
+
+void IkChainWorkspace::resize(const IkChain& chain) {
+  joints.assign(static_cast<std::size_t>(chain.size()), IkChainJoint{});
+  positions.assign(static_cast<std::size_t>(chain.size()), Vec3::Zero());
+}
+
+std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::span<const Transform> pose,
+                                                  std::span<const Affine> model) {
+  const int n = chain.size();
+  if (n < 2) return std::string("IK: the chain is empty (build it with IkChain::build)");
+  if (size() != n) return std::string("IK: the workspace is not sized for the chain");
+  const auto jointCount = static_cast<std::size_t>(chain.skeletonJointCount());
+  if (pose.size() < jointCount) return std::string("IK: the pose has fewer joints than the skeleton");
+  if (model.size() < jointCount) return std::string("IK: the model matrices are fewer than the skeleton's joints");
+
+  const auto path = chain.path();
+  for (std::size_t p = 0; p < path.size(); ++p) {
+    const Transform& t = pose[static_cast<std::size_t>(path[p])];
+    if (!ik::isFinite(t)) return "IK: the local transform of " + chain.label(static_cast<int>(p)) + " is not finite";
+    if (t.rotation.coeffs().squaredNorm() < 1e-12f)
+      return "IK: the local rotation of " + chain.label(static_cast<int>(p)) + " is zero";
+    if (static_cast<int>(p) < chain.pathIndex(n - 2) && !ik::isUniform(t.scale))
+      return "IK: " + chain.label(static_cast<int>(p)) +
+             " has a non-uniform scale inside the chain (bones would not be rigid)";
+  }
+
+  const Affine frame = chain.parentModel(pose, model);
+  chainToModel = frame.linear();
+  originModel = frame.translation();
+  if (!ik::isFinite(chainToModel) || !ik::isFinite(originModel))
+    return "IK: the model matrix above " + chain.label(0) + " is not finite";
+  const float maxEntry = chainToModel.cwiseAbs().maxCoeff();
+  const float det = chainToModel.determinant();
+  if (!(std::abs(det) > 1e-12f * maxEntry * maxEntry * maxEntry))
+    return "IK: the model matrix above " + chain.label(0) + " is singular";
+  modelToChain = chainToModel.inverse();
+
+  totalLength = 0.0f;
+  float frameScale = 1.0f;
+  for (int k = 0; k < n; ++k) {
+    IkChainJoint& J = joints[static_cast<std::size_t>(k)];
+    const Transform& local = pose[static_cast<std::size_t>(chain.joint(k))];
+    J.inputRotation = local.rotation.normalized();
+    J.rotation = J.inputRotation;
+    J.parentScale = frameScale;
+    if (k == n - 1) break;
+    // Offset to the next chain joint through the joints in between, in this joint's local
+    // space, then through its own scale into its rotation space (exact TRS, any scales).
+    const int begin = chain.pathIndex(k);
+    const int end = chain.pathIndex(k + 1);
+    Vec3 offset = pose[static_cast<std::size_t>(path[static_cast<std::size_t>(end)])].translation;
+    for (int p = end - 1; p > begin; --p) {
+      const Transform& between = pose[static_cast<std::size_t>(path[static_cast<std::size_t>(p)])];
+      offset = between.translation + between.rotation * between.scale.cwiseProduct(offset);
+    }
+    J.boneLocal = local.scale.cwiseProduct(offset);
+    // Similarity carrying the rotation space into the next chain joint's parent space; only
+    // needed (and only uniform) above the last solved joint.
+    J.linkScale = 1.0f;
+    J.linkRotation = Quat::Identity();
+    if (k < n - 2) {
+      const ik::SignedScale own = ik::decomposeUniform(local.scale);
+      J.linkScale = own.scale;
+      J.linkRotation = own.rotation;
+      for (int p = begin + 1; p < end; ++p) {
+        const Transform& between = pose[static_cast<std::size_t>(path[static_cast<std::size_t>(p)])];
+        const ik::SignedScale s = ik::decomposeUniform(between.scale);
+        J.linkRotation = J.linkRotation * between.rotation.normalized() * s.rotation;
+        J.linkScale *= s.scale;
+      }
+      J.linkRotation.normalize();
+    }
+    const float localLength = J.boneLocal.norm();
+    J.boneLength = std::abs(frameScale) * localLength;
+    J.boneAxisLocal = localLength > 0.0f ? Vec3(J.boneLocal / localLength) : Vec3::UnitX();
+    J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
+    totalLength += J.boneLength;
+    frameScale *= J.linkScale;
+  }
+  for (int k = 0; k + 1 < n; ++k) {
+    if (!(joints[static_cast<std::size_t>(k)].boneLength > 1e-6f * totalLength))
+      return "IK: zero-length bone from " + chain.label(chain.pathIndex(k)) + " to " +
+             chain.label(chain.pathIndex(k + 1));
+  }
+  joints.front().parentRotation = Quat::Identity();
+  positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
+  forward(0);
+  return std::nullopt;
+}
+
+void IkChainWorkspace::forward(int from) {
+  const int n = size();
+  for (int k = from; k + 1 < n; ++k) {
+    const IkChainJoint& J = joints[static_cast<std::size_t>(k)];
+    const Quat w = J.parentRotation * J.rotation;
+    positions[static_cast<std::size_t>(k) + 1] =
+        positions[static_cast<std::size_t>(k)] + J.parentScale * (w * J.boneLocal);
+    IkChainJoint& next = joints[static_cast<std::size_t>(k) + 1];
+    next.parentRotation = w * J.linkRotation;
+  }
+}
+
+void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constraints) {
+  const int n = size();
+  for (int k = 0; k + 1 < n; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    IkChainJoint& J = joints[i];
+    const Vec3 wanted = positions[i + 1] - positions[i];
+    const float wantedLength2 = wanted.squaredNorm();
+    if (wantedLength2 > 1e-24f) {
+      // Into the parent's space: (parentScale * parentRotation)⁻¹, direction only.
+      Vec3 dirParent = J.parentRotation.conjugate() * wanted;
+      if (J.parentScale < 0.0f) dirParent = -dirParent;
+      // A product of unit quaternions: unit to rounding, and rebuilt from the input each time.
+      J.rotation = ik::fromToUnit(J.inputBoneParent, dirParent * (1.0f / std::sqrt(wantedLength2))) * J.inputRotation;
+    }
+    if (!constraints.empty() && constraints[i].isActive())
+      J.rotation = constraints[i].project(J.rotation, J.boneAxisLocal);
+    const Quat w = J.parentRotation * J.rotation;
+    positions[i + 1] = positions[i] + J.parentScale * (w * J.boneLocal);
+    joints[i + 1].parentRotation = w * J.linkRotation;
+  }
+}
+
+void IkChainWorkspace::store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation) const {
+  for (int k = 0; k + 1 < size(); ++k) {
+    const IkChainJoint& J = joints[static_cast<std::size_t>(k)];
+    pose[static_cast<std::size_t>(chain.joint(k))].rotation = alignHemisphere(J.rotation.normalized(), J.inputRotation);
+  }
+  if (writeRootTranslation) pose[static_cast<std::size_t>(chain.root())].translation = positions.front();
+}
+
+Quat modelRotationToSpace(const Mat3& spaceToModelLinear, const Vec3& axisModel, float angleRad) {
+  const Vec3 axis = spaceToModelLinear.inverse() * axisModel;
+  const float n = axis.norm();
+  if (!(n > 0.0f) || !std::isfinite(n)) return Quat::Identity();
+  const float signedAngle = spaceToModelLinear.determinant() < 0.0f ? -angleRad : angleRad;
+  return Quat(Eigen::AngleAxisf(signedAngle, axis / n));
+}
+
+}  // namespace articula

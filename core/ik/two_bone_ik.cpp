@@ -1,0 +1,307 @@
+#include "core/ik/two_bone_ik.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/ik/ik_constraints.h"
+#include "core/ik/ik_frames.h"
+#include "core/math/quaternion.h"
+
+namespace articula {
+
+namespace {
+
+// Everything run() needs, read from the inputs once, in chain space (the start joint's
+// parent space).
+struct TwoBoneSetup {
+  Mat3 chainToModel;
+  Mat3 modelToChain;
+  Vec3 originModel;
+  Vec3 start;         // start joint position
+  Vec3 upperLocal;    // start → mid, start rotation space
+  Vec3 lowerLocal;    // mid → end, mid rotation space
+  Quat linkRotation;  // start rotation space → mid parent space, with linkScale
+  float linkScale;
+  Quat startRotation;  // input local rotations
+  Quat midRotation;
+};
+
+// Folds a uniform (possibly mirroring) scale into a running signed scale and rotation.
+void accumulateUniform(const Vec3& s, float& scale, Quat& rotation) {
+  const ik::SignedScale split = ik::decomposeUniform(s);
+  scale *= split.scale;
+  rotation = rotation * split.rotation;
+}
+
+bool finite(float v) { return std::isfinite(v); }
+
+// Shortest-arc rotation taking unit `a` onto unit `b` without trigonometry (the shared
+// fromToRotation uses atan2 near 180°): past 120° it goes through the 90° turn to the part of
+// `b` across `a`, where both half-way quaternions are well conditioned.
+Quat fromToUnitTrigFree(const Vec3& a, const Vec3& b) {
+  const float d = a.dot(b);
+  if (d > -0.5f) {
+    const Vec3 c = a.cross(b);
+    Quat q(1.0f + d, c.x(), c.y(), c.z());
+    q.coeffs() *= 1.0f / q.coeffs().norm();
+    return q;
+  }
+  const Vec3 across = b - a * d;
+  const float acrossNorm = across.norm();
+  const Vec3 m = acrossNorm > 1e-6f ? Vec3(across * (1.0f / acrossNorm)) : a.unitOrthogonal();
+  const Vec3 am = a.cross(m);
+  const Vec3 mb = m.cross(b);
+  const Quat toM = Quat(1.0f, am.x(), am.y(), am.z()).normalized();
+  const Quat toB = Quat(1.0f + m.dot(b), mb.x(), mb.y(), mb.z()).normalized();
+  return (toB * toM).normalized();
+}
+
+std::optional<std::string> prepare(const TwoBoneIkJob& job, TwoBoneSetup& setup) {
+  if (job.skeleton == nullptr) return std::string("two-bone IK: no skeleton");
+  const Skeleton& skeleton = *job.skeleton;
+  const int count = skeleton.jointCount();
+  for (const int j : {job.startJoint, job.midJoint, job.endJoint}) {
+    if (j < 0 || j >= count) return "two-bone IK: joint index " + std::to_string(j) + " is not in the skeleton";
+  }
+  auto label = [&](int j) { return "joint " + std::to_string(j) + " '" + skeleton.name(j) + "'"; };
+  auto below = [&](int child, int ancestor) {
+    int j = child;
+    while (j > ancestor) j = skeleton.parent(j);
+    return j == ancestor && child != ancestor;
+  };
+  if (!below(job.midJoint, job.startJoint))
+    return "two-bone IK: mid " + label(job.midJoint) + " is not below start " + label(job.startJoint);
+  if (!below(job.endJoint, job.midJoint))
+    return "two-bone IK: end " + label(job.endJoint) + " is not below mid " + label(job.midJoint);
+  if (job.pose.size() < static_cast<std::size_t>(count))
+    return std::string("two-bone IK: the pose has fewer joints than the skeleton");
+  if (job.model.size() < static_cast<std::size_t>(count))
+    return std::string("two-bone IK: the model matrices are fewer than the skeleton's joints");
+  if (!ik::isFinite(job.targetModel)) return std::string("two-bone IK: the target is not finite");
+  if (!ik::isFinite(job.poleModel)) return std::string("two-bone IK: the pole is not finite");
+  if (job.poleMode == TwoBoneIkJob::PoleMode::Vector && job.poleModel.squaredNorm() == 0.0f)
+    return std::string("two-bone IK: the pole vector is zero");
+  if (!ik::isFinite(job.fallbackBendAxisMidLocal) || job.fallbackBendAxisMidLocal.squaredNorm() == 0.0f)
+    return std::string("two-bone IK: the fallback bend axis is zero or not finite");
+  if (!finite(job.twistAngleRad)) return std::string("two-bone IK: the twist angle is not finite");
+  if (!(job.soften >= 0.0f && job.soften <= 1.0f)) return std::string("two-bone IK: soften is not in [0, 1]");
+  if (!(job.weight >= 0.0f && job.weight <= 1.0f)) return std::string("two-bone IK: weight is not in [0, 1]");
+  if (!(job.toleranceModel >= 0.0f) || !finite(job.toleranceModel))
+    return std::string("two-bone IK: the tolerance is negative or not finite");
+
+  auto checkLocal = [&](int j, bool mustBeUniform) -> std::optional<std::string> {
+    const Transform& t = job.pose[static_cast<std::size_t>(j)];
+    if (!ik::isFinite(t)) return "two-bone IK: the local transform of " + label(j) + " is not finite";
+    if (t.rotation.coeffs().squaredNorm() < 1e-12f)
+      return "two-bone IK: the local rotation of " + label(j) + " is zero";
+    if (mustBeUniform && !ik::isUniform(t.scale))
+      return "two-bone IK: " + label(j) +
+             " has a non-uniform scale above the mid joint (the upper bone would not be rigid)";
+    return std::nullopt;
+  };
+
+  // Lower bone: mid → end through the joints in between (any scale: nothing below the mid
+  // joint's rotation is solved).
+  Vec3 offset = job.pose[static_cast<std::size_t>(job.endJoint)].translation;
+  if (auto e = checkLocal(job.endJoint, false)) return e;
+  for (int j = skeleton.parent(job.endJoint); j != job.midJoint; j = skeleton.parent(j)) {
+    if (auto e = checkLocal(j, false)) return e;
+    const Transform& t = job.pose[static_cast<std::size_t>(j)];
+    offset = t.translation + t.rotation * t.scale.cwiseProduct(offset);
+  }
+  if (auto e = checkLocal(job.midJoint, false)) return e;
+  const Transform& mid = job.pose[static_cast<std::size_t>(job.midJoint)];
+  setup.lowerLocal = mid.scale.cwiseProduct(offset);
+  setup.midRotation = mid.rotation.normalized();
+
+  // Upper bone: start → mid; the start joint and the joints in between must scale uniformly.
+  offset = mid.translation;
+  Quat link = Quat::Identity();
+  float linkScale = 1.0f;
+  for (int j = skeleton.parent(job.midJoint); j != job.startJoint; j = skeleton.parent(j)) {
+    if (auto e = checkLocal(j, true)) return e;
+    const Transform& t = job.pose[static_cast<std::size_t>(j)];
+    offset = t.translation + t.rotation * t.scale.cwiseProduct(offset);
+    Quat between = t.rotation.normalized();
+    accumulateUniform(t.scale, linkScale, between);
+    link = between * link;
+  }
+  if (auto e = checkLocal(job.startJoint, true)) return e;
+  const Transform& start = job.pose[static_cast<std::size_t>(job.startJoint)];
+  setup.upperLocal = start.scale.cwiseProduct(offset);
+  Quat own = Quat::Identity();
+  accumulateUniform(start.scale, linkScale, own);
+  setup.linkRotation = own * link;
+  setup.linkScale = linkScale;
+  setup.startRotation = start.rotation.normalized();
+  setup.start = start.translation;
+
+  const int parent = skeleton.parent(job.startJoint);
+  if (parent != kNoParent) {
+    const Affine& frame = job.model[static_cast<std::size_t>(parent)];
+    setup.chainToModel = frame.linear();
+    setup.originModel = frame.translation();
+  } else {
+    const Affine frame = job.model[static_cast<std::size_t>(job.startJoint)] * start.toAffine().inverse(Eigen::Affine);
+    setup.chainToModel = frame.linear();
+    setup.originModel = frame.translation();
+  }
+  if (!ik::isFinite(setup.chainToModel) || !ik::isFinite(setup.originModel))
+    return "two-bone IK: the model matrix above " + label(job.startJoint) + " is not finite";
+  const float maxEntry = setup.chainToModel.cwiseAbs().maxCoeff();
+  float determinant = 0.0f;
+  bool invertible = false;
+  setup.chainToModel.computeInverseAndDetWithCheck(setup.modelToChain, determinant, invertible);
+  if (!invertible || !(std::abs(determinant) > 1e-12f * maxEntry * maxEntry * maxEntry))
+    return "two-bone IK: the model matrix above " + label(job.startJoint) + " is singular";
+
+  const float upper = setup.upperLocal.norm();
+  const float lower = std::abs(linkScale) * setup.lowerLocal.norm();
+  if (!(upper > 1e-6f * (upper + lower)))
+    return "two-bone IK: zero-length bone from " + label(job.startJoint) + " to " + label(job.midJoint);
+  if (!(lower > 1e-6f * (upper + lower)))
+    return "two-bone IK: zero-length bone from " + label(job.midJoint) + " to " + label(job.endJoint);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> TwoBoneIkJob::validate() const {
+  TwoBoneSetup setup;
+  return prepare(*this, setup);
+}
+
+bool TwoBoneIkJob::run() const {
+  TwoBoneSetup su;
+  if (prepare(*this, su)) return false;
+
+  // Limb in chain space.
+  const Vec3 upper = su.startRotation * su.upperLocal;
+  const Quat midParent = su.startRotation * su.linkRotation;  // rotation of the mid's parent frame
+  const Quat midWorld = midParent * su.midRotation;
+  const Vec3 lower = su.linkScale * (midWorld * su.lowerLocal);
+  const float a = upper.norm();
+  const float b = lower.norm();
+  const Vec3 upperDir = upper / a;
+  const Vec3 toTarget = su.modelToChain * (targetModel - su.originModel) - su.start;
+  const float targetDistance = toTarget.norm();
+  Vec3 poleChain = poleMode == PoleMode::Vector ? Vec3(su.modelToChain * poleModel)
+                                                : Vec3(su.modelToChain * (poleModel - su.originModel) - su.start);
+
+  // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
+  const Vec3 cross = upper.cross(lower);
+  const float crossNorm = cross.norm();
+  Vec3 k;
+  if (crossNorm > 1e-4f * a * b) {
+    k = cross / crossNorm;
+  } else {
+    // Rotations about a similarity frame turn with its rotation part only (the signed scale
+    // commutes), so the mid-local axis maps into chain space by midWorld.
+    k = midWorld * fallbackBendAxisMidLocal;
+    k -= upperDir * k.dot(upperDir);
+    if (k.squaredNorm() < 1e-12f * fallbackBendAxisMidLocal.squaredNorm()) k = upperDir.cross(poleChain);
+    if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
+    k.normalize();
+  }
+
+  // Direction to the target; at the start joint itself keep the limb's direction.
+  Vec3 u;
+  if (targetDistance > 1e-7f * (a + b)) {
+    u = toTarget / targetDistance;
+  } else {
+    const Vec3 reach = upper + lower;
+    u = reach.squaredNorm() > 1e-12f * (a + b) * (a + b) ? Vec3(reach.normalized()) : upperDir;
+  }
+
+  // Reach: softened near full extension, clamped to what the bones allow.
+  const float longest = a + b;
+  const float shortest = std::abs(a - b);
+  float d = targetDistance;
+  const float softStart = soften * longest;
+  const float softLength = longest - softStart;
+  if (d > softStart && softLength > 0.0f) {
+    const float r = 3.0f / (3.0f + (d - softStart) / softLength);
+    d = softStart + softLength * (1.0f - r * r * r);
+  }
+  d = std::clamp(d, shortest, longest);
+
+  // Interior angle at the knee: now (β0) and wanted (β1), as cosine and sine. Heron's form
+  // keeps the sine precise near the straight and folded limb.
+  const float inv2ab = 1.0f / (2.0f * a * b);
+  const float cos0 = -upper.dot(lower) * inv2ab * 2.0f;
+  const float sin0 = cross.dot(k) * inv2ab * 2.0f;
+  const float heron = std::sqrt(std::max(0.0f, (longest - d) * (a - b + d) * (b - a + d) * (longest + d)));
+  const float cos1 = (a * a + b * b - d * d) * inv2ab;
+  const float sin1 = heron * inv2ab;
+
+  Quat knee;
+  if (method == Method::LawOfCosines) {
+    // β0 − β1 from the law of cosines' angles, as one atan2 of the difference's sine and cosine.
+    const float angleRad = std::atan2(sin0 * cos1 - cos0 * sin1, cos0 * cos1 + sin0 * sin1);
+    knee = Quat(Eigen::AngleAxisf(angleRad, k));
+  } else {
+    knee = rotationFromCosSin(k, cos0 * cos1 + sin0 * sin1, sin0 * cos1 - cos0 * sin1);
+  }
+  const Vec3 reach = upper + knee * lower;
+
+  // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the
+  // start–target axis; without a usable pole, the current plane swung minimally.
+  const Vec3 poleAcross = poleChain - u * poleChain.dot(u);
+  const bool hasPole = poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f;
+
+  Quat startTurn;
+  if (method == Method::LawOfCosines) {
+    const Quat swing = fromToRotation(reach, u);
+    startTurn = swing;
+    if (hasPole) {
+      const Vec3 kWanted = poleAcross.normalized().cross(u);
+      const Vec3 kNow = swing * k;
+      const float angleRad = std::atan2(kNow.cross(kWanted).dot(u), kNow.dot(kWanted));
+      startTurn = Quat(Eigen::AngleAxisf(angleRad, u)) * swing;
+    }
+  } else {
+    const Vec3 kWanted =
+        hasPole ? Vec3(poleAcross.normalized().cross(u)) : Vec3(fromToUnitTrigFree(reach.normalized(), u) * k);
+    const Vec3 v = u.cross(kWanted);
+    // Knee on the circle where the spheres (start, a) and (target, b) meet, on v's side.
+    const float along = d > 1e-7f * longest ? (d * d + a * a - b * b) / (2.0f * d) : 0.0f;
+    const float across = d > 1e-7f * longest ? heron / (2.0f * d) : a;
+    const Vec3 upperWanted = u * along + v * across;
+    // |upperWanted| = a: along² + across² = a² on the circle.
+    const Vec3 upperWantedDir = upperWanted * (1.0f / a);
+    const Quat turnUpper = fromToUnitTrigFree(upperDir, upperWantedDir);
+    const Vec3 kTurned = turnUpper * k;
+    startTurn = rotationFromCosSin(upperWantedDir, kTurned.dot(kWanted), kTurned.cross(kWanted).dot(upperWantedDir)) *
+                turnUpper;
+  }
+  if (twistAngleRad != 0.0f) {
+    // The start–target axis is the same line in both spaces; a mirror reverses the turn.
+    const float angleRad = su.chainToModel.determinant() < 0.0f ? -twistAngleRad : twistAngleRad;
+    startTurn = Quat(Eigen::AngleAxisf(angleRad, u)) * startTurn;
+  }
+
+  // Into local rotations: the start joint's parent space is chain space; the knee turn is
+  // carried into the mid's parent space by the rotation part of that frame.
+  Quat startOut = (startTurn * su.startRotation).normalized();
+  Quat midOut = (midParent.conjugate() * knee * midParent * su.midRotation).normalized();
+  if (weight < 1.0f) {
+    startOut = su.startRotation.slerp(weight, startOut).normalized();
+    midOut = su.midRotation.slerp(weight, midOut).normalized();
+  }
+  startOut = alignHemisphere(startOut, su.startRotation);
+  midOut = alignHemisphere(midOut, su.midRotation);
+
+  pose[static_cast<std::size_t>(startJoint)].rotation = startOut;
+  pose[static_cast<std::size_t>(midJoint)].rotation = midOut;
+
+  if (report != nullptr) {
+    const Vec3 endChain =
+        su.start + startOut * su.upperLocal + su.linkScale * (startOut * su.linkRotation * midOut * su.lowerLocal);
+    report->errorModel = (su.chainToModel * (endChain - su.start - toTarget)).norm();
+    report->reached = report->errorModel <= toleranceModel;
+    report->iterations = 1;
+  }
+  return true;
+}
+
+}  // namespace articula

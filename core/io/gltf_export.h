@@ -1,0 +1,72 @@
+#pragma once
+#include <optional>
+#include <string>
+
+#include "core/scene/scene.h"
+
+namespace articula {
+
+// How exportGltf writes a scene.
+struct GltfExportOptions {
+  // Container: true writes one GLB file; false writes glTF JSON with its buffer
+  // (`<stem>.bin`) and images (`<stem>_image<N>.png|.jpg`) beside it. Unset: chosen by the
+  // path's extension, ".gltf" (any case) for JSON and anything else for GLB.
+  std::optional<bool> binary;
+  // Largest error a channel may pick up where glTF cannot hold our interpolation exactly
+  // (Bézier segments whose handles do not sit at thirds of the segment in time, Bézier on the
+  // sphere, CubicSpline mixed with Slerp), measured on the sampled channel: translation as a
+  // fraction of Scene::characterHeight(), rotation in radians (an angle of `tolerance` moves
+  // a point one character height away by `tolerance` heights).
+  double tolerance = 1e-5;
+  // The same for dimensionless channels, absolute: scale factors and morph-target weights.
+  double scalarTolerance = 1e-6;
+};
+
+// Writes `scene` as glTF 2.0 to `path`. Returns nullopt on success, otherwise a message that
+// starts with the file at fault and says why (folder missing, write error, invalid scene).
+// Nothing is written when the scene is invalid.
+//
+// What the file holds:
+// - One node per skeleton node (same order, names, rest pose as local TRS with identity
+//   fields omitted); the forest's roots form the scene.
+// - One mesh (single triangle primitive) per Mesh: POSITION with min/max, NORMAL (normalised;
+//   zero normals become +Y, which glTF requires to be unit length), TEXCOORD_0, indices
+//   (UNSIGNED_SHORT below 65535 vertices, since 65535 is the primitive-restart value, else
+//   UNSIGNED_INT), morph targets (POSITION/NORMAL deltas, names in extras.targetNames,
+//   default weights). A mesh sits on its Mesh::node; a mesh without a node, or whose node
+//   already holds another mesh, gets a new node: at the root when skinned (glTF ignores a
+//   skinned mesh's node transform), else an identity child of Mesh::node.
+// - Skins: joints, inverse bind matrices, `skeleton` = the joints' closest common ancestor.
+//   Per vertex, influences with zero weight are dropped, repeated joints merged, the rest
+//   sorted by weight and renormalised to sum 1; JOINTS_n/WEIGHTS_n sets are added four
+//   influences at a time as the busiest vertex needs. A vertex without weight follows the
+//   skin's first joint.
+// - Materials: baseColorFactor (clamped to [0, 1]), metallicFactor 0 (the Scene keeps no
+//   PBR parameters; a character is a dielectric), baseColorTexture when the image is PNG or
+//   JPEG, from Material::textureData or read from Material::textureUri (relative to the
+//   scene's source file). A texture that is missing or in another format is left out.
+// - One animation per clip, named after it, with samplers chosen per channel:
+//     translation, scale, morph weights (one or more curves per channel): key times are
+//     the union of the curves' key times; all segments Constant → STEP; Constant and Linear
+//     only → LINEAR; any Bézier → CUBICSPLINE, whose tangents are the curves' exact
+//     derivatives. A Bézier segment with handles at thirds of its time span is a cubic in
+//     time and is written exactly; any other Bézier segment is split in time until the
+//     Hermite cubic matches it within the tolerance.
+//     rotation: all Step → STEP; Step and Slerp → LINEAR (glTF's LINEAR rotation is slerp);
+//     Step and CubicSpline → CUBICSPLINE with the stored tangents; anything with Bézier on
+//     the sphere (no glTF equivalent) or CubicSpline mixed with Slerp → LINEAR, sampled at
+//     every frame of the clip and at the keys, then halved until within the tolerance.
+//     LINEAR quaternions are unit and in one hemisphere from key to key.
+//   A step (a Constant or Step segment that jumps) inside a LINEAR or CUBICSPLINE channel is
+//   written as a hold key one float step before the next key: exact at every time except
+//   that last float step.
+//   Times are written as floats rounded down, so a key that takes effect at a frame time
+//   still does in the file. A clip with keys before 0 is shifted to start at 0 (glTF
+//   forbids negative times).
+// - Clip data glTF has no place for travels in the animation's extras (see
+//   gltf_export_extras.h): frame rate, time range and the named curves (stride curves),
+//   restored on import by readArticulaExtras.
+std::optional<std::string> exportGltf(const Scene& scene, const std::string& path,
+                                      const GltfExportOptions& options = {});
+
+}  // namespace articula

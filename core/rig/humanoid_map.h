@@ -1,0 +1,49 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/skeleton/skeleton.h"
+#include "core/util/result.h"
+
+namespace articula {
+
+// Which joints of a skeleton play which humanoid role, found from names and hierarchy.
+// Every index refers to the skeleton; -1 means "this skeleton has none" for the optional
+// roles (toe, clavicle, neck, head).
+struct HumanoidLeg {
+  int thigh = -1;  // hip joint: rotates the thigh (LeftUpLeg, thigh_l, leg_joint_L_1)
+  int knee = -1;   // rotates the shin (LeftLeg, calf_l)
+  int ankle = -1;  // rotates the foot (LeftFoot)
+  int toe = -1;    // optional: toe joint (LeftToeBase)
+};
+
+struct HumanoidArm {
+  int clavicle = -1;  // optional: shoulder/collar bone (LeftShoulder, clavicle_l)
+  int upperArm = -1;  // shoulder joint: rotates the upper arm (LeftArm)
+  int forearm = -1;   // elbow (LeftForeArm)
+  int hand = -1;      // wrist (LeftHand)
+};
+
+struct HumanoidMap {
+  int hips = -1;           // pelvis: common ancestor of both thighs
+  std::vector<int> spine;  // hips .. chest inclusive, parent before child
+  int chest = -1;          // common ancestor of both upper arms (last of `spine`)
+  int neck = -1;
+  int head = -1;
+  HumanoidLeg leftLeg, rightLeg;
+  HumanoidArm leftArm, rightArm;
+};
+
+// Maps the conventions in use: the project's mannequin and Mixamo (LeftUpLeg, mixamorig:),
+// CMU/MotionBuilder BVH (LHipJoint, LeftUpLeg, Spine1, Neck1), Unreal/Biped-like
+// (thigh_l, calf_l, "Bip01 L Thigh"), and the Khronos samples (leg_joint_L_1..5,
+// arm_joint_L_*, torso_joint_*), whose digits are not always in chain order — chains are
+// resolved through the hierarchy, names only pick the anchors. The error names the limb
+// that could not be found.
+Result<HumanoidMap> mapHumanoid(const Skeleton& skeleton);
+
+// Lower-case word tokens of a joint name: namespaces ("mixamorig:") dropped, camelCase and
+// separators split ("LHipJoint" → l, hip, joint; "leg_joint_L__4_" → leg, joint, l, 4).
+std::vector<std::string> nameTokens(const std::string& name);
+
+}  // namespace articula

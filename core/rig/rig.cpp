@@ -1,0 +1,707 @@
+#include "core/rig/rig.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "core/ik/ccd_ik.h"
+#include "core/ik/fabrik_ik.h"
+#include "core/ik/two_bone_ik.h"
+#include "core/math/quaternion.h"
+
+namespace articula {
+
+namespace {
+
+// Solve stage of a role: spine, legs, arms, generic.
+int stageOf(HandleRole role) {
+  switch (role) {
+    case HandleRole::Spine:
+      return 0;
+    case HandleRole::LeftLeg:
+    case HandleRole::RightLeg:
+      return 1;
+    case HandleRole::LeftArm:
+    case HandleRole::RightArm:
+      return 2;
+    case HandleRole::Generic:
+      break;
+  }
+  return 3;
+}
+
+bool isTwoBone(IkSolverKind kind) { return kind == IkSolverKind::TwoBone || kind == IkSolverKind::TwoBoneTrigFree; }
+
+const Curve* findCurve(const Clip* clip, const std::string& name) {
+  if (clip == nullptr) return nullptr;
+  const auto it = clip->curves.find(name);
+  return it == clip->curves.end() || it->second.empty() ? nullptr : &it->second;
+}
+
+// Orthonormal frame with x along a and y towards b (any y when they are parallel).
+Mat3 frameOf(const Vec3& a, const Vec3& b) {
+  Mat3 f;
+  const Vec3 x = a.normalized();
+  Vec3 y = b - x * x.dot(b);
+  const float yNorm = y.norm();
+  y = yNorm > 1e-6f * b.norm() && yNorm > 0.0f ? Vec3(y / yNorm) : Vec3(x.unitOrthogonal());
+  f.col(0) = x;
+  f.col(1) = y;
+  f.col(2) = x.cross(y);
+  return f;
+}
+
+// The local rotation q of a joint whose parent frame maps into model space by
+// parentLinear, such that the joint's rotation-space direction aRot points along aModel
+// exactly and bRot as close as it can to bModel (both model-space directions). Mirrors in
+// the parent keep a and b and flip the third axis, as they must.
+Quat alignLocal(const Mat3& parentLinear, const Vec3& aRot, const Vec3& aModel, const Vec3& bRot, const Vec3& bModel) {
+  const Mat3 toParent = parentLinear.inverse();
+  const Mat3 from = frameOf(aRot, bRot);
+  const Mat3 to = frameOf(toParent * aModel, toParent * bModel);
+  return Quat(Mat3(to * from.transpose())).normalized();
+}
+
+std::string handleError(const RigDefinition& def, const IkHandle& h, const std::string& what) {
+  std::string m = "rig '";
+  m.append(def.name).append("': handle '").append(h.name).append("': ").append(what);
+  return m;
+}
+
+std::string rigError(const RigDefinition& def, const std::string& what) {
+  std::string m = "rig '";
+  m.append(def.name).append("': ").append(what);
+  return m;
+}
+
+// A chain whose tip is this far from its root, as a fraction of its length, is nearly
+// straight (FABRIK's slow case).
+constexpr float kStraightFraction = 0.98f;
+
+bool finiteIn(float v, float lo, float hi) { return std::isfinite(v) && v >= lo && v <= hi; }
+
+}  // namespace
+
+Result<Rig> Rig::bind(const Skeleton& skeleton, RigDefinition definition) {
+  Rig rig;
+  rig.mSkeleton = skeleton;
+  const int jointCount = skeleton.jointCount();
+  const std::vector<Affine> rest = localToModel(skeleton, skeleton.restPose());
+  auto restLinear = [&](int parent) {
+    return parent == kNoParent ? Mat3(Mat3::Identity()) : Mat3(rest[static_cast<std::size_t>(parent)].linear());
+  };
+  auto restPos = [&](int j) { return Vec3(rest[static_cast<std::size_t>(j)].translation()); };
+
+  std::unordered_set<std::string> names;
+  for (const IkHandle& h : definition.handles) {
+    auto fail = [&](const std::string& what) { return makeError(handleError(definition, h, what)); };
+    if (auto e = validateHandleName(h.name)) return makeError(rigError(definition, *e));
+    if (!names.insert(h.name).second) return fail("the name is used by another handle");
+    if (!isSolverAvailable(h.solver)) {
+      std::string what = "solver '";
+      what.append(solverKindName(h.solver)).append("' is not available yet");
+      return fail(what);
+    }
+    auto chain = IkChain::build(skeleton, h.chain);
+    if (!chain) return fail(chain.error());
+    if (isTwoBone(h.solver) && h.chain.size() != 3)
+      return fail("a two-bone solver needs a chain of 3 joints, got " + std::to_string(h.chain.size()));
+    if (!h.limits.empty() && h.limits.size() != h.chain.size())
+      return fail("limits must be empty or one per chain joint (" + std::to_string(h.chain.size()) + "), got " +
+                  std::to_string(h.limits.size()));
+    for (std::size_t k = 0; k < h.limits.size(); ++k) {
+      if (auto e = h.limits[k].validate()) return fail("limit of chain joint " + std::to_string(k) + ": " + *e);
+    }
+    if (h.pole.space == IkPole::Space::Joint && (h.pole.joint < 0 || h.pole.joint >= jointCount))
+      return fail("the pole joint " + std::to_string(h.pole.joint) + " is not in the skeleton");
+    if (!h.pole.position.allFinite()) return fail("the pole position is not finite");
+    if (!h.targetModel.allFinite()) return fail("the target is not finite");
+    if (!h.orientationModel.coeffs().allFinite() || h.orientationModel.coeffs().squaredNorm() < 1e-12f)
+      return fail("the orientation target is not a finite non-zero quaternion");
+    if (!finiteIn(h.weight, 0.0f, 1.0f)) return fail("the weight is not in [0, 1]");
+    if (!finiteIn(h.soften, 0.0f, 1.0f)) return fail("soften is not in [0, 1]");
+    if (!(h.toleranceModel >= 0.0f) || !std::isfinite(h.toleranceModel))
+      return fail("the tolerance is negative or not finite");
+    if (h.maxIterations < 1) return fail("iterations must be at least 1");
+
+    BoundHandle b;
+    b.chain = std::move(*chain);
+    b.workspace.resize(b.chain);
+    for (const JointLimit& l : h.limits) b.constraints.push_back(l.toConstraint());
+    if (!h.limits.empty()) {
+      b.tipConstraint = b.constraints.back();
+      b.tipLimited = b.tipConstraint.isActive();
+    }
+    // The tip's bone axis (for its limit): towards its first child, else continuing the
+    // incoming bone; in the tip's rotation space.
+    const int tip = b.chain.tip();
+    const Transform& tipRest = skeleton.restLocal(tip);
+    Vec3 axis = Vec3::Zero();
+    const auto kids = skeleton.children(tip);
+    if (!kids.empty()) axis = tipRest.scale.cwiseProduct(skeleton.restLocal(kids.front()).translation);
+    if (!(axis.squaredNorm() > 0.0f)) axis = tipRest.rotation.conjugate() * tipRest.translation;
+    b.tipBoneAxisLocal = axis.squaredNorm() > 0.0f ? Vec3(axis.normalized()) : Vec3::UnitX();
+    b.hingeSeed = h.solver == IkSolverKind::Ccd && h.chain.size() == 3 && h.limits.size() == 3 &&
+                  h.limits[1].kind == JointLimit::Kind::Hinge;
+    b.startRotations.resize(h.chain.size());
+    b.curveWeight = handleCurveName(h.name, "weight");
+    b.curveEnabled = handleCurveName(h.name, "enabled");
+    const char* axes[] = {"x", "y", "z"};
+    for (std::size_t c = 0; c < 3; ++c) {
+      b.curveTarget[c] = handleCurveName(h.name, std::string("target.").append(axes[c]));
+      b.curvePole[c] = handleCurveName(h.name, std::string("pole.").append(axes[c]));
+    }
+    const char* quatAxes[] = {"w", "x", "y", "z"};
+    for (std::size_t c = 0; c < 4; ++c) {
+      b.curveOrientation[c] = handleCurveName(h.name, std::string("orientation.").append(quatAxes[c]));
+    }
+    rig.mBound.push_back(std::move(b));
+  }
+
+  const int handleCount = static_cast<int>(definition.handles.size());
+  for (int i = 0; i < handleCount; ++i) rig.mOrder.push_back(i);
+  std::stable_sort(rig.mOrder.begin(), rig.mOrder.end(), [&](int a, int b) {
+    return stageOf(definition.handles[static_cast<std::size_t>(a)].role) <
+           stageOf(definition.handles[static_cast<std::size_t>(b)].role);
+  });
+
+  // Grounding: one foot per leg handle.
+  const GroundingSetup& g = definition.grounding;
+  for (std::size_t s = 0; s < 2; ++s) {
+    const HandleRole role = s == 0 ? HandleRole::LeftLeg : HandleRole::RightLeg;
+    for (int i = 0; i < handleCount; ++i) {
+      const IkHandle& h = definition.handles[static_cast<std::size_t>(i)];
+      if (h.role == role && h.chain.size() == 3) {
+        rig.mFeet[s].handle = i;
+        break;
+      }
+    }
+  }
+  const bool anyLeg = rig.mFeet[0].handle >= 0 || rig.mFeet[1].handle >= 0;
+  const bool upOk = g.upModel.allFinite() && g.upModel.squaredNorm() > 0.0f;
+  // The setup is checked whether or not it is enabled, so setGroundingEnabled() can turn a
+  // valid one on later; it is an error only when enabled.
+  std::optional<std::string> groundingError;
+  if (g.pelvis < 0 || g.pelvis >= jointCount) {
+    groundingError = "grounding: no pelvis joint";
+  } else if (!upOk) {
+    groundingError = "grounding: the up vector is zero or not finite";
+  } else if (!(g.maxReach > 0.0f && g.maxReach <= 1.0f)) {
+    groundingError = "grounding: maxReach is not in (0, 1]";
+  } else if (!anyLeg) {
+    groundingError = "grounding: no leg handle (role left_leg or right_leg, 3 joints)";
+  }
+  const Vec3 up = upOk ? Vec3(g.upModel.normalized()) : Vec3::UnitY();
+  Vec3 left = Vec3::UnitX();
+  if (rig.mFeet[0].handle >= 0 && rig.mFeet[1].handle >= 0) {
+    left = restPos(definition.handles[static_cast<std::size_t>(rig.mFeet[0].handle)].chain[0]) -
+           restPos(definition.handles[static_cast<std::size_t>(rig.mFeet[1].handle)].chain[0]);
+  }
+  Vec3 forward = left.cross(up);
+  forward = forward.squaredNorm() > 0.0f ? Vec3(forward.normalized()) : Vec3(up.unitOrthogonal());
+  for (std::size_t s = 0; s < 2; ++s) {
+    BoundFoot& foot = rig.mFeet[s];
+    if (foot.handle < 0) continue;
+    const FootGrounding& fg = s == 0 ? g.left : g.right;
+    const IkHandle& h = definition.handles[static_cast<std::size_t>(foot.handle)];
+    const char* side = s == 0 ? "grounding: left foot: " : "grounding: right foot: ";
+    foot.thigh = h.chain[0];
+    foot.knee = h.chain[1];
+    foot.ankle = h.chain[2];
+    foot.toe = fg.toe;
+    if (fg.toe >= 0 &&
+        (fg.toe >= jointCount || fg.toe == foot.ankle || !skeleton.isAncestorOrSelf(foot.ankle, fg.toe))) {
+      if (!groundingError) groundingError = std::string(side).append("the toe joint is not below the ankle");
+      foot.toe = -1;
+    }
+    if ((!finiteIn(fg.ankleHeight, 0.0f, 1e30f) || !finiteIn(fg.toeHeight, 0.0f, 1e30f)) && !groundingError)
+      groundingError = std::string(side).append("a height is negative or not finite");
+    foot.legLength =
+        (restPos(foot.knee) - restPos(foot.thigh)).norm() + (restPos(foot.ankle) - restPos(foot.knee)).norm();
+    // Rest directions of the sole in the ankle's rotation space.
+    const Mat3 toRotation = skeleton.restLocal(foot.ankle).rotation.conjugate().toRotationMatrix() *
+                            restLinear(skeleton.parent(foot.ankle)).inverse();
+    Vec3 soleForward = forward;
+    if (foot.toe >= 0) {
+      const Vec3 d = restPos(foot.toe) - restPos(foot.ankle);
+      const Vec3 along = d - up * up.dot(d);
+      foot.soleLength = along.norm();
+      if (foot.soleLength > 1e-3f * foot.legLength) soleForward = along / foot.soleLength;
+      const auto toeKids = skeleton.children(foot.toe);
+      if (!toeKids.empty()) {
+        foot.toeTip = toeKids.front();
+        const Vec3 bone = restPos(foot.toeTip) - restPos(foot.toe);
+        if (bone.squaredNorm() > 0.0f)
+          foot.toeElevationRad = std::asin(std::clamp(up.dot(bone.normalized()), -1.0f, 1.0f));
+        else
+          foot.toeTip = -1;
+      }
+    }
+    foot.soleForwardAnkle = (toRotation * soleForward).normalized();
+    foot.soleUpAnkle = (toRotation * up).normalized();
+  }
+  if (g.enabled && groundingError) return makeError(rigError(definition, *groundingError));
+  rig.mGroundingReady = !groundingError;
+  rig.mDefinition = std::move(definition);
+  rig.mReports.resize(static_cast<std::size_t>(handleCount));
+  rig.mModel.assign(static_cast<std::size_t>(jointCount), Affine::Identity());
+  return rig;
+}
+
+int Rig::findHandle(std::string_view name) const {
+  for (int i = 0; i < handleCount(); ++i) {
+    if (mDefinition.handles[static_cast<std::size_t>(i)].name == name) return i;
+  }
+  return -1;
+}
+
+void Rig::setTarget(int index, const Vec3& targetModel) {
+  if (index < 0 || index >= handleCount() || !targetModel.allFinite()) return;
+  IkHandle& h = mDefinition.handles[static_cast<std::size_t>(index)];
+  h.targetSource = TargetSource::Handle;
+  h.targetModel = targetModel;
+}
+
+void Rig::setOrientationTarget(int index, const Quat& orientationModel) {
+  if (index < 0 || index >= handleCount() || !orientationModel.coeffs().allFinite() ||
+      orientationModel.coeffs().squaredNorm() < 1e-12f)
+    return;
+  IkHandle& h = mDefinition.handles[static_cast<std::size_t>(index)];
+  h.orientation = OrientationMode::Target;
+  h.orientationModel = orientationModel.normalized();
+}
+
+void Rig::setPolePosition(int index, const Vec3& position) {
+  if (index < 0 || index >= handleCount() || !position.allFinite()) return;
+  mDefinition.handles[static_cast<std::size_t>(index)].pole.position = position;
+}
+
+void Rig::setWeight(int index, float weight) {
+  if (index < 0 || index >= handleCount() || std::isnan(weight)) return;
+  mDefinition.handles[static_cast<std::size_t>(index)].weight = std::clamp(weight, 0.0f, 1.0f);
+}
+
+void Rig::setEnabled(int index, bool enabled) {
+  if (index < 0 || index >= handleCount()) return;
+  mDefinition.handles[static_cast<std::size_t>(index)].enabled = enabled;
+}
+
+void Rig::setWorldFromModel(const Affine& worldFromModel) {
+  const Mat3 linear = worldFromModel.linear();
+  const float maxEntry = linear.cwiseAbs().maxCoeff();
+  if (!worldFromModel.matrix().allFinite() ||
+      !(std::abs(linear.determinant()) > 1e-12f * maxEntry * maxEntry * maxEntry))
+    return;
+  mWorldFromModel = worldFromModel;
+}
+
+void Rig::updateModel(std::span<const Transform> pose, int from) {
+  LocalToModelJob fk;
+  fk.skeleton = &mSkeleton;
+  fk.local = pose;
+  fk.model = mModel;
+  fk.from = from;
+  fk.run();
+}
+
+bool Rig::solve(std::span<Transform> pose, double timeSeconds, const Clip* clip) {
+  const auto jointCount = static_cast<std::size_t>(mSkeleton.jointCount());
+  if (jointCount == 0 || pose.size() < jointCount) return false;
+  for (std::size_t j = 0; j < jointCount; ++j) {
+    if (!pose[j].isFinite()) return false;
+  }
+  updateModel(pose, kNoParent);
+  for (int i = 0; i < handleCount(); ++i) resolveInputs(i, clip, timeSeconds, false);
+  for (BoundFoot& foot : mFeet) {
+    foot.grounded = false;
+    foot.report = FootReport{};
+  }
+  if (mDefinition.grounding.enabled && mGround) groundFeet(pose, clip, timeSeconds);
+  for (const int i : mOrder) solveHandle(i, pose);
+  return true;
+}
+
+void Rig::resolveInputs(int index, const Clip* clip, double timeSeconds, bool keepTarget) {
+  const IkHandle& h = mDefinition.handles[static_cast<std::size_t>(index)];
+  BoundHandle& b = mBound[static_cast<std::size_t>(index)];
+  bool enabled = h.enabled;
+  if (const Curve* c = findCurve(clip, b.curveEnabled)) enabled = c->evaluate(timeSeconds) > 0.5;
+  float weight = h.weight;
+  if (const Curve* c = findCurve(clip, b.curveWeight)) weight = static_cast<float>(c->evaluate(timeSeconds));
+  b.weight = std::isfinite(weight) ? std::clamp(weight, 0.0f, 1.0f) : 0.0f;
+  b.active = enabled && b.weight > 0.0f;
+  const auto tip = static_cast<std::size_t>(b.chain.tip());
+  if (!keepTarget) {
+    b.targetModel = h.targetSource == TargetSource::InputPose ? Vec3(mModel[tip].translation()) : h.targetModel;
+    for (int c = 0; c < 3; ++c) {
+      if (const Curve* curve = findCurve(clip, b.curveTarget[static_cast<std::size_t>(c)]))
+        b.targetModel[c] = static_cast<float>(curve->evaluate(timeSeconds));
+    }
+  }
+  Vec3 pole = h.pole.position;
+  for (int c = 0; c < 3; ++c) {
+    if (const Curve* curve = findCurve(clip, b.curvePole[static_cast<std::size_t>(c)]))
+      pole[c] = static_cast<float>(curve->evaluate(timeSeconds));
+  }
+  b.hasPole = h.pole.space != IkPole::Space::None;
+  b.poleModel =
+      h.pole.space == IkPole::Space::Joint ? Vec3(mModel[static_cast<std::size_t>(h.pole.joint)] * pole) : pole;
+
+  b.orientation = h.orientation;
+  Quat q = h.orientationModel;
+  bool fromCurves = false;
+  for (int c = 0; c < 4; ++c) {
+    if (const Curve* curve = findCurve(clip, b.curveOrientation[static_cast<std::size_t>(c)])) {
+      const float v = static_cast<float>(curve->evaluate(timeSeconds));
+      if (c == 0)
+        q.w() = v;
+      else
+        q.vec()[c - 1] = v;
+      fromCurves = true;
+    }
+  }
+  if (fromCurves && q.coeffs().allFinite() && q.coeffs().squaredNorm() > 1e-12f)
+    b.orientation = OrientationMode::Target;
+  if (b.orientation == OrientationMode::KeepPose) {
+    b.tipXModel = mModel[tip].linear().col(0);
+    b.tipYModel = mModel[tip].linear().col(1);
+  } else if (b.orientation == OrientationMode::Target) {
+    const Mat3 r = (fromCurves ? q : h.orientationModel).normalized().toRotationMatrix();
+    b.tipXModel = r.col(0);
+    b.tipYModel = r.col(1);
+  }
+}
+
+void Rig::groundFeet(std::span<Transform> pose, const Clip* clip, double timeSeconds) {
+  const GroundingSetup& g = mDefinition.grounding;
+  const Ground& ground = *mGround;
+  const Vec3 up = g.upModel.normalized();
+  const Mat3 worldLinear = mWorldFromModel.linear();
+  // Normals go from world to model space by the transpose of the linear part (the inverse
+  // transpose of model-from-world).
+  const Mat3 normalToModel = worldLinear.transpose();
+  auto model = [&](int j) { return Vec3(mModel[static_cast<std::size_t>(j)].translation()); };
+  auto toModelNormal = [&](const Vec3& normalWorld) {
+    Vec3 n = (normalToModel * normalWorld).normalized();
+    return n.dot(up) < 0.0f ? Vec3(-n) : n;
+  };
+  float drop = 0.0f;
+  for (std::size_t s = 0; s < 2; ++s) {
+    BoundFoot& foot = mFeet[s];
+    if (foot.handle < 0) continue;
+    BoundHandle& b = mBound[static_cast<std::size_t>(foot.handle)];
+    if (!b.active) continue;
+    const FootGrounding& fg = s == 0 ? g.left : g.right;
+    float planted = 1.0f;
+    if (const Curve* c = findCurve(clip, fg.contactCurve)) planted = static_cast<float>(c->evaluate(timeSeconds));
+    planted = std::isfinite(planted) ? std::clamp(planted, 0.0f, 1.0f) : 0.0f;
+
+    const Vec3 hip = model(foot.thigh);
+    const Vec3 animated = b.targetModel;
+    const Vec3 start = hip + up * foot.legLength;
+    const Vec3 dir = animated - start;
+    const float length = dir.norm();
+    if (!(length > 1e-6f * foot.legLength)) continue;
+    const auto hit = ground.raycast(mWorldFromModel * start, worldLinear * dir, (length + foot.legLength) / length);
+    if (!hit) continue;
+    const Vec3 hitModel = start + hit->rayParameter * dir;
+    const Vec3 n = toModelNormal(hit->normalWorld);
+
+    // Planted: on the surface, the sole's height above it. Free: as animated, but never
+    // through the surface.
+    const Vec3 plantedAnkle = hitModel + n * fg.ankleHeight;
+    Vec3 free = animated;
+    const float above = (animated - hitModel).dot(n);
+    if (above < fg.ankleHeight) free += n * (fg.ankleHeight - above);
+    const Vec3 target = free + (plantedAnkle - free) * planted;
+
+    // The sole lies along the ground between the ankle's hit and the toe's hit ahead.
+    Vec3 forward = Vec3::Zero();
+    Vec3 toeNormal = n;
+    if (foot.toe >= 0) {
+      const Vec3 toePoint = model(foot.toe) + (animated - model(foot.ankle));
+      const Vec3 dirToe = toePoint - start;
+      const float lengthToe = dirToe.norm();
+      if (lengthToe > 1e-6f * foot.legLength) {
+        const auto hitToe = ground.raycast(mWorldFromModel * start, worldLinear * dirToe,
+                                           (lengthToe + 1.5f * foot.legLength) / lengthToe);
+        if (hitToe) {
+          forward = start + hitToe->rayParameter * dirToe - hitModel;
+          toeNormal = toModelNormal(hitToe->normalWorld);
+        }
+      }
+    }
+    if (!(forward.norm() > 0.25f * foot.soleLength) || foot.soleLength <= 0.0f) {
+      // No toe, or its hit too close: the animated foot's forward, laid on the surface.
+      const int parent = mSkeleton.parent(foot.ankle);
+      const Mat3 parentLinear =
+          parent == kNoParent ? Mat3(Mat3::Identity()) : Mat3(mModel[static_cast<std::size_t>(parent)].linear());
+      forward = parentLinear * (pose[static_cast<std::size_t>(foot.ankle)].rotation * foot.soleForwardAnkle);
+      forward -= n * n.dot(forward);
+      toeNormal = n;
+    }
+    if (!(forward.squaredNorm() > 0.0f)) forward = n.unitOrthogonal();
+
+    b.targetModel = target;
+    foot.grounded = true;
+    foot.planted = planted;
+    foot.forwardModel = forward.normalized();
+    foot.normalModel = n;
+    foot.toeNormalModel = toeNormal;
+    foot.report = {true, planted, target, n};
+
+    // Lowering the pelvis by δ along up brings the hip within reach R of the target:
+    // |v − δ·up| = R with v = hip − target, the smaller root.
+    const Vec3 v = hip - target;
+    const float reach = g.maxReach * foot.legLength;
+    if (v.squaredNorm() > reach * reach) {
+      const float along = v.dot(up);
+      const float across2 = std::max(0.0f, v.squaredNorm() - along * along);
+      const float needed = across2 < reach * reach ? along - std::sqrt(reach * reach - across2) : along;
+      drop = std::max(drop, needed * b.weight);
+    }
+  }
+  if (!(drop > 0.0f)) return;
+  const int parent = mSkeleton.parent(g.pelvis);
+  const Mat3 parentLinear =
+      parent == kNoParent ? Mat3(Mat3::Identity()) : Mat3(mModel[static_cast<std::size_t>(parent)].linear());
+  pose[static_cast<std::size_t>(g.pelvis)].translation -= parentLinear.inverse() * (up * drop);
+  updateModel(pose, g.pelvis);
+  for (int i = 0; i < handleCount(); ++i) {
+    const bool grounded = (mFeet[0].grounded && mFeet[0].handle == i) || (mFeet[1].grounded && mFeet[1].handle == i);
+    resolveInputs(i, clip, timeSeconds, grounded);
+  }
+}
+
+void Rig::solveHandle(int index, std::span<Transform> pose) {
+  const IkHandle& h = mDefinition.handles[static_cast<std::size_t>(index)];
+  BoundHandle& b = mBound[static_cast<std::size_t>(index)];
+  HandleReport& report = mReports[static_cast<std::size_t>(index)];
+  report = HandleReport{};
+  report.weight = b.weight;
+  report.targetModel = b.targetModel;
+  if (!b.active) return;
+  const IkChain& chain = b.chain;
+  const int n = chain.size();
+  for (int k = 0; k < n; ++k)
+    b.startRotations[static_cast<std::size_t>(k)] = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
+
+  // Seeds only when there is work: a tip already on its target (a target following the
+  // incoming pose) must leave the chain as it is, limits or not.
+  const bool needsWork =
+      (Vec3(mModel[static_cast<std::size_t>(chain.tip())].translation()) - b.targetModel).norm() > h.toleranceModel;
+  IkReport ik;
+  bool ok = false;
+  switch (h.solver) {
+    case IkSolverKind::TwoBone:
+    case IkSolverKind::TwoBoneTrigFree: {
+      TwoBoneIkJob job;
+      job.skeleton = &mSkeleton;
+      job.startJoint = chain.joint(0);
+      job.midJoint = chain.joint(1);
+      job.endJoint = chain.joint(2);
+      job.pose = pose;
+      job.model = mModel;
+      job.targetModel = b.targetModel;
+      // Without a pole, a pole on the start–target axis keeps the current bend plane.
+      job.poleMode = TwoBoneIkJob::PoleMode::Target;
+      job.poleModel = b.hasPole ? b.poleModel : b.targetModel;
+      job.soften = h.soften;
+      job.toleranceModel = h.toleranceModel;
+      job.method =
+          h.solver == IkSolverKind::TwoBone ? TwoBoneIkJob::Method::LawOfCosines : TwoBoneIkJob::Method::TrigFree;
+      job.report = &ik;
+      ok = job.run();
+      break;
+    }
+    case IkSolverKind::Ccd: {
+      if (b.hingeSeed && needsWork) seedHinge(b, pose);
+      CcdIkJob job;
+      job.chain = &chain;
+      job.workspace = &b.workspace;
+      job.pose = pose;
+      job.model = mModel;
+      job.constraints = b.constraints;
+      job.targetModel = b.targetModel;
+      job.toleranceModel = h.toleranceModel;
+      job.maxIterations = h.maxIterations;
+      job.report = &ik;
+      ok = job.run();
+      break;
+    }
+    case IkSolverKind::Fabrik: {
+      // FABRIK converges as 1/iterations when the chain stays nearly straight (a spine
+      // leaning without bending: the error halves each time the iterations double). A
+      // swing of the root solves that case outright; FABRIK refines the rest.
+      if (needsWork && nearlyStraight(b)) swingRoot(b, pose);
+      FabrikIkJob job;
+      job.chain = &chain;
+      job.workspace = &b.workspace;
+      job.pose = pose;
+      job.model = mModel;
+      job.constraints = b.constraints;
+      job.targetModel = b.targetModel;
+      job.toleranceModel = h.toleranceModel;
+      job.maxIterations = h.maxIterations;
+      job.report = &ik;
+      ok = job.run();
+      break;
+    }
+    case IkSolverKind::JacobianTranspose:
+    case IkSolverKind::JacobianPseudoInverse:
+    case IkSolverKind::DampedLeastSquares:
+    case IkSolverKind::SelectivelyDampedLeastSquares:
+      break;
+  }
+  if (!ok) {
+    // The hinge seed may have turned joints before the solver refused the pose.
+    for (int k = 0; k < n; ++k)
+      pose[static_cast<std::size_t>(chain.joint(k))].rotation = b.startRotations[static_cast<std::size_t>(k)];
+    updateModel(pose, chain.root());
+    return;
+  }
+
+  const int tip = chain.tip();
+  const auto tipIndex = static_cast<std::size_t>(tip);
+  BoundFoot* foot = nullptr;
+  for (BoundFoot& f : mFeet) {
+    if (f.handle == index && f.grounded) foot = &f;
+  }
+  if (b.orientation != OrientationMode::Free || b.tipLimited || foot != nullptr) {
+    // The tip's parent frame after the solve: FK along the chain.
+    const int rootParent = chain.rootParent();
+    const Affine parentModel =
+        rootParent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(rootParent)];
+    chain.updateModel(pose, parentModel, mModel);
+    const Mat3 tipParent = mModel[static_cast<std::size_t>(mSkeleton.parent(tip))].linear();
+    Quat q = pose[tipIndex].rotation;
+    if (b.orientation != OrientationMode::Free) {
+      const Vec3& s = pose[tipIndex].scale;
+      q = alignLocal(tipParent, Vec3(s.x() < 0.0f ? -1.0f : 1.0f, 0.0f, 0.0f), b.tipXModel,
+                     Vec3(0.0f, s.y() < 0.0f ? -1.0f : 1.0f, 0.0f), b.tipYModel);
+    }
+    if (foot != nullptr) {
+      const Quat planted =
+          alignLocal(tipParent, foot->soleForwardAnkle, foot->forwardModel, foot->soleUpAnkle, foot->normalModel);
+      q = q.slerp(foot->planted, alignHemisphere(planted, q)).normalized();
+    }
+    if (b.tipLimited) q = b.tipConstraint.project(q, b.tipBoneAxisLocal);
+    pose[tipIndex].rotation = alignHemisphere(q, b.startRotations.back());
+  }
+  if (b.weight < 1.0f) {
+    for (int k = 0; k < n; ++k) {
+      Quat& r = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
+      r = b.startRotations[static_cast<std::size_t>(k)].slerp(b.weight, r).normalized();
+    }
+  }
+  updateModel(pose, chain.root());
+  if (foot != nullptr) alignToe(*foot, pose, b.weight);
+
+  report.solved = true;
+  report.iterations = ik.iterations;
+  report.errorModel = (Vec3(mModel[tipIndex].translation()) - b.targetModel).norm();
+  report.reached = report.errorModel <= h.toleranceModel;
+}
+
+void Rig::seedHinge(BoundHandle& b, std::span<Transform> pose) {
+  // CCD alone needs a hundred sweeps to change an elbow's bend (each sweep turns the elbow to
+  // aim the hand, then the shoulder undoes most of it). The seed solves the bend directly:
+  // the hinge angle that puts the hand at the target's distance from the shoulder, then the
+  // shoulder's swing onto the target, each projected on its limit. CCD then starts at (or
+  // next to) the answer and only refines what the limits changed.
+  const IkChain& chain = b.chain;
+  const int root = chain.joint(0);
+  const int mid = chain.joint(1);
+  const int tip = chain.joint(2);
+  const JointConstraint& hinge = b.constraints[1];
+  const auto at = [&](int j) { return Vec3(mModel[static_cast<std::size_t>(j)].translation()); };
+  const int rootParent = chain.rootParent();
+  const Affine rootParentModel =
+      rootParent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(rootParent)];
+  const Mat3 midToModel = mModel[static_cast<std::size_t>(mSkeleton.parent(mid))].linear();
+  const Mat3 modelToMid = midToModel.inverse();
+  // In the hinge's (the mid joint's parent) space: shoulder s and hand h relative to the elbow.
+  const Vec3 s = modelToMid * (at(root) - at(mid));
+  const Vec3 h = modelToMid * (at(tip) - at(mid));
+  const float wanted = (modelToMid * (b.targetModel - at(root))).norm();
+  const Vec3& axis = hinge.axisParent();
+  const Vec3 along = axis * axis.dot(h);
+  const Vec3 across = h - along;
+  // s·R(Δ)h = A + B cos Δ + C sin Δ must equal c for |R(Δ)h − s| = wanted.
+  const float a = s.dot(along);
+  const float bCos = s.dot(across);
+  const float cSin = s.dot(axis.cross(across));
+  const float c = 0.5f * (h.squaredNorm() + s.squaredNorm() - wanted * wanted);
+  const float amplitude = std::hypot(bCos, cSin);
+  if (amplitude > 1e-6f * s.norm() * h.norm()) {
+    const float phase = std::atan2(cSin, bCos);
+    const float spread = std::acos(std::clamp((c - a) / amplitude, -1.0f, 1.0f));
+    const float d1 = std::remainder(phase + spread, 2.0f * kPi);
+    const float d2 = std::remainder(phase - spread, 2.0f * kPi);
+    const float deltaRad = std::abs(d1) <= std::abs(d2) ? d1 : d2;
+    Quat& midRotation = pose[static_cast<std::size_t>(mid)].rotation;
+    const Vec3 boneMid = (midRotation.conjugate() * (h / h.norm())).normalized();
+    midRotation = hinge.project((Quat(Eigen::AngleAxisf(deltaRad, axis)) * midRotation).normalized(), boneMid);
+  }
+  chain.updateModel(pose, rootParentModel, mModel);
+  swingRoot(b, pose);
+}
+
+void Rig::swingRoot(BoundHandle& b, std::span<Transform> pose) {
+  // Turns the chain's root so the tip points at the target, in the root's parent space,
+  // projected on the root's limit; the tip lands on the target when its distance from the
+  // root is already right.
+  const IkChain& chain = b.chain;
+  const int root = chain.joint(0);
+  const int next = chain.joint(1);
+  const int tip = chain.tip();
+  const auto at = [&](int j) { return Vec3(mModel[static_cast<std::size_t>(j)].translation()); };
+  const int rootParent = chain.rootParent();
+  const Affine rootParentModel =
+      rootParent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(rootParent)];
+  const Mat3 modelToRootParent = rootParentModel.linear().inverse();
+  const Vec3 toTip = modelToRootParent * (at(tip) - at(root));
+  const Vec3 toTarget = modelToRootParent * (b.targetModel - at(root));
+  Quat& rootRotation = pose[static_cast<std::size_t>(root)].rotation;
+  Quat swung = (fromToRotation(toTip, toTarget) * rootRotation).normalized();
+  if (!b.constraints.empty() && b.constraints[0].isActive()) {
+    const Vec3 boneRoot = (rootRotation.conjugate() * (modelToRootParent * (at(next) - at(root)))).normalized();
+    swung = b.constraints[0].project(swung, boneRoot);
+  }
+  rootRotation = swung;
+  chain.updateModel(pose, rootParentModel, mModel);
+}
+
+bool Rig::nearlyStraight(const BoundHandle& b) const {
+  const IkChain& chain = b.chain;
+  float length = 0.0f;
+  for (int k = 0; k + 1 < chain.size(); ++k) {
+    length += (mModel[static_cast<std::size_t>(chain.joint(k + 1))].translation() -
+               mModel[static_cast<std::size_t>(chain.joint(k))].translation())
+                  .norm();
+  }
+  const float reach = (mModel[static_cast<std::size_t>(chain.tip())].translation() -
+                       mModel[static_cast<std::size_t>(chain.root())].translation())
+                          .norm();
+  return reach >= kStraightFraction * length;
+}
+
+void Rig::alignToe(BoundFoot& foot, std::span<Transform> pose, float weight) {
+  if (foot.toe < 0 || foot.toeTip < 0 || !(foot.planted > 0.0f)) return;
+  const Vec3 d = mModel[static_cast<std::size_t>(foot.toeTip)].translation() -
+                 mModel[static_cast<std::size_t>(foot.toe)].translation();
+  const Vec3& n = foot.toeNormalModel;
+  const Vec3 across = d - n * n.dot(d);
+  if (!(across.norm() > 1e-6f * d.norm())) return;
+  // The toe bone at its rest elevation above the ground under the toe.
+  const Vec3 wanted = across.normalized() * std::cos(foot.toeElevationRad) + n * std::sin(foot.toeElevationRad);
+  const Eigen::AngleAxisf turn(fromToRotation(d.normalized(), wanted));
+  const int parent = mSkeleton.parent(foot.toe);
+  const Quat turnLocal =
+      modelRotationToSpace(mModel[static_cast<std::size_t>(parent)].linear(), turn.axis(), turn.angle());
+  Quat& r = pose[static_cast<std::size_t>(foot.toe)].rotation;
+  r = r.slerp(foot.planted * weight, (turnLocal * r).normalized()).normalized();
+  updateModel(pose, foot.toe);
+}
+
+}  // namespace articula

@@ -1,0 +1,209 @@
+#pragma once
+// A rig: IK handles bound to a skeleton, solved on a pose frame after frame.
+//
+// Spaces: model space is the character's own space (the skeleton roots' parent); every
+// handle target, pole and orientation lives there, so a rig works the same wherever the
+// character is. World space is where the ground is: the character is placed in it by
+// setWorldFromModel() (a moving, turning character changes it every frame), and the ground
+// rays are carried between the two spaces.
+//
+// One solve (Rig::solve):
+//  1. FK of the incoming pose; each handle's inputs: weight, enabled flag, target, pole and
+//     tip orientation, from the handle and the clip's curves (ik_handle.h names them);
+//  2. foot grounding (GroundingSetup): for each leg, a ray from above the hip through the
+//     leg's target finds the planted ankle, a longer one through the toe the ground ahead;
+//     the stride curve blends the animated and the planted ankle; the pelvis is lowered so
+//     no leg has to stretch past its reach;
+//  3. handles in order: spine, legs, arms, generic. Each one solves from the pose left by the
+//     previous ones, sets its tip's orientation, blends with the pose it started from by its
+//     weight (slerp per joint), and updates FK below it. Two cases where an iterative solver
+//     alone converges slowly are seeded first: a CCD chain root–hinge–tip (an arm) gets the
+//     hinge bend that matches the target's distance and a root swing onto the target; a
+//     FABRIK chain that is nearly straight gets the root swing;
+//  4. grounded feet are turned onto the ground (sole along the ground between the ankle's
+//     and the toe's hits, sole normal on the surface normal) and toes laid along it.
+// The workspace (FK matrices, solver scratch, curve names) is allocated by bind(): solve()
+// allocates nothing.
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/anim/clip.h"
+#include "core/ik/ik_chain.h"
+#include "core/rig/ground.h"
+#include "core/rig/ik_handle.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula {
+
+// One foot of the grounding, for the leg handle of its side (a 3-joint chain thigh, knee,
+// ankle with role LeftLeg or RightLeg).
+struct FootGrounding {
+  int toe = -1;              // toe joint (ball of the foot), optional
+  float ankleHeight = 0.0f;  // ankle above the sole, model units, along the sole normal
+  float toeHeight = 0.0f;    // toe joint above the sole, model units
+  std::string contactCurve;  // stride curve (1 = planted, 0 = free); missing curve: planted
+
+  bool operator==(const FootGrounding& o) const {
+    return toe == o.toe && ankleHeight == o.ankleHeight && toeHeight == o.toeHeight && contactCurve == o.contactCurve;
+  }
+};
+
+struct GroundingSetup {
+  bool enabled = false;
+  int pelvis = -1;               // joint translated down so the legs reach their targets
+  Vec3 upModel = Vec3::UnitY();  // the character's up, model space
+  FootGrounding left, right;
+  // Longest distance from hip to ankle a grounded leg is given, as a fraction of its length
+  // (1 = fully straight); the pelvis is lowered to keep both legs within it.
+  float maxReach = 0.995f;
+
+  bool operator==(const GroundingSetup& o) const {
+    return enabled == o.enabled && pelvis == o.pelvis && upModel == o.upModel && left == o.left && right == o.right &&
+           maxReach == o.maxReach;
+  }
+};
+
+// The editable description of a rig (what the project file and rig_json.h store).
+struct RigDefinition {
+  std::string name;
+  std::vector<IkHandle> handles;
+  GroundingSetup grounding;
+
+  bool operator==(const RigDefinition& o) const {
+    return name == o.name && handles == o.handles && grounding == o.grounding;
+  }
+};
+
+// What one handle did in the last solve.
+struct HandleReport {
+  bool solved = false;              // it ran: enabled, weight > 0, and its solver accepted the pose
+  bool reached = false;             // errorModel <= the handle's tolerance
+  float errorModel = 0.0f;          // tip to target after the blend, model space
+  int iterations = 0;               // solver passes
+  float weight = 0.0f;              // weight used (after curves)
+  Vec3 targetModel = Vec3::Zero();  // target used (after curves and grounding)
+};
+
+struct FootReport {
+  bool hit = false;      // the ray from above the hip found the ground
+  float planted = 0.0f;  // stride-curve value used, [0, 1]
+  Vec3 ankleTargetModel = Vec3::Zero();
+  Vec3 groundNormalModel = Vec3::UnitY();
+};
+
+class Rig {
+ public:
+  Rig() = default;
+
+  // Checks the definition against the skeleton and allocates the workspace. Fails, naming
+  // the handle, when: a handle name is unusable or repeated; a solver is not available
+  // yet; a chain is not an ancestor line (IkChain::build), or a two-bone chain is not 3
+  // joints; limits are neither empty nor one per chain joint, or one is invalid; a pole
+  // joint is out of range; weight, tolerance or soften are not finite or outside their
+  // ranges; maxIterations < 1. With grounding enabled: no pelvis, a zero up vector, a foot's
+  // toe not below its ankle, a negative height, maxReach outside (0, 1], or no leg handle.
+  static Result<Rig> bind(const Skeleton& skeleton, RigDefinition definition);
+
+  const RigDefinition& definition() const { return mDefinition; }
+  const Skeleton& skeleton() const { return mSkeleton; }
+  int handleCount() const { return static_cast<int>(mDefinition.handles.size()); }
+  const IkHandle& handle(int index) const { return mDefinition.handles[static_cast<std::size_t>(index)]; }
+  int findHandle(std::string_view name) const;  // -1 when none
+
+  // Per-frame edits that need no rebinding (an out-of-range index changes nothing).
+  void setTarget(int index, const Vec3& targetModel);                  // also switches to TargetSource::Handle
+  void setOrientationTarget(int index, const Quat& orientationModel);  // and OrientationMode::Target
+  void setPolePosition(int index, const Vec3& position);               // in the pole's space
+  void setWeight(int index, float weight);                             // clamped to [0, 1]
+  void setEnabled(int index, bool enabled);
+  // Turns grounding on only when its setup passed bind's checks (which run even when the
+  // definition has it off).
+  void setGroundingEnabled(bool enabled) { mDefinition.grounding.enabled = enabled && mGroundingReady; }
+
+  // The ground, world space; nullopt: no grounding.
+  void setGround(std::optional<Ground> groundWorld) { mGround = std::move(groundWorld); }
+  const std::optional<Ground>& ground() const { return mGround; }
+  // Where the character is in the world (its model space's placement). A matrix that is
+  // not finite or is singular is ignored.
+  void setWorldFromModel(const Affine& worldFromModel);
+
+  // Solves every enabled handle on `pose` (local transforms, at least jointCount()), in
+  // place, at clip time timeSeconds; `clip` (may be null) supplies the handles' curves and
+  // the stride curves. False, with the pose untouched, when the rig is not bound (default
+  // constructed), the pose is shorter than the skeleton or not finite; a handle whose solver refuses its part of the
+  // pose is skipped (its report says solved = false) and the others still run.
+  bool solve(std::span<Transform> pose, double timeSeconds, const Clip* clip);
+
+  // Reports of the last solve, one per handle in definition order.
+  std::span<const HandleReport> reports() const { return mReports; }
+  const FootReport& footReport(bool left) const { return mFeet[left ? 0 : 1].report; }
+  // FK of the last solve's result, model space.
+  std::span<const Affine> modelMatrices() const { return mModel; }
+
+ private:
+  struct BoundHandle {
+    IkChain chain;
+    IkChainWorkspace workspace;
+    std::vector<JointConstraint> constraints;  // empty or one per chain joint
+    bool tipLimited = false;
+    JointConstraint tipConstraint;
+    Vec3 tipBoneAxisLocal = Vec3::UnitX();  // tip's rotation space, for its limit
+    bool hingeSeed = false;                 // CCD on root–hinge–tip: seeded analytically (seedHinge)
+    std::vector<Quat> startRotations;       // chain joints' local rotations before the handle
+    std::string curveWeight, curveEnabled;
+    std::array<std::string, 3> curveTarget, curvePole;
+    std::array<std::string, 4> curveOrientation;
+    // Inputs of this frame.
+    bool active = false;
+    float weight = 0.0f;
+    Vec3 targetModel = Vec3::Zero();
+    Vec3 poleModel = Vec3::Zero();
+    bool hasPole = false;
+    OrientationMode orientation = OrientationMode::Free;
+    Vec3 tipXModel = Vec3::UnitX();  // wanted tip axes, model space (KeepPose / Target)
+    Vec3 tipYModel = Vec3::UnitY();
+  };
+
+  struct BoundFoot {
+    int handle = -1;  // leg handle index, -1 when the side has none
+    int thigh = -1, knee = -1, ankle = -1, toe = -1, toeTip = -1;
+    float legLength = 0.0f;
+    float soleLength = 0.0f;                // ankle to toe along the ground, rest pose
+    Vec3 soleForwardAnkle = Vec3::UnitZ();  // ankle's rotation space, rest pose
+    Vec3 soleUpAnkle = Vec3::UnitY();
+    float toeElevationRad = 0.0f;  // toe bone above the sole plane, rest pose
+    // This frame.
+    bool grounded = false;  // ray hit and the leg is active
+    float planted = 0.0f;
+    Vec3 forwardModel = Vec3::UnitZ();  // planted sole forward and normal, model space
+    Vec3 normalModel = Vec3::UnitY();
+    Vec3 toeNormalModel = Vec3::UnitY();
+    FootReport report;
+  };
+
+  void resolveInputs(int index, const Clip* clip, double timeSeconds, bool keepTarget);
+  void groundFeet(std::span<Transform> pose, const Clip* clip, double timeSeconds);
+  void solveHandle(int index, std::span<Transform> pose);
+  void seedHinge(BoundHandle& b, std::span<Transform> pose);
+  void swingRoot(BoundHandle& b, std::span<Transform> pose);
+  bool nearlyStraight(const BoundHandle& b) const;
+  void alignToe(BoundFoot& foot, std::span<Transform> pose, float weight);
+  void updateModel(std::span<const Transform> pose, int from);
+
+  Skeleton mSkeleton;
+  RigDefinition mDefinition;
+  bool mGroundingReady = false;
+  std::vector<BoundHandle> mBound;
+  std::vector<int> mOrder;         // handle indices in solve order
+  std::array<BoundFoot, 2> mFeet;  // left, right
+  std::vector<HandleReport> mReports;
+  std::vector<Affine> mModel;
+  std::optional<Ground> mGround;
+  Affine mWorldFromModel = Affine::Identity();
+};
+
+}  // namespace articula

@@ -1,0 +1,302 @@
+#include "core/ik/two_bone_ik.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "core/ik/allocation_counter.h"
+#include "core/ik/ik_test_util.h"
+
+namespace articula {
+namespace {
+
+using test::ChainRig;
+
+TwoBoneIkJob makeJob(ChainRig& rig, const Vec3& targetModel) {
+  TwoBoneIkJob job;
+  job.skeleton = &rig.skeleton;
+  job.startJoint = rig.chainJoints[0];
+  job.midJoint = rig.chainJoints[1];
+  job.endJoint = rig.chainJoints[2];
+  job.pose = rig.pose;
+  job.model = rig.model;
+  job.targetModel = targetModel;
+  job.poleModel = rig.parentModel.linear() * Vec3(0.0f, 1.0f, 0.3f);
+  job.soften = 1.0f;
+  job.toleranceModel = 1e-6f;
+  return job;
+}
+
+// Knee offset from the start–end line, model space.
+Vec3 kneeAcrossModel(const ChainRig& rig) {
+  const Vec3 start = rig.positionModel(rig.chainJoints[0]);
+  const Vec3 axis = (rig.positionModel(rig.chainJoints[2]) - start).normalized();
+  const Vec3 knee = rig.positionModel(rig.chainJoints[1]) - start;
+  return knee - axis * knee.dot(axis);
+}
+
+TEST(TwoBoneIk, DefaultJobIsInvalid) {
+  TwoBoneIkJob job;
+  ASSERT_TRUE(job.validate().has_value());
+  EXPECT_EQ(*job.validate(), "two-bone IK: no skeleton");
+  EXPECT_FALSE(job.run());
+}
+
+TEST(TwoBoneIk, ReachesRandomTargetsUnderEveryFrameWithBothMethods) {
+  for (const auto& frame : test::framesOfReference()) {
+    for (const bool twistJoint : {false, true}) {
+      std::mt19937 rng(7);
+      for (int trial = 0; trial < 40; ++trial) {
+        const ChainRig base = test::makeChain(frame.parentModel, {.bones = 2, .bent = true, .twistJoint = twistJoint});
+        const Vec3 target = test::randomReachableTargetModel(base, rng);
+        const float length = base.lengthModel();
+        for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+          ChainRig rig = base;
+          TwoBoneIkJob job = makeJob(rig, target);
+          job.method = method;
+          IkReport report;
+          job.report = &report;
+          ASSERT_FALSE(job.validate().has_value()) << frame.name << ": " << *job.validate();
+          ASSERT_TRUE(job.run());
+          rig.fk();
+          const float error = (rig.tipModel() - target).norm();
+          EXPECT_LE(error, 1e-4f * length) << frame.name << " trial " << trial;
+          EXPECT_NEAR(report.errorModel, error, 1e-4f * length);
+          EXPECT_EQ(report.iterations, 1);
+          // The knee bends towards the pole (model space: the pole's side of the start–end line).
+          EXPECT_GT(kneeAcrossModel(rig).dot(job.poleModel), 0.0f) << frame.name << " trial " << trial;
+        }
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIk, TrigFreeAgreesWithLawOfCosinesWithin1e5) {
+  for (const auto& frame : test::framesOfReference()) {
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 50; ++trial) {
+      ChainRig a = test::makeChain(frame.parentModel, {.bones = 2});
+      ChainRig b = a;
+      const Vec3 target = test::randomReachableTargetModel(a, rng, 2.5f);
+      TwoBoneIkJob jobA = makeJob(a, target);
+      jobA.soften = 0.95f;
+      jobA.twistAngleRad = 0.3f;
+      TwoBoneIkJob jobB = makeJob(b, target);
+      jobB.soften = 0.95f;
+      jobB.twistAngleRad = 0.3f;
+      jobB.method = TwoBoneIkJob::Method::TrigFree;
+      ASSERT_TRUE(jobA.run());
+      ASSERT_TRUE(jobB.run());
+      for (int k = 0; k < 2; ++k) {
+        const auto j = static_cast<std::size_t>(a.chainJoints[static_cast<std::size_t>(k)]);
+        EXPECT_LE((a.pose[j].rotation.coeffs() - b.pose[j].rotation.coeffs()).cwiseAbs().maxCoeff(), 1e-5f)
+            << frame.name << " trial " << trial << " joint " << k;
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIk, UnreachableTargetGivesAStraightLimbTowardsIt) {
+  for (const auto& frame : test::framesOfReference()) {
+    for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+      ChainRig rig = test::makeChain(frame.parentModel, {.bones = 2});
+      const Vec3 target = rig.rootModel() + frame.parentModel.linear() * Vec3(3.0f, 2.0f, -1.0f);
+      TwoBoneIkJob job = makeJob(rig, target);
+      job.method = method;
+      IkReport report;
+      job.report = &report;
+      ASSERT_TRUE(job.run());
+      rig.fk();
+      EXPECT_FALSE(report.reached);
+      EXPECT_LE(test::straightnessRad(rig, target), 1e-3f) << frame.name;
+      EXPECT_TRUE(test::poseIsFinite(rig.pose));
+    }
+  }
+}
+
+TEST(TwoBoneIk, SofteningKeepsTheKneeFromSnappingStraight) {
+  // The target slides out through full extension: with softening, the reach grows smoothly
+  // (the knee angle changes by a bounded amount per step) and never quite straightens.
+  ChainRig rest = test::makeChain(Affine::Identity(), {.bones = 2});
+  const Vec3 root = rest.rootModel();
+  const Vec3 dir = (rest.tipModel() - root).normalized();
+  float previousReach = 0.0f;
+  for (int step = 0; step <= 200; ++step) {
+    ChainRig rig = rest;
+    const float distance = 1.5f + 0.5f * static_cast<float>(step) / 200.0f;  // 1.5 .. 2.0 (max 1.8)
+    TwoBoneIkJob job = makeJob(rig, root + dir * distance);
+    job.soften = 0.9f;
+    ASSERT_TRUE(job.run());
+    rig.fk();
+    const float reach = (rig.tipModel() - root).norm();
+    EXPECT_LT(reach, 1.8f - 1e-4f);
+    if (step > 0) {
+      EXPECT_GE(reach, previousReach - 1e-5f);
+      EXPECT_LE(reach - previousReach, 0.5f / 200.0f + 1e-5f);
+    }
+    previousReach = reach;
+  }
+}
+
+TEST(TwoBoneIk, TwistTurnsTheKneeAboutTheStartTargetAxis) {
+  ChainRig a = test::makeChain(Affine::Identity(), {.bones = 2});
+  ChainRig b = a;
+  const Vec3 target = a.rootModel() + Vec3(1.0f, 0.8f, 0.2f);
+  TwoBoneIkJob jobA = makeJob(a, target);
+  TwoBoneIkJob jobB = makeJob(b, target);
+  jobB.twistAngleRad = 0.5f;
+  ASSERT_TRUE(jobA.run());
+  ASSERT_TRUE(jobB.run());
+  a.fk();
+  b.fk();
+  const Vec3 kneeA = kneeAcrossModel(a);
+  const Vec3 kneeB = kneeAcrossModel(b);
+  const Vec3 axis = (target - a.rootModel()).normalized();
+  EXPECT_NEAR(std::atan2(kneeA.cross(kneeB).dot(axis), kneeA.dot(kneeB)), 0.5f, 1e-4f);
+  EXPECT_LE((b.tipModel() - target).norm(), 1e-4f);
+}
+
+TEST(TwoBoneIk, DegenerateInputsFailWithAMessageOrGiveAFiniteResult) {
+  ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 2});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  {
+    TwoBoneIkJob job = makeJob(rig, Vec3(nan, 0.0f, 0.0f));
+    EXPECT_EQ(job.validate().value_or(""), "two-bone IK: the target is not finite");
+    const Pose before = rig.pose;
+    EXPECT_FALSE(job.run());
+    for (std::size_t j = 0; j < before.size(); ++j)
+      EXPECT_EQ(before[j].rotation.coeffs(), rig.pose[j].rotation.coeffs());
+  }
+  {
+    TwoBoneIkJob job = makeJob(rig, Vec3(inf, 0.0f, 0.0f));
+    EXPECT_EQ(job.validate().value_or(""), "two-bone IK: the target is not finite");
+  }
+  {
+    TwoBoneIkJob job = makeJob(rig, Vec3::Ones());
+    job.poleModel = Vec3::Zero();
+    EXPECT_EQ(job.validate().value_or(""), "two-bone IK: the pole vector is zero");
+  }
+  {
+    TwoBoneIkJob job = makeJob(rig, Vec3::Ones());
+    job.endJoint = job.startJoint;
+    EXPECT_EQ(job.validate().value_or(""), "two-bone IK: end joint 0 'root' is not below mid joint 1 'joint1'");
+  }
+  {
+    ChainRig zero = rig;
+    zero.pose[2].translation = Vec3::Zero();
+    zero.fk();
+    TwoBoneIkJob job = makeJob(zero, Vec3::Ones());
+    EXPECT_EQ(job.validate().value_or(""), "two-bone IK: zero-length bone from joint 1 'joint1' to joint 2 'joint2'");
+  }
+  for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+    // Target exactly at the start joint: a defined, finite result (folded limb).
+    ChainRig atRoot = rig;
+    TwoBoneIkJob job = makeJob(atRoot, atRoot.rootModel());
+    job.method = method;
+    ASSERT_TRUE(job.run());
+    EXPECT_TRUE(test::poseIsFinite(atRoot.pose));
+    // Pole on the start–target axis: the bend plane stays defined.
+    ChainRig onAxis = rig;
+    const Vec3 target = onAxis.rootModel() + Vec3(1.0f, 0.5f, 0.0f);
+    TwoBoneIkJob poleJob = makeJob(onAxis, target);
+    poleJob.method = method;
+    poleJob.poleModel = target - onAxis.rootModel();
+    IkReport report;
+    poleJob.report = &report;
+    ASSERT_TRUE(poleJob.run());
+    EXPECT_TRUE(test::poseIsFinite(onAxis.pose));
+    EXPECT_TRUE(report.reached);
+    // Straight input limb with the pole collinear: the fallback bend axis decides.
+    ChainRig straight = test::makeChain(Affine::Identity(), {.bones = 2, .bent = false});
+    const Vec3 along = straight.tipModel() - straight.rootModel();
+    TwoBoneIkJob straightJob = makeJob(straight, straight.rootModel() + 0.7f * along);
+    straightJob.method = method;
+    straightJob.poleModel = along;
+    straightJob.report = &report;
+    ASSERT_TRUE(straightJob.run());
+    EXPECT_TRUE(test::poseIsFinite(straight.pose));
+    EXPECT_TRUE(report.reached);
+  }
+}
+
+TEST(TwoBoneIk, MovingTargetNearFullExtensionNeverFlipsTheKneePlane) {
+  for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+    for (const float soften : {1.0f, 0.97f}) {
+      ChainRig rig = test::makeChain(test::framesOfReference()[5].parentModel, {.bones = 2, .bent = false});
+      const Vec3 root = rig.rootModel();
+      const Vec3 along = rig.tipModel() - root;
+      const Vec3 side = along.unitOrthogonal();
+      Vec3 previousNormal = Vec3::Zero();
+      for (int frame = 0; frame < 1000; ++frame) {
+        const float t = static_cast<float>(frame) * 0.02f;
+        // In and out of full extension, swinging a little to the side.
+        const Vec3 target = root + along * (0.98f + 0.03f * std::sin(t)) + side * (0.05f * std::sin(0.37f * t));
+        TwoBoneIkJob job = makeJob(rig, target);
+        job.method = method;
+        job.soften = soften;
+        job.poleModel = along.cross(side);
+        ASSERT_TRUE(job.run());
+        rig.fk();
+        ASSERT_TRUE(test::poseIsFinite(rig.pose));
+        const Vec3 start = rig.rootModel();
+        const Vec3 normal = (rig.positionModel(rig.chainJoints[1]) - start).cross(rig.tipModel() - start);
+        if (normal.norm() < 1e-6f) continue;  // straight: no plane this frame
+        const Vec3 unit = normal.normalized();
+        if (previousNormal.squaredNorm() > 0.0f) {
+          EXPECT_LE(std::atan2(previousNormal.cross(unit).norm(), previousNormal.dot(unit)), 10.0f * kPi / 180.0f)
+              << "frame " << frame;
+        }
+        previousNormal = unit;
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIk, PoleTargetAndWeight) {
+  for (const auto& frame : test::framesOfReference()) {
+    ChainRig rig = test::makeChain(frame.parentModel, {.bones = 2});
+    const Vec3 target = rig.rootModel() + frame.parentModel.linear() * Vec3(1.2f, 0.6f, 0.3f);
+    const Vec3 poleTarget = rig.rootModel() + frame.parentModel.linear() * Vec3(0.5f, 0.2f, 2.0f);
+    ChainRig solved = rig;
+    TwoBoneIkJob job = makeJob(solved, target);
+    job.poleMode = TwoBoneIkJob::PoleMode::Target;
+    job.poleModel = poleTarget;
+    ASSERT_TRUE(job.run());
+    solved.fk();
+    EXPECT_LE((solved.tipModel() - target).norm(), 1e-4f * solved.lengthModel()) << frame.name;
+    EXPECT_GT(kneeAcrossModel(solved).dot(poleTarget - solved.rootModel()), 0.0f) << frame.name;
+    // weight 0 keeps the input, 0.5 lies between input and solve.
+    for (const float weight : {0.0f, 0.5f}) {
+      ChainRig blended = rig;
+      TwoBoneIkJob weighted = makeJob(blended, target);
+      weighted.poleMode = TwoBoneIkJob::PoleMode::Target;
+      weighted.poleModel = poleTarget;
+      weighted.weight = weight;
+      ASSERT_TRUE(weighted.run());
+      for (int k = 0; k < 2; ++k) {
+        const auto j = static_cast<std::size_t>(rig.chainJoints[static_cast<std::size_t>(k)]);
+        const float full = rig.pose[j].rotation.angularDistance(solved.pose[j].rotation);
+        EXPECT_NEAR(blended.pose[j].rotation.angularDistance(rig.pose[j].rotation), weight * full, 1e-4f) << frame.name;
+      }
+    }
+  }
+}
+
+TEST(TwoBoneIk, RunAllocatesNothing) {
+  for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+    ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 2, .twistJoint = true});
+    IkReport report;
+    TwoBoneIkJob job = makeJob(rig, rig.rootModel() + Vec3(0.5f, 1.0f, 0.2f));
+    job.method = method;
+    job.report = &report;
+    test::armAllocationCounter();
+    const bool ran = job.run();
+    const int allocations = test::disarmAllocationCounter();
+    EXPECT_TRUE(ran);
+    EXPECT_EQ(allocations, 0);
+  }
+}
+
+}  // namespace
+}  // namespace articula

@@ -1,0 +1,494 @@
+// glTF export: every exported file goes through the Khronos validator (zero errors), and
+// re-importing it must reproduce every joint's model-space transform at every source frame;
+// sampler kinds, stride curves, skins, materials and bad output paths are checked on top.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/io/gltf_export.h"
+#include "core/io/gltf_export_channels.h"
+#include "core/io/import.h"
+#include "core/samples/mannequin.h"
+#include "core/skeleton/local_to_model.h"
+#include "tools/gltf_validator.h"
+
+namespace articula {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+std::string dataPath(const std::string& relative) { return std::string(ARTICULA_TEST_DATA_DIR) + "/" + relative; }
+
+// A folder of its own per test, removed afterwards.
+class GltfExport : public testing::Test {
+ protected:
+  void SetUp() override {
+    const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
+    mDir =
+        fs::temp_directory_path() / ("articula_export_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(mDir);
+    fs::create_directories(mDir);
+  }
+  void TearDown() override { fs::remove_all(mDir); }
+
+  std::string out(const std::string& name) const { return (mDir / name).string(); }
+
+  fs::path mDir;
+};
+
+void expectValidGltf(const std::string& path) { EXPECT_TRUE(testing_tools::validatesWithoutErrors(path)) << path; }
+
+std::vector<std::uint8_t> readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The JSON of a .glb (its first chunk) or a .gltf.
+Json readGltfJson(const std::string& path) {
+  const std::vector<std::uint8_t> bytes = readBytes(path);
+  if (bytes.size() >= 20 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
+    std::uint32_t length = 0;
+    std::memcpy(&length, bytes.data() + 12, 4);
+    return Json::parse(bytes.begin() + 20, bytes.begin() + 20 + length);
+  }
+  return Json::parse(bytes.begin(), bytes.end());
+}
+
+Scene importOrFail(const std::string& path) {
+  auto scene = importScene(path);
+  EXPECT_TRUE(scene.ok()) << (scene.ok() ? std::string() : scene.error());
+  return scene.ok() ? std::move(scene).value() : Scene{};
+}
+
+const Clip* findClip(const Scene& scene, const std::string& name) {
+  const auto it = std::find_if(scene.clips.begin(), scene.clips.end(), [&](const Clip& c) { return c.name == name; });
+  return it == scene.clips.end() ? nullptr : &*it;
+}
+
+// Largest difference, over every joint of `source` (matched by name in `copy`) and every
+// frame of every clip, of the model-space transforms: translation relative to the
+// character's height, and the matrix's linear part (a point one height from the joint
+// moves by that many heights).
+// `subdivisions` > 1 also compares between frames, where resampled channels are only within
+// the export tolerance.
+double largestModelError(const Scene& source, const Scene& copy, int subdivisions = 1) {
+  std::map<std::string, int> copyJoint;
+  for (int j = 0; j < copy.skeleton.jointCount(); ++j) copyJoint[copy.skeleton.name(j)] = j;
+  std::vector<int> match(static_cast<std::size_t>(source.skeleton.jointCount()), -1);
+  for (int j = 0; j < source.skeleton.jointCount(); ++j) {
+    const auto it = copyJoint.find(source.skeleton.name(j));
+    EXPECT_NE(it, copyJoint.end()) << "joint '" << source.skeleton.name(j) << "' is missing after the round trip";
+    if (it == copyJoint.end()) return INFINITY;
+    match[static_cast<std::size_t>(j)] = it->second;
+  }
+  const double height = source.characterHeight();
+  double worst = 0.0;
+  EXPECT_EQ(copy.clips.size(), source.clips.size());
+  for (const Clip& clip : source.clips) {
+    const Clip* other = findClip(copy, clip.name);
+    EXPECT_NE(other, nullptr) << "clip '" << clip.name << "' is missing after the round trip";
+    if (!other) return INFINITY;
+    EXPECT_EQ(other->frameRate, clip.frameRate) << clip.name;
+    EXPECT_EQ(other->frameCount(), clip.frameCount()) << clip.name;
+    Pose sourcePose(source.skeleton.restPose().begin(), source.skeleton.restPose().end());
+    Pose copyPose(copy.skeleton.restPose().begin(), copy.skeleton.restPose().end());
+    ClipSampler sourceSampler(&clip);
+    ClipSampler copySampler(other);
+    const int samples = (clip.frameCount() - 1) * subdivisions + 1;
+    for (int i = 0; i < samples; ++i) {
+      const double t = std::min(clip.endTime, clip.startTime + i / (clip.frameRate * subdivisions));
+      sourceSampler.sample(t, sourcePose);
+      copySampler.sample(t, copyPose);
+      const std::vector<Affine> sourceModel = localToModel(source.skeleton, sourcePose);
+      const std::vector<Affine> copyModel = localToModel(copy.skeleton, copyPose);
+      for (std::size_t j = 0; j < match.size(); ++j) {
+        const Affine& a = sourceModel[j];
+        const Affine& b = copyModel[static_cast<std::size_t>(match[j])];
+        worst = std::max(worst, static_cast<double>((a.translation() - b.translation()).norm()) / height);
+        worst = std::max(worst, static_cast<double>((a.linear() - b.linear()).cwiseAbs().maxCoeff()));
+      }
+    }
+  }
+  return worst;
+}
+
+constexpr double kRoundTripTolerance = 1e-5;
+
+void expectRoundTrip(const Scene& source, const std::string& path) {
+  ASSERT_EQ(exportGltf(source, path), std::nullopt);
+  expectValidGltf(path);
+  const Scene copy = importOrFail(path);
+  EXPECT_LE(largestModelError(source, copy), kRoundTripTolerance) << path;
+}
+
+// ---- round trips ----
+
+TEST_F(GltfExport, CesiumManGlbRoundTripsAndValidates) {
+  const Scene source = importOrFail(dataPath("gltf/CesiumMan/CesiumMan.glb"));
+  ASSERT_EQ(source.clips.size(), 1u);
+  expectRoundTrip(source, out("cesium.glb"));
+  const Scene copy = importOrFail(out("cesium.glb"));
+  // Mesh, skin and material come back as they were.
+  ASSERT_EQ(copy.meshes.size(), source.meshes.size());
+  const Mesh& a = source.meshes.front();
+  const Mesh& b = copy.meshes.front();
+  EXPECT_EQ(b.vertexCount(), a.vertexCount());
+  EXPECT_EQ(b.indices, a.indices);
+  EXPECT_EQ(b.texCoords.size(), a.texCoords.size());
+  EXPECT_EQ(b.normals.size(), a.normals.size());
+  ASSERT_TRUE(b.hasSkin);
+  EXPECT_EQ(b.skin.joints.size(), a.skin.joints.size());
+  for (std::size_t k = 0; k < a.skin.inverseBindMatrices.size(); ++k) {
+    EXPECT_TRUE(b.skin.inverseBindMatrices[k].isApprox(a.skin.inverseBindMatrices[k], 1e-6f)) << k;
+  }
+  ASSERT_EQ(copy.materials.size(), source.materials.size());
+  EXPECT_FALSE(copy.materials.front().textureData.empty());
+  EXPECT_EQ(copy.materials.front().textureData, source.materials.front().textureData);
+  EXPECT_TRUE(copy.materials.front().baseColor.isApprox(source.materials.front().baseColor));
+}
+
+TEST_F(GltfExport, CesiumManGltfWritesBinAndImageBeside) {
+  const Scene source = importOrFail(dataPath("gltf/CesiumMan/CesiumMan.glb"));
+  expectRoundTrip(source, out("cesium man.gltf"));
+  EXPECT_TRUE(fs::exists(out("cesium man.bin")));
+  const Json json = readGltfJson(out("cesium man.gltf"));
+  EXPECT_EQ(json["buffers"][0]["uri"], "cesium%20man.bin");
+  ASSERT_EQ(json["images"].size(), 1u);
+  EXPECT_TRUE(fs::exists(out("cesium man_image0.png")) || fs::exists(out("cesium man_image0.jpg")));
+}
+
+TEST_F(GltfExport, MannequinRoundTripsWithItsStrideCurves) {
+  const Scene source = makeMannequin();
+  expectRoundTrip(source, out("mannequin.glb"));
+  const Scene copy = importOrFail(out("mannequin.glb"));
+  const Clip& clip = source.clips.front();
+  const Clip* other = findClip(copy, clip.name);
+  ASSERT_NE(other, nullptr);
+  ASSERT_FALSE(clip.curves.empty());
+  ASSERT_EQ(other->curves.size(), clip.curves.size());
+  for (const auto& [name, curve] : clip.curves) {
+    ASSERT_TRUE(other->curves.count(name)) << name;
+    const Curve& back = other->curves.at(name);
+    ASSERT_EQ(back.size(), curve.size()) << name;
+    for (std::size_t k = 0; k < curve.size(); ++k) {
+      EXPECT_EQ(back.keys()[k].time, curve.keys()[k].time) << name << " key " << k;
+      EXPECT_EQ(back.keys()[k].value, curve.keys()[k].value) << name << " key " << k;
+      EXPECT_EQ(back.keys()[k].interpolation, curve.keys()[k].interpolation) << name << " key " << k;
+      EXPECT_EQ(back.keys()[k].right, curve.keys()[k].right) << name << " key " << k;
+    }
+  }
+  // Bézier translation keys are written as CUBICSPLINE, not resampled.
+  const Json json = readGltfJson(out("mannequin.glb"));
+  bool cubicTranslation = false;
+  for (const Json& channel : json["animations"][0]["channels"]) {
+    const Json& sampler = json["animations"][0]["samplers"][channel["sampler"].get<std::size_t>()];
+    if (channel["target"]["path"] == "translation")
+      cubicTranslation = cubicTranslation || sampler["interpolation"] == "CUBICSPLINE";
+  }
+  EXPECT_TRUE(cubicTranslation);
+}
+
+TEST_F(GltfExport, BvhWalkRoundTrips) {
+  const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  ASSERT_EQ(source.clips.size(), 1u);
+  expectRoundTrip(source, out("walk.glb"));
+}
+
+// ---- sampler kinds ----
+
+TEST_F(GltfExport, InterpolationTestKeepsItsSamplerKinds) {
+  const std::string input = dataPath("gltf/InterpolationTest/InterpolationTest.glb");
+  const Scene source = importOrFail(input);
+  expectRoundTrip(source, out("interpolation.glb"));
+  const auto kinds = [](const Json& json) {
+    std::map<std::string, std::vector<std::string>> result;  // animation name → sampler kind per channel path
+    for (const Json& animation : json["animations"]) {
+      for (const Json& channel : animation["channels"]) {
+        const Json& sampler = animation["samplers"][channel["sampler"].get<std::size_t>()];
+        result[animation["name"].get<std::string>()].push_back(channel["target"]["path"].get<std::string>() + ":" +
+                                                               sampler["interpolation"].get<std::string>());
+      }
+    }
+    return result;
+  };
+  const auto before = kinds(readGltfJson(input));
+  const auto after = kinds(readGltfJson(out("interpolation.glb")));
+  EXPECT_EQ(after, before);
+  std::size_t step = 0, linear = 0, cubic = 0;
+  for (const auto& [name, list] : after) {
+    for (const std::string& kind : list) {
+      step += kind.ends_with("STEP");
+      linear += kind.ends_with("LINEAR");
+      cubic += kind.ends_with("CUBICSPLINE");
+    }
+  }
+  EXPECT_GT(step, 0u);
+  EXPECT_GT(linear, 0u);
+  EXPECT_GT(cubic, 0u);
+}
+
+// Every kind of key in one clip, jumps included: Constant, Linear and Bézier (free handles off
+// the thirds) translation keys, Step, Slerp, Bézier-on-the-sphere rotation keys, on a chain
+// of two joints. Between frames the file is within the export tolerance (1e-5 heights and
+// radians per channel, two channels deep here).
+TEST_F(GltfExport, MixedInterpolationsRoundTripBetweenFrames) {
+  Scene scene;
+  Transform rest;
+  rest.translation = Vec3(0.0f, 1.0f, 0.0f);
+  const int hips = scene.skeleton.addJoint("Hips", kNoParent, rest);
+  const int spine = scene.skeleton.addJoint("Spine", hips, rest);
+  scene.skeleton.addJoint("Head", spine, rest, NodeKind::Tip);
+  Clip clip;
+  clip.name = "mixed";
+  clip.frameRate = 37.0;  // no common rate: only the animation's extras can bring it back
+  JointTrack& hipsTrack = clip.trackFor(hips);
+  hipsTrack.translation.x.insertKey(0.0, 0.0, Interpolation::Linear);
+  hipsTrack.translation.x.insertKey(0.5, 0.3, Interpolation::Constant);
+  hipsTrack.translation.x.insertKey(1.0, -0.2, Interpolation::Bezier);
+  hipsTrack.translation.x.insertKey(2.0, 0.4, Interpolation::Bezier);
+  CurveKey eased = hipsTrack.translation.x.keys()[2];
+  eased.rightType = HandleType::Free;
+  eased.right = Vec2d(1.8, -0.2);  // far past the third: not a cubic in time
+  hipsTrack.translation.x.setKey(2, eased);
+  hipsTrack.translation.y.insertKey(0.0, 1.0, Interpolation::Constant);
+  hipsTrack.translation.y.insertKey(1.25, 0.9, Interpolation::Constant);
+  const auto rotation = [](double time, float angle, RotationInterpolation interpolation) {
+    RotationKey key;
+    key.time = time;
+    key.value = Quat(Eigen::AngleAxisf(angle, Vec3(0.3f, 1.0f, 0.2f).normalized()));
+    key.interpolation = interpolation;
+    key.inControl = key.outControl = key.value;
+    return key;
+  };
+  hipsTrack.rotation.setKeys(
+      {rotation(0.0, 0.0f, RotationInterpolation::Step), rotation(0.75, 1.0f, RotationInterpolation::Slerp),
+       rotation(1.5, 2.5f, RotationInterpolation::Slerp), rotation(2.0, -0.5f, RotationInterpolation::Step)});
+  RotationKey bend0 = rotation(0.0, 0.0f, RotationInterpolation::Bezier);
+  RotationKey bend1 = rotation(2.0, 1.5f, RotationInterpolation::Bezier);
+  bend0.outControl = Quat(Eigen::AngleAxisf(1.2f, Vec3::UnitX()));
+  bend1.inControl = Quat(Eigen::AngleAxisf(-0.4f, Vec3::UnitZ()));
+  clip.trackFor(spine).rotation.setKeys({bend0, bend1});
+  clip.updateRange();
+  scene.clips.push_back(clip);
+
+  ASSERT_EQ(exportGltf(scene, out("mixed.glb")), std::nullopt);
+  expectValidGltf(out("mixed.glb"));
+  const Scene copy = importOrFail(out("mixed.glb"));
+  EXPECT_LE(largestModelError(scene, copy), kRoundTripTolerance);
+  EXPECT_LE(largestModelError(scene, copy, 10), 3 * kRoundTripTolerance);
+  const Json json = readGltfJson(out("mixed.glb"));
+  std::map<std::string, std::string> kinds;  // "node/path" → interpolation
+  for (const Json& channel : json["animations"][0]["channels"]) {
+    const Json& sampler = json["animations"][0]["samplers"][channel["sampler"].get<std::size_t>()];
+    kinds[std::to_string(channel["target"]["node"].get<int>()) + "/" + channel["target"]["path"].get<std::string>()] =
+        sampler["interpolation"];
+  }
+  EXPECT_EQ(kinds["0/translation"], "CUBICSPLINE");
+  EXPECT_EQ(kinds["0/rotation"], "LINEAR");
+  EXPECT_EQ(kinds["1/rotation"], "LINEAR");
+}
+
+// A Bézier key with handles at thirds of its segments is a cubic in time: the CUBICSPLINE
+// tangents are its exact derivatives and the file holds no extra keys.
+TEST(GltfExportChannels, BezierAtThirdsIsWrittenExactly) {
+  std::vector<CurveKey> keys(3);
+  const std::array<double, 3> times = {0.0, 0.6, 1.5};
+  const std::array<double, 3> values = {0.0, 2.0, -1.0};
+  const std::array<double, 3> slopes = {1.0, -3.0, 0.5};
+  for (std::size_t k = 0; k < 3; ++k) {
+    keys[k].time = times[k];
+    keys[k].value = values[k];
+    keys[k].interpolation = Interpolation::Bezier;
+    keys[k].leftType = keys[k].rightType = HandleType::Free;
+    const double before = k > 0 ? (times[k] - times[k - 1]) / 3.0 : 0.2;
+    const double after = k < 2 ? (times[k + 1] - times[k]) / 3.0 : 0.2;
+    keys[k].left = Vec2d(times[k] - before, values[k] - slopes[k] * before);
+    keys[k].right = Vec2d(times[k] + after, values[k] + slopes[k] * after);
+  }
+  Curve curve;
+  curve.setKeys(keys);
+  const std::array<const Curve*, 1> curves = {&curve};
+  const std::array<double, 1> fallback = {0.0};
+  const GltfSamplerData data = encodeCurveChannel(curves, fallback, GltfChannelSettings{});
+  ASSERT_EQ(data.interpolation, GltfInterpolation::CubicSpline);
+  ASSERT_EQ(data.times.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_FLOAT_EQ(data.values[3 * k + 1], static_cast<float>(values[k]));
+    if (k > 0) {
+      EXPECT_NEAR(data.values[3 * k], slopes[k], 1e-5) << "in-tangent " << k;
+    }
+    if (k < 2) {
+      EXPECT_NEAR(data.values[3 * k + 2], slopes[k], 1e-5) << "out-tangent " << k;
+    }
+  }
+  // The Hermite segments reproduce the curve everywhere.
+  for (int i = 0; i <= 150; ++i) {
+    const double t = i / 100.0;
+    const std::size_t k = t < times[1] ? 0 : 1;
+    const double span = data.times[k + 1] - data.times[k];
+    const double s = (t - data.times[k]) / span;
+    const double h = (2 * s * s * s - 3 * s * s + 1) * data.values[3 * k + 1] +
+                     (s * s * s - 2 * s * s + s) * span * data.values[3 * k + 2] +
+                     (-2 * s * s * s + 3 * s * s) * data.values[3 * (k + 1) + 1] +
+                     (s * s * s - s * s) * span * data.values[3 * (k + 1)];
+    EXPECT_NEAR(h, curve.evaluate(t), 1e-5) << t;
+  }
+}
+
+// Handles away from the thirds: split until the Hermite cubic is within the tolerance.
+TEST(GltfExportChannels, BezierOffThirdsIsSplitWithinTolerance) {
+  Curve curve;
+  CurveKey a{0.0, 0.0, Interpolation::Bezier};
+  a.leftType = a.rightType = HandleType::Free;
+  a.left = Vec2d(-0.1, 0.0);
+  a.right = Vec2d(0.7, 0.0);  // an ease-in far past the third
+  CurveKey b{1.0, 1.0, Interpolation::Bezier};
+  b.leftType = b.rightType = HandleType::Free;
+  b.left = Vec2d(0.95, 1.0);
+  b.right = Vec2d(1.1, 1.0);
+  curve.setKeys({a, b});
+  const std::array<const Curve*, 1> curves = {&curve};
+  const std::array<double, 1> fallback = {0.0};
+  GltfChannelSettings settings;
+  settings.tolerance = 1e-4;
+  const GltfSamplerData data = encodeCurveChannel(curves, fallback, settings);
+  ASSERT_EQ(data.interpolation, GltfInterpolation::CubicSpline);
+  EXPECT_GT(data.times.size(), 2u);
+  for (int i = 0; i <= 200; ++i) {
+    const double t = i / 200.0;
+    std::size_t k = 0;
+    while (k + 2 < data.times.size() && t >= data.times[k + 1]) ++k;
+    const double span = data.times[k + 1] - data.times[k];
+    const double s = (t - data.times[k]) / span;
+    const double h = (2 * s * s * s - 3 * s * s + 1) * data.values[3 * k + 1] +
+                     (s * s * s - 2 * s * s + s) * span * data.values[3 * k + 2] +
+                     (-2 * s * s * s + 3 * s * s) * data.values[3 * (k + 1) + 1] +
+                     (s * s * s - s * s) * span * data.values[3 * (k + 1)];
+    EXPECT_NEAR(h, curve.evaluate(t), 2e-4) << t;
+  }
+}
+
+TEST(GltfExportChannels, ConstantKeysAreStepAndLinearKeysLinear) {
+  Curve step;
+  step.insertKey(0.0, 1.0, Interpolation::Constant);
+  step.insertKey(1.0, 2.0, Interpolation::Constant);
+  Curve linear;
+  linear.insertKey(0.0, 1.0, Interpolation::Linear);
+  linear.insertKey(1.0, 2.0, Interpolation::Linear);
+  const std::array<double, 1> fallback = {0.0};
+  const std::array<const Curve*, 1> stepCurves = {&step};
+  const std::array<const Curve*, 1> linearCurves = {&linear};
+  EXPECT_EQ(encodeCurveChannel(stepCurves, fallback, {}).interpolation, GltfInterpolation::Step);
+  EXPECT_EQ(encodeCurveChannel(linearCurves, fallback, {}).interpolation, GltfInterpolation::Linear);
+}
+
+// Keys given on alternating hemispheres (q and -q are the same rotation) come out in one
+// hemisphere along the track, as LINEAR readers that lerp components need.
+TEST(GltfExportChannels, RotationKeysStayInOneHemisphere) {
+  RotationTrack track;
+  std::vector<RotationKey> keys;
+  for (int k = 0; k < 12; ++k) {
+    RotationKey key;
+    key.time = k / 10.0;
+    const Quat q(Eigen::AngleAxisf(0.5f * static_cast<float>(k), Vec3(0.0f, 1.0f, 0.3f).normalized()));
+    key.value = k % 2 == 0 ? q : Quat(-q.w(), -q.x(), -q.y(), -q.z());
+    key.interpolation = RotationInterpolation::Slerp;
+    keys.push_back(key);
+  }
+  track.setKeys(keys);
+  const GltfSamplerData data = encodeRotationChannel(track, {});
+  ASSERT_EQ(data.interpolation, GltfInterpolation::Linear);
+  ASSERT_EQ(data.times.size(), keys.size());
+  for (std::size_t k = 1; k < data.times.size(); ++k) {
+    float dot = 0.0f;
+    for (std::size_t c = 0; c < 4; ++c) dot += data.values[4 * k + c] * data.values[4 * (k - 1) + c];
+    EXPECT_GT(dot, 0.0f) << "key " << k;
+  }
+}
+
+// ---- skins with many influences ----
+
+TEST_F(GltfExport, SixInfluencesGetTwoJointSets) {
+  Scene scene = makeMannequin();
+  Mesh& mesh = scene.meshes.front();
+  ASSERT_TRUE(mesh.hasSkin);
+  // Spread each vertex over six joints of the skin with unequal weights.
+  Skin& skin = mesh.skin;
+  const std::size_t n = mesh.vertexCount();
+  const auto skinJoints = static_cast<std::uint16_t>(skin.joints.size());
+  ASSERT_GE(skinJoints, 6);
+  skin.influencesPerVertex = 6;
+  skin.vertexJoints.assign(n * 6, 0);
+  skin.vertexWeights.assign(n * 6, 0.0f);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (std::size_t k = 0; k < 6; ++k) {
+      skin.vertexJoints[v * 6 + k] = static_cast<std::uint16_t>((v + k) % skinJoints);
+      skin.vertexWeights[v * 6 + k] = static_cast<float>(6 - k) / 21.0f;
+    }
+  }
+  ASSERT_EQ(exportGltf(scene, out("six.glb")), std::nullopt);
+  expectValidGltf(out("six.glb"));
+  const Json json = readGltfJson(out("six.glb"));
+  const Json& attributes = json["meshes"][0]["primitives"][0]["attributes"];
+  EXPECT_TRUE(attributes.contains("JOINTS_1"));
+  EXPECT_TRUE(attributes.contains("WEIGHTS_1"));
+  const Scene copy = importOrFail(out("six.glb"));
+  ASSERT_EQ(copy.meshes.size(), 1u);
+  EXPECT_EQ(copy.meshes.front().maxInfluences(), 6);
+}
+
+// ---- bad input ----
+
+// Damaged Articula extras fail the import with a message naming the curve and the key.
+TEST_F(GltfExport, BadStrideCurveExtrasAreNamedOnImport) {
+  ASSERT_EQ(exportGltf(makeMannequin(), out("walk.gltf")), std::nullopt);
+  Json json = readGltfJson(out("walk.gltf"));
+  Json& keys = json["animations"][0]["extras"]["articula"]["curves"]["contact.left_foot"]["keys"];
+  ASSERT_TRUE(keys.is_array() && keys.size() > 1) << json["animations"][0]["extras"].dump();
+  keys[1][2] = "cubic";
+  std::ofstream(out("walk.gltf")) << json.dump();
+  auto scene = importScene(out("walk.gltf"));
+  ASSERT_FALSE(scene.ok());
+  EXPECT_NE(scene.error().find("walk.gltf"), std::string::npos) << scene.error();
+  EXPECT_NE(scene.error().find("'contact.left_foot' key 1"), std::string::npos) << scene.error();
+  EXPECT_NE(scene.error().find("interpolation"), std::string::npos) << scene.error();
+}
+
+TEST_F(GltfExport, MissingFolderIsNamed) {
+  const std::string path = out("no/such/folder/walk.glb");
+  const auto error = exportGltf(makeMannequin(), path);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find(path), std::string::npos) << *error;
+  EXPECT_NE(error->find("does not exist"), std::string::npos) << *error;
+}
+
+TEST_F(GltfExport, FolderAsOutputIsNamed) {
+  const auto error = exportGltf(makeMannequin(), mDir.string());
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find(mDir.string()), std::string::npos) << *error;
+}
+
+TEST_F(GltfExport, InvalidSceneWritesNothing) {
+  Scene scene = makeMannequin();
+  scene.meshes.front().indices.push_back(static_cast<std::uint32_t>(scene.meshes.front().vertexCount()));
+  const auto error = exportGltf(scene, out("bad.glb"));
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("bad.glb"), std::string::npos) << *error;
+  EXPECT_NE(error->find("mesh 0"), std::string::npos) << *error;
+  EXPECT_FALSE(fs::exists(out("bad.glb")));
+}
+
+}  // namespace
+}  // namespace articula

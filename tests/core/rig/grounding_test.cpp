@@ -1,0 +1,251 @@
+// Foot grounding: planted ankles at the sole's height above the ground, soles on the
+// surface, pelvis lowered, stride-curve blend; in every frame of reference of the character.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/frames_of_reference.h"
+#include "core/samples/mannequin.h"
+#include "rig_test_util.h"
+
+namespace articula {
+namespace {
+
+constexpr float kLegLength = 0.84f;  // mannequin thigh + shin
+
+struct Character {
+  Skeleton skeleton = makeMannequinSkeleton();
+  RigDefinition definition;
+  int leftAnkle = skeleton.findJoint("LeftFoot");
+  int rightAnkle = skeleton.findJoint("RightFoot");
+  int hips = skeleton.findJoint("Hips");
+
+  Character() {
+    auto def = buildHumanoidRig(skeleton);
+    EXPECT_TRUE(def.ok()) << def.error();
+    if (def) definition = *def;
+  }
+};
+
+// A ground given in model space, placed in the world with the character.
+struct ModelGround {
+  std::vector<Vec3> verticesModel;
+  std::vector<std::uint32_t> indices;
+  Vec3 pointModel = Vec3::Zero();
+  Vec3 normalModel = Vec3::UnitY();
+  bool isPlane = true;
+
+  Ground inWorld(const Affine& worldFromModel) const {
+    if (isPlane) {
+      const Vec3 n = (worldFromModel.linear().inverse().transpose() * normalModel).normalized();
+      return *Ground::plane(worldFromModel * pointModel, n);
+    }
+    std::vector<Vec3> world;
+    for (const Vec3& v : verticesModel) world.push_back(worldFromModel * v);
+    return *Ground::mesh(world, indices);
+  }
+};
+
+// A plane through `point`, rising along +Z by `slopeRad`.
+ModelGround slope(const Vec3& point, float slopeRad) {
+  ModelGround g;
+  g.pointModel = point;
+  g.normalModel = Vec3(0.0f, std::cos(slopeRad), -std::sin(slopeRad));
+  return g;
+}
+
+// Floor at y = 0 for x < 0 and a step of `height` for x >= 0 (the riser faces -X), 2 m deep.
+ModelGround step(float height) {
+  ModelGround g;
+  g.isPlane = false;
+  g.verticesModel = {{-1.0f, 0.0f, -1.0f},  {0.0f, 0.0f, -1.0f},   {0.0f, 0.0f, 1.0f},   {-1.0f, 0.0f, 1.0f},
+                     {0.0f, height, -1.0f}, {1.0f, height, -1.0f}, {1.0f, height, 1.0f}, {0.0f, height, 1.0f}};
+  g.indices = {0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6, 1, 2, 7, 1, 7, 4};
+  return g;
+}
+
+// The sole's normal in model space: the rest up carried by the foot's turn from rest.
+Vec3 soleNormal(const Skeleton& s, const Pose& pose, int ankle) {
+  const std::vector<Affine> rest = localToModel(s, s.restPose());
+  const std::vector<Affine> now = localToModel(s, pose);
+  const auto i = static_cast<std::size_t>(ankle);
+  return (now[i].linear() * rest[i].linear().inverse() * Vec3::UnitY()).normalized();
+}
+
+float angleDeg(const Vec3& a, const Vec3& b) { return std::atan2(a.cross(b).norm(), a.dot(b)) * 180.0f / kPi; }
+
+struct Grounded {
+  Pose pose;
+  Rig rig;
+};
+
+Grounded solveOn(const Character& c, const ModelGround& g, const Affine& worldFromModel, const Clip* clip = nullptr,
+                 double t = 0.0) {
+  auto rig = Rig::bind(c.skeleton, c.definition);
+  EXPECT_TRUE(rig.ok()) << rig.error();
+  rig->setGround(g.inWorld(worldFromModel));
+  rig->setWorldFromModel(worldFromModel);
+  Pose pose = test::restPoseOf(c.skeleton);
+  EXPECT_TRUE(rig->solve(pose, t, clip));
+  return {pose, std::move(*rig)};
+}
+
+TEST(Ground, RaycastPlaneAndMesh) {
+  auto plane = Ground::plane(Vec3(0.0f, 1.0f, 0.0f), Vec3(0.0f, 2.0f, 0.0f));
+  ASSERT_TRUE(plane.ok());
+  auto hit = plane->raycast(Vec3(0.5f, 3.0f, 0.0f), Vec3(0.0f, -1.0f, 0.0f), 10.0f);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_FLOAT_EQ(hit->rayParameter, 2.0f);
+  EXPECT_EQ(hit->normalWorld, Vec3::UnitY());
+  EXPECT_FALSE(plane->raycast(Vec3(0.5f, 3.0f, 0.0f), Vec3(0.0f, -1.0f, 0.0f), 1.5f).has_value());
+  const ModelGround s = step(0.2f);
+  auto mesh = Ground::mesh(s.verticesModel, s.indices);
+  ASSERT_TRUE(mesh.ok());
+  hit = mesh->raycast(Vec3(0.5f, 1.0f, 0.0f), Vec3(0.0f, -1.0f, 0.0f), 10.0f);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->pointWorld.y(), 0.2f, 1e-6f);
+  hit = mesh->raycast(Vec3(-0.5f, 1.0f, 0.0f), Vec3(0.0f, -1.0f, 0.0f), 10.0f);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->pointWorld.y(), 0.0f, 1e-6f);
+  EXPECT_FALSE(Ground::plane(Vec3::Zero(), Vec3::Zero()).ok());
+  auto bad = Ground::mesh(s.verticesModel, {0, 1, 99});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("index 2 (99) is out of range"), std::string::npos) << bad.error();
+}
+
+TEST(Grounding, SlopedPlaneInEveryFrameOfReference) {
+  const Character c;
+  // 12° slope, 5 cm below the feet at the origin: the pelvis must come down.
+  const ModelGround g = slope(Vec3(0.0f, -0.05f, 0.0f), 12.0f * kPi / 180.0f);
+  const Grounded reference = solveOn(c, g, Affine::Identity());
+  for (const auto& frame : test::framesOfReference()) {
+    SCOPED_TRACE(frame.name);
+    const Grounded r = solveOn(c, g, frame.parentModel);
+    for (const int ankle : {c.leftAnkle, c.rightAnkle}) {
+      const Vec3 p = test::positionOf(c.skeleton, r.pose, ankle);
+      EXPECT_NEAR((p - g.pointModel).dot(g.normalModel), 0.08f, 1e-4f * kLegLength) << c.skeleton.name(ankle);
+      EXPECT_LE(angleDeg(soleNormal(c.skeleton, r.pose, ankle), g.normalModel), 2.0f) << c.skeleton.name(ankle);
+      // The same answer as with the character at the origin.
+      EXPECT_LE((p - test::positionOf(c.skeleton, reference.pose, ankle)).norm(), 1e-4f);
+    }
+    EXPECT_TRUE(r.rig.footReport(true).hit);
+    EXPECT_LT(r.pose[static_cast<std::size_t>(c.hips)].translation.y(), 0.98f - 0.02f);
+  }
+}
+
+TEST(Grounding, StepMesh) {
+  const Character c;
+  // Left foot (x = +0.09) on a 12 cm step, right foot on the floor.
+  const ModelGround g = step(0.12f);
+  const Affine turned = Affine(Eigen::Translation3f(4.0f, 0.5f, -2.0f)) * Eigen::AngleAxisf(2.3f, Vec3::UnitY());
+  for (const Affine& worldFromModel : {Affine(Affine::Identity()), turned}) {
+    const Grounded r = solveOn(c, g, worldFromModel);
+    const Vec3 left = test::positionOf(c.skeleton, r.pose, c.leftAnkle);
+    const Vec3 right = test::positionOf(c.skeleton, r.pose, c.rightAnkle);
+    EXPECT_NEAR(left.y(), 0.12f + 0.08f, 1e-4f * kLegLength);
+    EXPECT_NEAR(right.y(), 0.08f, 1e-4f * kLegLength);
+    EXPECT_LE(angleDeg(soleNormal(c.skeleton, r.pose, c.leftAnkle), Vec3::UnitY()), 2.0f);
+    EXPECT_LE(angleDeg(soleNormal(c.skeleton, r.pose, c.rightAnkle), Vec3::UnitY()), 2.0f);
+    // The straight rest leg reaching the floor would hyperextend: the pelvis came down.
+    const float hipToAnkle = (test::positionOf(c.skeleton, r.pose, c.skeleton.findJoint("RightUpLeg")) - right).norm();
+    EXPECT_LE(hipToAnkle, 0.995f * kLegLength + 1e-5f);
+    EXPECT_LT(r.pose[static_cast<std::size_t>(c.hips)].translation.y(), 0.98f);
+  }
+}
+
+// The foot's sole follows a step edge: ankle on the floor, toe over the step.
+TEST(Grounding, ToeAimsAtTheGroundAhead) {
+  const Character c;
+  ModelGround g = step(0.05f);
+  // Turn the step so its riser runs across the feet, 6 cm in front of the ankles.
+  for (Vec3& v : g.verticesModel) v = Vec3(v.z(), v.y(), v.x() + 0.06f);
+  for (std::size_t i = 0; i < g.indices.size(); i += 3) std::swap(g.indices[i + 1], g.indices[i + 2]);
+  const Grounded r = solveOn(c, g, Affine::Identity());
+  const Vec3 sole = soleNormal(c.skeleton, r.pose, c.leftAnkle);
+  // Pitched back (toes up): the sole normal leans towards -Z.
+  EXPECT_LT(sole.z(), -0.05f);
+  EXPECT_NEAR(test::positionOf(c.skeleton, r.pose, c.leftAnkle).y(), 0.08f, 1e-4f * kLegLength);
+}
+
+TEST(Grounding, StrideCurveBlendsAnimatedAndPlanted) {
+  const Character c;
+  const ModelGround g = slope(Vec3(0.0f, -0.1f, 0.0f), 0.0f);
+  Clip clip;
+  clip.curves["contact.left_foot"] = test::constantCurve(0.0);
+  clip.curves["contact.right_foot"] = test::constantCurve(1.0);
+  Grounded r = solveOn(c, g, Affine::Identity(), &clip);
+  // Free: where the animation put it (the pose's 8 cm); planted: on the ground 10 cm lower.
+  EXPECT_NEAR(test::positionOf(c.skeleton, r.pose, c.leftAnkle).y(), 0.08f, 1e-4f * kLegLength);
+  EXPECT_NEAR(test::positionOf(c.skeleton, r.pose, c.rightAnkle).y(), -0.02f, 1e-4f * kLegLength);
+  EXPECT_FLOAT_EQ(r.rig.footReport(false).planted, 1.0f);
+  clip.curves["contact.left_foot"] = test::constantCurve(0.5);
+  r = solveOn(c, g, Affine::Identity(), &clip);
+  EXPECT_NEAR(test::positionOf(c.skeleton, r.pose, c.leftAnkle).y(), 0.03f, 1e-4f * kLegLength);
+}
+
+TEST(Grounding, SingularPlacementIsIgnored) {
+  const Character c;
+  const ModelGround g = slope(Vec3(0.0f, -0.05f, 0.0f), 0.1f);
+  const Grounded reference = solveOn(c, g, Affine::Identity());
+  auto rig = Rig::bind(c.skeleton, c.definition);
+  ASSERT_TRUE(rig.ok());
+  rig->setGround(g.inWorld(Affine::Identity()));
+  rig->setWorldFromModel(Affine(Eigen::Scaling(Vec3(1.0f, 0.0f, 1.0f))));
+  Affine notFinite = Affine::Identity();
+  notFinite(0, 3) = std::numeric_limits<float>::infinity();
+  rig->setWorldFromModel(notFinite);
+  Pose pose = test::restPoseOf(c.skeleton);
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  for (std::size_t j = 0; j < pose.size(); ++j) {
+    EXPECT_EQ(pose[j].translation, reference.pose[j].translation) << j;
+    EXPECT_EQ(pose[j].rotation.coeffs(), reference.pose[j].rotation.coeffs()) << j;
+  }
+}
+
+TEST(Grounding, CanBeSwitchedOnAfterBind) {
+  const Character c;
+  RigDefinition def = c.definition;
+  def.grounding.enabled = false;
+  auto rig = Rig::bind(c.skeleton, def);
+  ASSERT_TRUE(rig.ok()) << rig.error();
+  rig->setGround(*Ground::plane(Vec3(0.0f, -0.05f, 0.0f), Vec3::UnitY()));
+  Pose pose = test::restPoseOf(c.skeleton);
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  EXPECT_FALSE(rig->footReport(true).hit);
+  EXPECT_NEAR(test::positionOf(c.skeleton, pose, c.leftAnkle).y(), 0.08f, 1e-6f);
+  rig->setGroundingEnabled(true);
+  pose = test::restPoseOf(c.skeleton);
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  EXPECT_TRUE(rig->footReport(true).hit);
+  EXPECT_NEAR(test::positionOf(c.skeleton, pose, c.leftAnkle).y(), 0.03f, 1e-4f * kLegLength);
+}
+
+TEST(Grounding, WalkOnASlopeKeepsPlantedFeetOnIt) {
+  const Scene scene = makeMannequin();
+  const Character c;
+  auto rig = Rig::bind(c.skeleton, c.definition);
+  ASSERT_TRUE(rig.ok());
+  const ModelGround g = slope(Vec3(0.0f, 0.0f, 0.7f), 6.0f * kPi / 180.0f);
+  rig->setGround(g.inWorld(Affine::Identity()));
+  const Clip& walk = scene.clips.front();
+  int planted = 0;
+  for (int f = 0; f < 30; ++f) {
+    const double t = f / 30.0;
+    Pose pose = test::sampledPose(c.skeleton, walk, t);
+    ASSERT_TRUE(rig->solve(pose, t, &walk));
+    for (const bool left : {true, false}) {
+      const FootReport& foot = rig->footReport(left);
+      if (!foot.hit || foot.planted < 0.9999f) continue;
+      ++planted;
+      const int ankle = left ? c.leftAnkle : c.rightAnkle;
+      const Vec3 p = test::positionOf(c.skeleton, pose, ankle);
+      EXPECT_NEAR((p - g.pointModel).dot(g.normalModel), 0.08f, 1e-4f * kLegLength) << "t " << t;
+      EXPECT_LE(angleDeg(soleNormal(c.skeleton, pose, ankle), g.normalModel), 2.0f) << "t " << t;
+    }
+  }
+  EXPECT_GT(planted, 10);
+}
+
+}  // namespace
+}  // namespace articula

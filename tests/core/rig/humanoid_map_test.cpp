@@ -1,0 +1,188 @@
+#include "core/rig/humanoid_map.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/io/import.h"
+#include "core/samples/mannequin.h"
+
+namespace articula {
+namespace {
+
+// Builds a skeleton from (name, parent name) pairs in parent-before-child order.
+Skeleton skeletonFrom(const std::vector<std::pair<std::string, std::string>>& joints) {
+  Skeleton s;
+  for (const auto& [name, parent] : joints) {
+    Transform t;
+    t.translation = Vec3(0.0f, 0.1f, 0.0f);
+    s.addJoint(name, parent.empty() ? kNoParent : s.findJoint(parent), t);
+  }
+  return s;
+}
+
+std::string nameOf(const Skeleton& s, int j) { return j < 0 ? "(none)" : s.name(j); }
+
+struct Expected {
+  std::string hips, chest, head, neck;
+  std::string thighL, kneeL, ankleL, toeL;
+  std::string upperArmR, forearmR, handR, clavicleR;
+};
+
+void expectMap(const Skeleton& s, const Expected& e) {
+  auto map = mapHumanoid(s);
+  ASSERT_TRUE(map.ok()) << map.error();
+  EXPECT_EQ(nameOf(s, map->hips), e.hips);
+  EXPECT_EQ(nameOf(s, map->chest), e.chest);
+  EXPECT_EQ(nameOf(s, map->head), e.head);
+  EXPECT_EQ(nameOf(s, map->neck), e.neck);
+  EXPECT_EQ(nameOf(s, map->leftLeg.thigh), e.thighL);
+  EXPECT_EQ(nameOf(s, map->leftLeg.knee), e.kneeL);
+  EXPECT_EQ(nameOf(s, map->leftLeg.ankle), e.ankleL);
+  EXPECT_EQ(nameOf(s, map->leftLeg.toe), e.toeL);
+  EXPECT_EQ(nameOf(s, map->rightArm.upperArm), e.upperArmR);
+  EXPECT_EQ(nameOf(s, map->rightArm.forearm), e.forearmR);
+  EXPECT_EQ(nameOf(s, map->rightArm.hand), e.handR);
+  EXPECT_EQ(nameOf(s, map->rightArm.clavicle), e.clavicleR);
+  ASSERT_FALSE(map->spine.empty());
+  EXPECT_EQ(map->spine.front(), map->hips);
+  EXPECT_EQ(map->spine.back(), map->chest);
+  // Both sides are found and distinct.
+  EXPECT_NE(map->leftLeg.ankle, map->rightLeg.ankle);
+  EXPECT_NE(map->leftArm.hand, map->rightArm.hand);
+}
+
+TEST(NameTokens, SplitsCaseDigitsSeparatorsAndNamespaces) {
+  EXPECT_EQ(nameTokens("mixamorig:LeftUpLeg"), (std::vector<std::string>{"left", "up", "leg"}));
+  EXPECT_EQ(nameTokens("LHipJoint"), (std::vector<std::string>{"l", "hip", "joint"}));
+  EXPECT_EQ(nameTokens("Skeleton_arm_joint_L__4_"), (std::vector<std::string>{"skeleton", "arm", "joint", "l", "4"}));
+  EXPECT_EQ(nameTokens("Bip01 R Forearm"), (std::vector<std::string>{"bip", "01", "r", "forearm"}));
+  EXPECT_EQ(nameTokens("thigh.L"), (std::vector<std::string>{"thigh", "l"}));
+  EXPECT_EQ(nameTokens("Spine1"), (std::vector<std::string>{"spine", "1"}));
+}
+
+TEST(MapHumanoid, MixamoNames) {
+  std::vector<std::pair<std::string, std::string>> j = {{"mixamorig:Hips", ""},
+                                                        {"mixamorig:Spine", "mixamorig:Hips"},
+                                                        {"mixamorig:Spine1", "mixamorig:Spine"},
+                                                        {"mixamorig:Spine2", "mixamorig:Spine1"},
+                                                        {"mixamorig:Neck", "mixamorig:Spine2"},
+                                                        {"mixamorig:Head", "mixamorig:Neck"},
+                                                        {"mixamorig:HeadTop_End", "mixamorig:Head"}};
+  for (std::string side : {"Left", "Right"}) {
+    const std::string p = "mixamorig:" + side;
+    j.insert(j.end(), {{p + "Shoulder", "mixamorig:Spine2"},
+                       {p + "Arm", p + "Shoulder"},
+                       {p + "ForeArm", p + "Arm"},
+                       {p + "Hand", p + "ForeArm"},
+                       {p + "HandIndex1", p + "Hand"},
+                       {p + "UpLeg", "mixamorig:Hips"},
+                       {p + "Leg", p + "UpLeg"},
+                       {p + "Foot", p + "Leg"},
+                       {p + "ToeBase", p + "Foot"},
+                       {p + "Toe_End", p + "ToeBase"}});
+  }
+  expectMap(skeletonFrom(j),
+            {"mixamorig:Hips", "mixamorig:Spine2", "mixamorig:Head", "mixamorig:Neck", "mixamorig:LeftUpLeg",
+             "mixamorig:LeftLeg", "mixamorig:LeftFoot", "mixamorig:LeftToeBase", "mixamorig:RightArm",
+             "mixamorig:RightForeArm", "mixamorig:RightHand", "mixamorig:RightShoulder"});
+}
+
+TEST(MapHumanoid, UnrealNamesSkipTwistBones) {
+  std::vector<std::pair<std::string, std::string>> j = {{"root", ""},
+                                                        {"pelvis", "root"},
+                                                        {"spine_01", "pelvis"},
+                                                        {"spine_02", "spine_01"},
+                                                        {"spine_03", "spine_02"},
+                                                        {"neck_01", "spine_03"},
+                                                        {"head", "neck_01"}};
+  for (std::string s : {"l", "r"}) {
+    j.insert(j.end(), {{"clavicle_" + s, "spine_03"},
+                       {"upperarm_" + s, "clavicle_" + s},
+                       {"lowerarm_" + s, "upperarm_" + s},
+                       {"lowerarm_twist_01_" + s, "lowerarm_" + s},
+                       {"hand_" + s, "lowerarm_twist_01_" + s},
+                       {"thigh_" + s, "pelvis"},
+                       {"thigh_twist_01_" + s, "thigh_" + s},
+                       {"calf_" + s, "thigh_twist_01_" + s},
+                       {"foot_" + s, "calf_" + s},
+                       {"ball_" + s, "foot_" + s}});
+  }
+  expectMap(skeletonFrom(j), {"pelvis", "spine_03", "head", "neck_01", "thigh_l", "calf_l", "foot_l", "ball_l",
+                              "upperarm_r", "lowerarm_r", "hand_r", "clavicle_r"});
+}
+
+TEST(MapHumanoid, BipedNames) {
+  std::vector<std::pair<std::string, std::string>> j = {{"Bip01", ""},
+                                                        {"Bip01 Pelvis", "Bip01"},
+                                                        {"Bip01 Spine", "Bip01 Pelvis"},
+                                                        {"Bip01 Spine1", "Bip01 Spine"},
+                                                        {"Bip01 Neck", "Bip01 Spine1"},
+                                                        {"Bip01 Head", "Bip01 Neck"}};
+  for (std::string s : {"L", "R"}) {
+    const std::string p = "Bip01 " + s + " ";
+    j.insert(j.end(), {{p + "Clavicle", "Bip01 Neck"},
+                       {p + "UpperArm", p + "Clavicle"},
+                       {p + "Forearm", p + "UpperArm"},
+                       {p + "Hand", p + "Forearm"},
+                       {p + "Finger0", p + "Hand"},
+                       {p + "Thigh", "Bip01 Pelvis"},
+                       {p + "Calf", p + "Thigh"},
+                       {p + "Foot", p + "Calf"},
+                       {p + "Toe0", p + "Foot"}});
+  }
+  // Biped hangs the clavicles under the neck, so the joint holding both arms is the neck.
+  expectMap(skeletonFrom(j),
+            {"Bip01 Pelvis", "Bip01 Neck", "Bip01 Head", "(none)", "Bip01 L Thigh", "Bip01 L Calf", "Bip01 L Foot",
+             "Bip01 L Toe0", "Bip01 R UpperArm", "Bip01 R Forearm", "Bip01 R Hand", "Bip01 R Clavicle"});
+}
+
+TEST(MapHumanoid, MissingLimbIsNamed) {
+  const Skeleton s = skeletonFrom(
+      {{"Hips", ""}, {"Spine", "Hips"}, {"LeftUpLeg", "Hips"}, {"LeftLeg", "LeftUpLeg"}, {"LeftFoot", "LeftLeg"}});
+  auto map = mapHumanoid(s);
+  ASSERT_FALSE(map.ok());
+  EXPECT_NE(map.error().find("no right leg"), std::string::npos) << map.error();
+  // The arms are missing too, and the message says so; the left leg is there.
+  EXPECT_NE(map.error().find("no left arm"), std::string::npos) << map.error();
+  EXPECT_NE(map.error().find("no right arm"), std::string::npos) << map.error();
+  EXPECT_EQ(map.error().find("no left leg"), std::string::npos) << map.error();
+  EXPECT_FALSE(mapHumanoid(Skeleton{}).ok());
+}
+
+TEST(MapHumanoid, CmuBvh) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  expectMap(scene->skeleton, {"Hips", "Spine1", "Head", "Neck", "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase",
+                              "RightArm", "RightForeArm", "RightHand", "RightShoulder"});
+}
+
+TEST(MapHumanoid, KhronosSamplesResolveChainsThroughTheHierarchy) {
+  auto figure = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RiggedFigure/RiggedFigure.glb");
+  ASSERT_TRUE(figure.ok()) << figure.error();
+  expectMap(figure->skeleton,
+            {"torso_joint_1", "torso_joint_3", "neck_joint_2", "neck_joint_1", "leg_joint_L_1", "leg_joint_L_2",
+             "leg_joint_L_3", "leg_joint_L_5", "arm_joint_R_1", "arm_joint_R_2", "arm_joint_R_3", "(none)"});
+  // CesiumMan numbers its arm joints from the hand up (L__4_ is the shoulder).
+  auto cesium = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/CesiumMan/CesiumMan.glb");
+  ASSERT_TRUE(cesium.ok()) << cesium.error();
+  auto map = mapHumanoid(cesium->skeleton);
+  ASSERT_TRUE(map.ok()) << map.error();
+  EXPECT_EQ(cesium->skeleton.name(map->leftArm.upperArm), "Skeleton_arm_joint_L__4_");
+  EXPECT_EQ(cesium->skeleton.name(map->leftArm.hand), "Skeleton_arm_joint_L__2_");
+  EXPECT_EQ(cesium->skeleton.name(map->rightLeg.ankle), "leg_joint_R_3");
+  EXPECT_EQ(cesium->skeleton.name(map->hips), "Skeleton_torso_joint_1");
+}
+
+TEST(MapHumanoid, Mannequin) {
+  const Scene scene = makeMannequin();
+  auto map = mapHumanoid(scene.skeleton);
+  ASSERT_TRUE(map.ok()) << map.error();
+  EXPECT_EQ(scene.skeleton.name(map->hips), "Hips");
+  EXPECT_EQ(scene.skeleton.name(map->leftLeg.ankle), "LeftFoot");
+  EXPECT_EQ(scene.skeleton.name(map->rightArm.hand), "RightHand");
+  EXPECT_GE(map->spine.size(), 3u);
+}
+
+}  // namespace
+}  // namespace articula
