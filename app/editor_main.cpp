@@ -1,13 +1,19 @@
 // articula: the editor. Parses the command line, opens the file (or the built-in
 // mannequin) and shows the main window; with --screenshot it instead renders one frame of
-// the window to a PNG and exits, so rendering can be checked without a person looking.
+// the window to a PNG and exits, so rendering can be checked without a person looking;
+// with --benchmark-viewport it plays the clip through a 1280×720 viewport and prints the
+// median time per frame.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "core/samples/mannequin.h"
 #include "ui/document/document.h"
@@ -50,6 +56,20 @@ QString poseClip(articula::ui::Document* document, const QString& clipName, cons
   return {};
 }
 
+// Selects the comma-separated joints in `names` (empty: none). Returns an error message,
+// empty on success.
+QString selectJoints(articula::ui::Document* document, const QString& names) {
+  if (names.isEmpty()) return {};
+  std::vector<int> joints;
+  for (const QString& name : names.split(QLatin1Char(','))) {
+    const int joint = document->scene().skeleton.findJoint(name.toStdString());
+    if (joint < 0) return QStringLiteral("--select: no joint named \"%1\"").arg(name);
+    joints.push_back(joint);
+  }
+  document->setSelectedJoints(std::move(joints));
+  return {};
+}
+
 // Frames the character, shows the window at 1280×800 and saves its grab (QWidget::grab
 // includes the QOpenGLWidget's framebuffer).
 int takeScreenshot(articula::ui::MainWindow& window, const QString& outPath) {
@@ -72,6 +92,48 @@ int takeScreenshot(articula::ui::MainWindow& window, const QString& outPath) {
   return 0;
 }
 
+// Plays the current clip in a bare 1280×720 viewport, one frame per step, and prints the
+// median wall time of a step: evaluate the pose at the new frame, draw it, wait for the GPU.
+// The last line is "viewport: X.XX ms/frame" for scripts.
+int benchmarkViewport(articula::ui::Document* document, const QString& framesText) {
+  bool ok = false;
+  const int frames = framesText.toInt(&ok);
+  if (!ok || frames < 1) return fail(QStringLiteral("--frames expects a frame count >= 1, got \"%1\"").arg(framesText));
+  articula::ui::Viewport viewport(document);
+  viewport.resize(1280, 720);
+  viewport.show();
+  viewport.frameAll();
+  QElapsedTimer waited;
+  waited.start();
+  while (!viewport.hasRenderedFrame() && viewport.glError().isEmpty() && waited.elapsed() < 10000) {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  if (!viewport.glError().isEmpty()) return fail(viewport.glError());
+  if (!viewport.hasRenderedFrame()) return fail(QStringLiteral("the viewport did not render within 10 s"));
+  viewport.makeCurrent();
+  const auto* renderer = reinterpret_cast<const char*>(viewport.context()->functions()->glGetString(GL_RENDERER));
+  std::printf("viewport benchmark: %s, %d frames at %dx%d, %s\n", qPrintable(document->displayName()), frames,
+              viewport.width(), viewport.height(), renderer ? renderer : "unknown renderer");
+  viewport.doneCurrent();
+
+  std::vector<double> milliseconds;
+  milliseconds.reserve(static_cast<std::size_t>(frames));
+  const int frameCount = document->frameCount();
+  for (int i = 0; i < frames; ++i) {
+    QElapsedTimer timer;
+    timer.start();
+    document->setFrame(i % frameCount);
+    if (!viewport.renderFrameNow()) return fail(QStringLiteral("the viewport lost its OpenGL context"));
+    milliseconds.push_back(static_cast<double>(timer.nsecsElapsed()) * 1e-6);
+  }
+  std::sort(milliseconds.begin(), milliseconds.end());
+  const double median = milliseconds[milliseconds.size() / 2];
+  std::printf("min %.2f ms, max %.2f ms over %d frames of a %d-frame clip\n", milliseconds.front(), milliseconds.back(),
+              frames, frameCount);
+  std::printf("viewport: %.2f ms/frame\n", median);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -84,16 +146,34 @@ int main(int argc, char* argv[]) {
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("Animation authoring editor for skeletal characters."));
   parser.addHelpOption();
-  const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-                                            QStringLiteral("Render the window to <png> and exit."), QStringLiteral("png"));
+  const QCommandLineOption screenshotOption(
+      QStringLiteral("screenshot"), QStringLiteral("Render the window to <png> and exit."), QStringLiteral("png"));
   const QCommandLineOption clipOption(QStringLiteral("clip"), QStringLiteral("Clip to pose (default: the first)."),
                                       QStringLiteral("name"));
-  const QCommandLineOption frameOption(QStringLiteral("frame"), QStringLiteral("Frame of the clip to pose (default: 0)."),
-                                       QStringLiteral("n"));
+  const QCommandLineOption frameOption(QStringLiteral("frame"),
+                                       QStringLiteral("Frame of the clip to pose (default: 0)."), QStringLiteral("n"));
+  const QCommandLineOption benchmarkOption(
+      QStringLiteral("benchmark-viewport"),
+      QStringLiteral("Play the clip in a 1280x720 viewport, print the median ms/frame "
+                     "and exit."));
+  const QCommandLineOption framesOption(QStringLiteral("frames"),
+                                        QStringLiteral("Frames to render with --benchmark-viewport (default: 300)."),
+                                        QStringLiteral("n"), QStringLiteral("300"));
+  const QCommandLineOption selectOption(QStringLiteral("select"),
+                                        QStringLiteral("Joints to select (comma-separated names); the gizmo shows on "
+                                                       "the first."),
+                                        QStringLiteral("names"));
+  const QCommandLineOption onionOption(QStringLiteral("onion-skin"),
+                                       QStringLiteral("Show ghosts 3 and 6 frames before and after."));
+  parser.addOption(selectOption);
+  parser.addOption(onionOption);
   parser.addOption(screenshotOption);
+  parser.addOption(benchmarkOption);
+  parser.addOption(framesOption);
   parser.addOption(clipOption);
   parser.addOption(frameOption);
-  parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Character or animation to open (glTF, FBX, BVH, Collada, ...)."),
+  parser.addPositionalArgument(QStringLiteral("file"),
+                               QStringLiteral("Character or animation to open (glTF, FBX, BVH, Collada, ...)."),
                                QStringLiteral("[file]"));
   parser.process(app);
   if (parser.positionalArguments().size() > 1) return fail(QStringLiteral("expected at most one file"));
@@ -103,13 +183,18 @@ int main(int argc, char* argv[]) {
     window.openScene(articula::makeMannequin(), QStringLiteral("Mannequin"));
   } else {
     QString error;
-    QObject::connect(&window, &articula::ui::MainWindow::openFailed, [&error](const QString& message) { error = message; });
+    QObject::connect(&window, &articula::ui::MainWindow::openFailed,
+                     [&error](const QString& message) { error = message; });
     if (!window.openFile(parser.positionalArguments().front())) return fail(error);
   }
 
   const QString poseError = poseClip(window.document(), parser.value(clipOption), parser.value(frameOption));
   if (!poseError.isEmpty()) return fail(poseError);
+  const QString selectError = selectJoints(window.document(), parser.value(selectOption));
+  if (!selectError.isEmpty()) return fail(selectError);
+  if (parser.isSet(onionOption)) window.viewport()->setOnionSkin(articula::ui::OnionSkinSettings{2, 3});
   if (parser.isSet(screenshotOption)) return takeScreenshot(window, parser.value(screenshotOption));
+  if (parser.isSet(benchmarkOption)) return benchmarkViewport(window.document(), parser.value(framesOption));
   window.show();
   return QApplication::exec();
 }

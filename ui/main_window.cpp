@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -9,7 +10,10 @@
 #include <QUndoStack>
 
 #include "core/io/import.h"
+#include "ui/commands/key_pose_command.h"
+#include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
+#include "ui/docks/properties_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
 #include "ui/timeline/playback_controller.h"
@@ -24,7 +28,9 @@ MainWindow::MainWindow(QWidget* parent)
       mPlayback(new PlaybackController(mDocument, this)),
       mViewport(new Viewport(mDocument, this)),
       mOutlinerDock(new OutlinerDock(mDocument, this)),
-      mTimelineDock(new TimelineDock(mDocument, mPlayback, this)) {
+      mTimelineDock(new TimelineDock(mDocument, mPlayback, this)),
+      mHistoryDock(new HistoryDock(mDocument, this)),
+      mPropertiesDock(new PropertiesDock(mDocument, this)) {
   setObjectName(QStringLiteral("MainWindow"));
   setCentralWidget(mViewport);
   // The timeline spans the full width under the outliner, as in Maya and Blender.
@@ -32,15 +38,19 @@ MainWindow::MainWindow(QWidget* parent)
   setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
   addDockWidget(Qt::LeftDockWidgetArea, mOutlinerDock);
   addDockWidget(Qt::BottomDockWidgetArea, mTimelineDock);
-  resizeDocks({mOutlinerDock}, {260}, Qt::Horizontal);
+  addDockWidget(Qt::RightDockWidgetArea, mPropertiesDock);
+  addDockWidget(Qt::RightDockWidgetArea, mHistoryDock);
+  resizeDocks({mOutlinerDock, mPropertiesDock}, {250, 290}, Qt::Horizontal);
   resizeDocks({mTimelineDock}, {mTimelineDock->sizeHint().height()}, Qt::Vertical);
   createActions();
 
   connect(mDocument, &Document::changed, this, [this](const ChangeEvent& event) {
     if (event.type == ChangeEvent::Type::SceneReplaced) updateWindowTitle();
+    updateEditActions();
   });
   connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
   updateWindowTitle();
+  updateEditActions();
   resize(1280, 800);
 }
 
@@ -59,11 +69,20 @@ void MainWindow::createActions() {
 
   QMenu* editMenu = menuBar()->addMenu(tr("&Edit"));
   QAction* undoAction = mDocument->undoStack()->createUndoAction(this, tr("&Undo"));
-  undoAction->setShortcut(QKeySequence::Undo);
+  undoAction->setObjectName(QStringLiteral("actionUndo"));
+  undoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
   QAction* redoAction = mDocument->undoStack()->createRedoAction(this, tr("&Redo"));
-  redoAction->setShortcut(QKeySequence::Redo);
+  redoAction->setObjectName(QStringLiteral("actionRedo"));
+  redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
   editMenu->addAction(undoAction);
   editMenu->addAction(redoAction);
+  editMenu->addSeparator();
+  // Maya's S: key what is posed (and selected) at the current frame.
+  mKeyPoseAction = editMenu->addAction(tr("&Key Pose"), this, [this] {
+    if (KeyPoseCommand::canKeyPose(*mDocument)) mDocument->undoStack()->push(new KeyPoseCommand(mDocument));
+  });
+  mKeyPoseAction->setObjectName(QStringLiteral("actionKeyPose"));
+  mKeyPoseAction->setShortcut(Qt::Key_S);
 
   TimelineWidget* timeline = mTimelineDock->timeline();
   QMenu* playbackMenu = menuBar()->addMenu(tr("&Playback"));
@@ -71,13 +90,72 @@ void MainWindow::createActions() {
   playbackMenu->addAction(timeline->playAction());
   playbackMenu->addAction(timeline->loopAction());
 
+  // Maya's tool keys: Q select only, W move, E rotate.
+  QMenu* toolsMenu = menuBar()->addMenu(tr("&Tools"));
+  auto* toolGroup = new QActionGroup(this);
+  const struct {
+    QString text;
+    GizmoMode mode;
+    Qt::Key key;
+    const char* name;
+  } tools[] = {{tr("&Select"), GizmoMode::None, Qt::Key_Q, "actionSelectTool"},
+               {tr("&Move"), GizmoMode::Translate, Qt::Key_W, "actionMoveTool"},
+               {tr("&Rotate"), GizmoMode::Rotate, Qt::Key_E, "actionRotateTool"}};
+  for (const auto& tool : tools) {
+    QAction* action =
+        toolsMenu->addAction(tool.text, mViewport, [this, mode = tool.mode] { mViewport->setGizmoMode(mode); });
+    action->setObjectName(QLatin1String(tool.name));
+    action->setShortcut(tool.key);
+    action->setCheckable(true);
+    action->setChecked(mViewport->gizmoMode() == tool.mode);
+    toolGroup->addAction(action);
+  }
+  toolsMenu->addSeparator();
+  QAction* localAction = toolsMenu->addAction(tr("&Local Axes"));
+  localAction->setObjectName(QStringLiteral("actionLocalAxes"));
+  localAction->setShortcut(Qt::Key_L);
+  localAction->setCheckable(true);
+  localAction->setChecked(mViewport->gizmoSpace() == GizmoSpace::Local);
+  connect(localAction, &QAction::toggled, mViewport,
+          [this](bool local) { mViewport->setGizmoSpace(local ? GizmoSpace::Local : GizmoSpace::World); });
+
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-  QAction* frameAction = viewMenu->addAction(tr("&Frame All"), mViewport, &Viewport::frameAll);
+  // Maya's keys: F frames the selection, A frames everything.
+  QAction* frameSelectedAction = viewMenu->addAction(tr("Frame &Selected"), mViewport, &Viewport::frameSelected);
+  frameSelectedAction->setObjectName(QStringLiteral("actionFrameSelected"));
+  frameSelectedAction->setShortcut(Qt::Key_F);
+  QAction* frameAction = viewMenu->addAction(tr("Frame &All"), mViewport, &Viewport::frameAll);
   frameAction->setObjectName(QStringLiteral("actionFrameAll"));
-  frameAction->setShortcut(Qt::Key_F);
+  frameAction->setShortcut(Qt::Key_A);
+  viewMenu->addSeparator();
+  // Blender's numpad keys (on the number row too): 1 front, 3 side, 7 top, 5 perspective.
+  const struct {
+    QString text;
+    OrbitCamera::NamedView view;
+    Qt::Key key;
+  } namedViews[] = {{tr("&Front"), OrbitCamera::NamedView::Front, Qt::Key_1},
+                    {tr("Si&de"), OrbitCamera::NamedView::Side, Qt::Key_3},
+                    {tr("&Top"), OrbitCamera::NamedView::Top, Qt::Key_7},
+                    {tr("&Perspective"), OrbitCamera::NamedView::Perspective, Qt::Key_5}};
+  for (const auto& named : namedViews) {
+    QAction* action =
+        viewMenu->addAction(named.text, mViewport, [this, view = named.view] { mViewport->setNamedView(view); });
+    action->setShortcuts({QKeySequence(named.key), QKeySequence(Qt::KeypadModifier | named.key)});
+  }
+  viewMenu->addSeparator();
+  // Ghosts of the skeleton 3 and 6 frames before (red) and after (green) the current one.
+  QAction* onionAction = viewMenu->addAction(tr("&Onion Skin"));
+  onionAction->setObjectName(QStringLiteral("actionOnionSkin"));
+  onionAction->setShortcut(Qt::Key_O);
+  onionAction->setCheckable(true);
+  connect(onionAction, &QAction::toggled, mViewport, [this](bool on) {
+    mViewport->setOnionSkin(OnionSkinSettings{on ? 2 : 0, 3});
+  });
   viewMenu->addSeparator();
   viewMenu->addAction(mOutlinerDock->toggleViewAction());
   viewMenu->addAction(mTimelineDock->toggleViewAction());
+  viewMenu->addAction(mPropertiesDock->toggleViewAction());
+  viewMenu->addAction(mHistoryDock->toggleViewAction());
 }
 
 QStringList MainWindow::importFileFilters() {
@@ -107,7 +185,9 @@ bool MainWindow::openFile(const QString& path) {
   return true;
 }
 
-void MainWindow::openScene(Scene scene, const QString& name) { mDocument->replaceScene(std::move(scene), QString(), name); }
+void MainWindow::openScene(Scene scene, const QString& name) {
+  mDocument->replaceScene(std::move(scene), QString(), name);
+}
 
 void MainWindow::chooseFileToOpen() {
   const QStringList filters = importFileFilters();
@@ -120,6 +200,8 @@ void MainWindow::chooseFileToOpen() {
   disconnect(connection);
   if (!opened) QMessageBox::warning(this, tr("Cannot Open File"), message);
 }
+
+void MainWindow::updateEditActions() { mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument)); }
 
 void MainWindow::updateWindowTitle() {
   setWindowTitle(tr("%1[*] — Articula").arg(mDocument->displayName()));

@@ -2,18 +2,22 @@
 #include <QMainWindow>
 #include <QString>
 
+class QAction;
+
 #include "core/scene/scene.h"
 
 namespace articula::ui {
 
 class Document;
+class HistoryDock;
 class OutlinerDock;
+class PropertiesDock;
 class PlaybackController;
 class TimelineDock;
 class Viewport;
 
-// The editor's main window: viewport in the centre, outliner on the left, timeline at the
-// bottom; File, Edit, Playback and View menus.
+// The editor's main window: viewport in the centre, outliner on the left, properties and
+// history on the right, timeline at the bottom; File, Edit, Playback and View menus.
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -25,6 +29,8 @@ class MainWindow : public QMainWindow {
   Viewport* viewport() const { return mViewport; }
   OutlinerDock* outlinerDock() const { return mOutlinerDock; }
   TimelineDock* timelineDock() const { return mTimelineDock; }
+  HistoryDock* historyDock() const { return mHistoryDock; }
+  PropertiesDock* propertiesDock() const { return mPropertiesDock; }
   PlaybackController* playback() const { return mPlayback; }
 
   // Imports `path` completely and only then replaces the open scene, so a failed import
@@ -44,13 +50,17 @@ class MainWindow : public QMainWindow {
   void createActions();
   void chooseFileToOpen();
   void updateWindowTitle();
+  void updateEditActions();
 
   Document* const mDocument;
   PlaybackController* const mPlayback;
   Viewport* const mViewport;
   OutlinerDock* const mOutlinerDock;
   TimelineDock* const mTimelineDock;
+  HistoryDock* const mHistoryDock;
+  PropertiesDock* const mPropertiesDock;
   QString mLastOpenDirectory;
+  QAction* mKeyPoseAction = nullptr;
 };
 
 }  // namespace articula::ui

@@ -2,7 +2,11 @@
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QToolTip>
 #include <QTreeView>
+#include <QVBoxLayout>
 
 #include <vector>
 
@@ -15,9 +19,31 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
     : QDockWidget(tr("Outliner"), parent),
       mDocument(document),
       mModel(new JointTreeModel(document, this)),
+      mFilterModel(new QSortFilterProxyModel(this)),
+      mFilterEdit(new QLineEdit(this)),
       mTreeView(new QTreeView(this)) {
   setObjectName(QStringLiteral("OutlinerDock"));
-  mTreeView->setModel(mModel);
+  mFilterModel->setSourceModel(mModel);
+  mFilterModel->setFilterKeyColumn(JointTreeModel::NameColumn);
+  mFilterModel->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  mFilterModel->setRecursiveFilteringEnabled(true);
+  mFilterEdit->setPlaceholderText(tr("Filter by name"));
+  mFilterEdit->setClearButtonEnabled(true);
+  connect(mFilterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+    // Filtering hides rows, which the view reports as deselection; the document keeps its
+    // selection (a hidden joint stays selected).
+    mSyncing = true;
+    mFilterModel->setFilterFixedString(text);
+    mSyncing = false;
+    mTreeView->expandAll();
+    syncSelectionFromDocument();
+  });
+  connect(mModel, &JointTreeModel::renameRefused, this, [this](const QString& message) {
+    QToolTip::showText(mTreeView->mapToGlobal(mTreeView->visualRect(mTreeView->currentIndex()).bottomLeft()), message,
+                       mTreeView);
+  });
+  mTreeView->setModel(mFilterModel);
+  mTreeView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
   mTreeView->setSelectionMode(QAbstractItemView::ExtendedSelection);
   mTreeView->setSelectionBehavior(QAbstractItemView::SelectRows);
   mTreeView->setUniformRowHeights(true);
@@ -26,11 +52,25 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
   mTreeView->header()->setSectionResizeMode(JointTreeModel::NameColumn, QHeaderView::Stretch);
   mTreeView->header()->setSectionResizeMode(JointTreeModel::KindColumn, QHeaderView::ResizeToContents);
   mTreeView->expandAll();
-  setWidget(mTreeView);
+  auto* content = new QWidget(this);
+  auto* layout = new QVBoxLayout(content);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addWidget(mFilterEdit);
+  layout->addWidget(mTreeView);
+  setWidget(content);
 
   connect(mTreeView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &OutlinerDock::viewSelectionChanged);
   connect(mDocument, &Document::changed, this, &OutlinerDock::documentChanged);
+}
+
+QModelIndex OutlinerDock::viewIndexOfJoint(int joint, int column) const {
+  return mFilterModel->mapFromSource(mModel->indexOfJoint(joint, column));
+}
+
+int OutlinerDock::jointOfViewIndex(const QModelIndex& index) const {
+  return mModel->jointOfIndex(mFilterModel->mapToSource(index));
 }
 
 void OutlinerDock::documentChanged(const ChangeEvent& event) {
@@ -45,6 +85,9 @@ void OutlinerDock::documentChanged(const ChangeEvent& event) {
       break;
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::TimeChanged:
+    case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::JointRenamed:  // the model updates its own item
+    case ChangeEvent::Type::ClipEdited:
       break;
   }
 }
@@ -54,7 +97,7 @@ void OutlinerDock::viewSelectionChanged() {
   std::vector<int> joints;
   const QModelIndexList rows = mTreeView->selectionModel()->selectedRows(JointTreeModel::NameColumn);
   joints.reserve(static_cast<std::size_t>(rows.size()));
-  for (const QModelIndex& index : rows) joints.push_back(mModel->jointOfIndex(index));
+  for (const QModelIndex& index : rows) joints.push_back(jointOfViewIndex(index));
   mSyncing = true;
   mDocument->setSelectedJoints(std::move(joints));
   mSyncing = false;
@@ -64,15 +107,17 @@ void OutlinerDock::syncSelectionFromDocument() {
   if (mSyncing) return;
   QItemSelection selection;
   for (int joint : mDocument->selectedJoints()) {
-    selection.select(mModel->indexOfJoint(joint, JointTreeModel::NameColumn),
-                     mModel->indexOfJoint(joint, JointTreeModel::KindColumn));
+    const QModelIndex first = viewIndexOfJoint(joint, JointTreeModel::NameColumn);
+    if (first.isValid()) selection.select(first, viewIndexOfJoint(joint, JointTreeModel::KindColumn));
   }
   mSyncing = true;
   mTreeView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
   if (!mDocument->selectedJoints().empty()) {
-    const QModelIndex first = mModel->indexOfJoint(mDocument->selectedJoints().front());
-    mTreeView->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
-    mTreeView->scrollTo(first);
+    const QModelIndex first = viewIndexOfJoint(mDocument->selectedJoints().front());
+    if (first.isValid()) {
+      mTreeView->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+      mTreeView->scrollTo(first);
+    }
   }
   mSyncing = false;
 }

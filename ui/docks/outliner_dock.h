@@ -1,7 +1,8 @@
 #pragma once
 #include <QDockWidget>
 
-class QItemSelection;
+class QLineEdit;
+class QSortFilterProxyModel;
 class QTreeView;
 
 namespace articula::ui {
@@ -10,8 +11,9 @@ class Document;
 class JointTreeModel;
 struct ChangeEvent;
 
-// The node forest of the open scene as a tree. Selecting items selects joints in the
-// document; a selection made elsewhere (the viewport) is mirrored here.
+// The node forest of the open scene as a tree, with a name filter above it. Selecting
+// items selects joints in the document; a selection made elsewhere (the viewport) is
+// mirrored here. Double-click or F2 renames a node (one undo step).
 class OutlinerDock : public QDockWidget {
   Q_OBJECT
 
@@ -20,6 +22,14 @@ class OutlinerDock : public QDockWidget {
 
   QTreeView* treeView() const { return mTreeView; }
   JointTreeModel* model() const { return mModel; }
+  // The view shows the model through this filter (case-insensitive substring of the name;
+  // ancestors of a match stay visible so the tree keeps its shape).
+  QSortFilterProxyModel* filterModel() const { return mFilterModel; }
+  QLineEdit* filterEdit() const { return mFilterEdit; }
+
+  // Item of the tree view showing `joint`, invalid when filtered out.
+  QModelIndex viewIndexOfJoint(int joint, int column = 0) const;
+  int jointOfViewIndex(const QModelIndex& index) const;
 
  private:
   void documentChanged(const ChangeEvent& event);
@@ -28,6 +38,8 @@ class OutlinerDock : public QDockWidget {
 
   Document* const mDocument;
   JointTreeModel* const mModel;
+  QSortFilterProxyModel* const mFilterModel;
+  QLineEdit* const mFilterEdit;
   QTreeView* const mTreeView;
   // Set while this dock writes one side of the selection, so the echo from the other side
   // does not come back as a second, partial change.

@@ -12,9 +12,14 @@ struct ChangeEvent {
     CurrentClipChanged,  // another clip of the scene is the one being played and edited
     TimeChanged,         // the current time moved; the evaluated pose moved with it
     SelectionChanged,    // the set of selected joints changed
+    PoseEdited,          // pose overrides changed (`joint`, or -1 for several); the pose moved
+    JointRenamed,        // `joint` has a new name
+    ClipEdited,          // keys of clip `clip` changed; the pose was re-evaluated
   };
 
   Type type;
+  int joint = -1;  // PoseEdited, JointRenamed: the skeleton node concerned
+  int clip = -1;   // ClipEdited: index of the clip in the scene
 };
 
 }  // namespace articula::ui

@@ -30,6 +30,7 @@ void Document::replaceScene(Scene scene, const QString& filePath, const QString&
   mSampler.reset(currentClip());
   mTime = currentClip() ? currentClip()->startTime : 0.0;
   mSelectedJoints.clear();
+  mPoseOverrides.clear();
   mUndoStack->clear();
   evaluatePose();
   emitChanged(ChangeEvent::Type::SceneReplaced);
@@ -45,6 +46,7 @@ void Document::setCurrentClip(int index) {
   mClipIndex = index;
   mSampler.reset(currentClip());
   mTime = currentClip()->startTime;
+  mPoseOverrides.clear();
   evaluatePose();
   emitChanged(ChangeEvent::Type::CurrentClipChanged);
 }
@@ -55,6 +57,7 @@ void Document::setTime(double seconds) {
   seconds = std::clamp(seconds, clip->startTime, std::max(clip->startTime, clip->endTime));
   if (seconds == mTime) return;
   mTime = seconds;
+  mPoseOverrides.clear();
   evaluatePose();
   emitChanged(ChangeEvent::Type::TimeChanged);
 }
@@ -101,6 +104,7 @@ void Document::evaluatePose() {
   const auto rest = skeleton.restPose();
   mLocalPose.assign(rest.begin(), rest.end());
   if (currentClip()) mSampler.sample(mTime, mLocalPose);
+  for (const auto& [joint, local] : mPoseOverrides) mLocalPose[static_cast<std::size_t>(joint)] = local;
   mModelPose.resize(mLocalPose.size());
   LocalToModelJob job;
   job.skeleton = &skeleton;
@@ -109,6 +113,51 @@ void Document::evaluatePose() {
   if (!job.run()) std::fill(mModelPose.begin(), mModelPose.end(), Affine::Identity());
 }
 
-void Document::emitChanged(ChangeEvent::Type type) { emit changed(ChangeEvent{type}); }
+std::optional<Transform> Document::setPoseOverride(DocumentEditKey, int joint, std::optional<Transform> local) {
+  if (joint < 0 || joint >= mScene.skeleton.jointCount()) return std::nullopt;
+  std::optional<Transform> previous;
+  if (const auto found = mPoseOverrides.find(joint); found != mPoseOverrides.end()) {
+    previous = found->second;
+    mPoseOverrides.erase(found);
+  }
+  if (local) mPoseOverrides[joint] = *local;
+  evaluatePose();
+  emitChanged(ChangeEvent::Type::PoseEdited, joint);
+  return previous;
+}
+
+std::map<int, Transform> Document::setPoseOverrides(DocumentEditKey, std::map<int, Transform> overrides) {
+  const int count = mScene.skeleton.jointCount();
+  std::erase_if(overrides, [count](const auto& entry) { return entry.first < 0 || entry.first >= count; });
+  std::swap(overrides, mPoseOverrides);
+  evaluatePose();
+  emitChanged(ChangeEvent::Type::PoseEdited);
+  return overrides;
+}
+
+std::string Document::renameJoint(DocumentEditKey, int joint, std::string name) {
+  if (joint < 0 || joint >= mScene.skeleton.jointCount()) return name;
+  std::string previous = mScene.skeleton.name(joint);
+  mScene.skeleton.setName(joint, std::move(name));
+  emitChanged(ChangeEvent::Type::JointRenamed, joint);
+  return previous;
+}
+
+Clip Document::replaceClip(DocumentEditKey, int clipIndex, Clip clip) {
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return clip;
+  std::swap(clip, mScene.clips[static_cast<std::size_t>(clipIndex)]);
+  if (clipIndex == mClipIndex) {
+    // The sampler's cursors index the old keys.
+    mSampler.reset(currentClip());
+    mTime = std::clamp(mTime, currentClip()->startTime, std::max(currentClip()->startTime, currentClip()->endTime));
+    evaluatePose();
+  }
+  emitChanged(ChangeEvent::Type::ClipEdited, -1, clipIndex);
+  return clip;
+}
+
+void Document::emitChanged(ChangeEvent::Type type, int joint, int clip) {
+  emit changed(ChangeEvent{type, joint, clip});
+}
 
 }  // namespace articula::ui

@@ -2,12 +2,16 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/anim/clip.h"
 #include "core/scene/scene.h"
 #include "ui/document/change_event.h"
+#include "ui/document/document_edit_key.h"
 
 class QUndoStack;
 
@@ -17,7 +21,8 @@ namespace articula::ui {
 // and the undo stack of every edit made to it.
 //
 // Views get const access only. Edits to the scene go through QUndoCommands pushed on
-// undoStack(); editing the scene any other way would bypass undo and the change signal.
+// undoStack() (ui/commands/); the edit entry points below take a DocumentEditKey that only
+// those commands can make, so nothing bypasses undo and the change signal.
 // Time, current clip and selection are view state, not document edits, so they change
 // through plain setters and are not undoable (as Tiled treats object selection).
 //
@@ -69,12 +74,29 @@ class Document : public QObject {
   std::span<const Transform> localPose() const { return mLocalPose; }
   std::span<const Affine> modelPose() const { return mModelPose; }
 
+  // Pose overrides: joints posed by hand at the current time, as local transforms that
+  // replace what the clip gives. As in Maya and Blender, such an edit shows at once but is
+  // not animation until it is keyed (KeyPoseCommand writes it into the clip); moving the
+  // time or changing the clip drops it.
+  const std::map<int, Transform>& poseOverrides() const { return mPoseOverrides; }
+  bool hasPoseOverride(int joint) const { return mPoseOverrides.contains(joint); }
+
+  // Edit entry points for the undo commands. Each swaps in the new value, returns the one
+  // it replaced (so a command's undo is the same call with the returned value) and emits
+  // one change event.
+  // nullopt removes the override. Ignored (returns nullopt) for an invalid joint.
+  std::optional<Transform> setPoseOverride(DocumentEditKey, int joint, std::optional<Transform> local);
+  std::map<int, Transform> setPoseOverrides(DocumentEditKey, std::map<int, Transform> overrides);
+  std::string renameJoint(DocumentEditKey, int joint, std::string name);
+  // Replaces clip `clipIndex` (which must exist) and re-evaluates the pose.
+  Clip replaceClip(DocumentEditKey, int clipIndex, Clip clip);
+
  signals:
   void changed(const articula::ui::ChangeEvent& event);
 
  private:
   void evaluatePose();
-  void emitChanged(ChangeEvent::Type type);
+  void emitChanged(ChangeEvent::Type type, int joint = -1, int clip = -1);
 
   Scene mScene;
   QString mFilePath;
@@ -84,6 +106,7 @@ class Document : public QObject {
   double mTime = 0.0;
   std::vector<int> mSelectedJoints;
   ClipSampler mSampler;
+  std::map<int, Transform> mPoseOverrides;
   Pose mLocalPose;
   std::vector<Affine> mModelPose;
 };

@@ -3,7 +3,9 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
+#include <QUndoStack>
 
+#include "ui/commands/rename_joint_command.h"
 #include "ui/document/document.h"
 
 namespace articula::ui {
@@ -59,6 +61,11 @@ JointTreeModel::JointTreeModel(Document* document, QObject* parent)
 }
 
 void JointTreeModel::documentChanged(const ChangeEvent& event) {
+  if (event.type == ChangeEvent::Type::JointRenamed) {
+    const QModelIndex item = indexOfJoint(event.joint);
+    if (item.isValid()) emit dataChanged(item, item, {Qt::DisplayRole, Qt::EditRole});
+    return;
+  }
   if (event.type != ChangeEvent::Type::SceneReplaced) return;
   beginResetModel();
   rebuild();
@@ -112,19 +119,26 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
   if (joint < 0) return {};
   const Skeleton& skeleton = mDocument->scene().skeleton;
   const NodeKind kind = skeleton.kind(joint);
+  if (role == Qt::EditRole && index.column() == NameColumn) return QString::fromStdString(skeleton.name(joint));
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
     if (index.column() == NameColumn) return QString::fromStdString(skeleton.name(joint));
     switch (kind) {
-      case NodeKind::Joint: return tr("Joint");
-      case NodeKind::Transform: return tr("Transform");
-      case NodeKind::Tip: return tr("Tip");
+      case NodeKind::Joint:
+        return tr("Joint");
+      case NodeKind::Transform:
+        return tr("Transform");
+      case NodeKind::Tip:
+        return tr("Tip");
     }
   }
   if (role == Qt::DecorationRole && index.column() == NameColumn) {
     switch (kind) {
-      case NodeKind::Joint: return mJointIcon;
-      case NodeKind::Transform: return mTransformIcon;
-      case NodeKind::Tip: return mTipIcon;
+      case NodeKind::Joint:
+        return mJointIcon;
+      case NodeKind::Transform:
+        return mTransformIcon;
+      case NodeKind::Tip:
+        return mTipIcon;
     }
   }
   return {};
@@ -133,6 +147,27 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
 QVariant JointTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   return section == NameColumn ? tr("Name") : tr("Kind");
+}
+
+Qt::ItemFlags JointTreeModel::flags(const QModelIndex& index) const {
+  Qt::ItemFlags itemFlags = QAbstractItemModel::flags(index);
+  if (index.isValid() && index.column() == NameColumn) itemFlags |= Qt::ItemIsEditable;
+  return itemFlags;
+}
+
+bool JointTreeModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+  const int joint = jointOfIndex(index);
+  if (role != Qt::EditRole || index.column() != NameColumn || joint < 0) return false;
+  const QString name = value.toString();
+  if (name == QString::fromStdString(mDocument->scene().skeleton.name(joint))) return false;
+  const QString problem = RenameJointCommand::validate(*mDocument, joint, name);
+  if (!problem.isEmpty()) {
+    emit renameRefused(problem);
+    return false;
+  }
+  // The command's JointRenamed event emits dataChanged.
+  mDocument->undoStack()->push(new RenameJointCommand(mDocument, joint, name));
+  return true;
 }
 
 QModelIndex JointTreeModel::indexOfJoint(int joint, int column) const {

@@ -28,10 +28,17 @@ class JointTreeModel : public QAbstractItemModel {
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  // Names are editable: an edit pushes a RenameJointCommand, or is refused (renameRefused
+  // says why) when the name is empty or taken.
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+  bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
   // Item of a skeleton node (invalid for an out-of-range index) and back (-1 if invalid).
   QModelIndex indexOfJoint(int joint, int column = NameColumn) const;
   int jointOfIndex(const QModelIndex& index) const;
+
+ signals:
+  void renameRefused(const QString& message);
 
  private:
   void documentChanged(const ChangeEvent& event);
@@ -41,7 +48,7 @@ class JointTreeModel : public QAbstractItemModel {
   Document* const mDocument;
   std::vector<std::vector<int>> mChildren;  // per node
   std::vector<int> mRoots;
-  std::vector<int> mRowInParent;            // per node
+  std::vector<int> mRowInParent;  // per node
   QIcon mJointIcon;
   QIcon mTransformIcon;
   QIcon mTipIcon;

@@ -9,8 +9,7 @@
 
 namespace articula::ui {
 
-PlaybackController::PlaybackController(Document* document, QObject* parent)
-    : QObject(parent), mDocument(document) {
+PlaybackController::PlaybackController(Document* document, QObject* parent) : QObject(parent), mDocument(document) {
   auto elapsed = std::make_shared<QElapsedTimer>();
   elapsed->start();
   mClock = [elapsed] { return elapsed->nsecsElapsed(); };
@@ -91,6 +90,9 @@ void PlaybackController::documentChanged(const ChangeEvent& event) {
       if (mPlaying && !mStepping) restartFromCurrentFrame();
       break;
     case ChangeEvent::Type::SelectionChanged:
+    case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::JointRenamed:
+    case ChangeEvent::Type::ClipEdited:
       break;
   }
 }

@@ -26,7 +26,8 @@ QSize TimeRuler::sizeHint() const { return {600, 40}; }
 QSize TimeRuler::minimumSizeHint() const { return {120, 34}; }
 
 void TimeRuler::documentChanged(const ChangeEvent& event) {
-  if (event.type == ChangeEvent::Type::SceneReplaced || event.type == ChangeEvent::Type::CurrentClipChanged) {
+  if (event.type == ChangeEvent::Type::SceneReplaced || event.type == ChangeEvent::Type::CurrentClipChanged ||
+      event.type == ChangeEvent::Type::ClipEdited) {
     updateAxis();
   }
   if (event.type != ChangeEvent::Type::SelectionChanged) update();

@@ -92,9 +92,12 @@ void TimelineWidget::documentChanged(const ChangeEvent& event) {
       break;
     }
     case ChangeEvent::Type::TimeChanged:
+    case ChangeEvent::Type::ClipEdited:  // an edit may have changed the clip's range
       updateFrameDisplay();
       break;
     case ChangeEvent::Type::SelectionChanged:
+    case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::JointRenamed:
       break;
   }
 }

@@ -43,6 +43,17 @@ Mat4 OrbitCamera::projectionMatrix(float aspect) const {
   const float farPlane = (mDistance + mSceneRadius) * 50.0f;
   const float f = 1.0f / std::tan(mFovYRad * 0.5f);
   Mat4 projection = Mat4::Zero();
+  if (mOrthographic) {
+    // Half height = distance × tan(fov/2): the perspective view's extent at the target.
+    const float halfHeight = mDistance / f;
+    const float halfWidth = halfHeight * std::max(aspect, 1e-4f);
+    projection(0, 0) = 1.0f / halfWidth;
+    projection(1, 1) = 1.0f / halfHeight;
+    projection(2, 2) = -2.0f / (farPlane - nearPlane);
+    projection(2, 3) = -(farPlane + nearPlane) / (farPlane - nearPlane);
+    projection(3, 3) = 1.0f;
+    return projection;
+  }
   projection(0, 0) = f / std::max(aspect, 1e-4f);
   projection(1, 1) = f;
   projection(2, 2) = (farPlane + nearPlane) / (nearPlane - farPlane);
@@ -51,15 +62,41 @@ Mat4 OrbitCamera::projectionMatrix(float aspect) const {
   return projection;
 }
 
+void OrbitCamera::setNamedView(NamedView view) {
+  constexpr float kQuarterTurnRad = 1.5707964f;
+  switch (view) {
+    case NamedView::Front:
+      setView(mTarget, 0.0f, 0.0f, mDistance);
+      break;
+    case NamedView::Side:
+      setView(mTarget, kQuarterTurnRad, 0.0f, mDistance);
+      break;
+    case NamedView::Top:
+      setView(mTarget, 0.0f, kMaxPitchRad, mDistance);
+      break;
+    case NamedView::Perspective:
+      setView(mTarget, OrbitCamera().mYawRad, OrbitCamera().mPitchRad, mDistance);
+      break;
+  }
+  mOrthographic = view != NamedView::Perspective;
+}
+
+float OrbitCamera::unitsPerPixelAtTarget(float viewportHeight) const {
+  return 2.0f * mDistance * std::tan(mFovYRad * 0.5f) / std::max(viewportHeight, 1.0f);
+}
+
 void OrbitCamera::orbit(float dxPixels, float dyPixels) {
   // Dragging right turns the character towards the right, as in Maya and Blender.
+  // Orbiting out of a front/side/top view returns to perspective (Blender's auto
+  // perspective): an orthographic view from an arbitrary angle only confuses.
+  mOrthographic = false;
   mYawRad -= dxPixels * kOrbitRadPerPixel;
   mPitchRad = std::clamp(mPitchRad + dyPixels * kOrbitRadPerPixel, -kMaxPitchRad, kMaxPitchRad);
 }
 
 void OrbitCamera::pan(float dxPixels, float dyPixels, float viewportHeight) {
   // Model units per pixel at the target's depth, so the point under the mouse stays there.
-  const float unitsPerPixel = 2.0f * mDistance * std::tan(mFovYRad * 0.5f) / std::max(viewportHeight, 1.0f);
+  const float unitsPerPixel = unitsPerPixelAtTarget(viewportHeight);
   const Mat4 view = viewMatrix();
   const Vec3 right = view.block<1, 3>(0, 0).transpose();
   const Vec3 up = view.block<1, 3>(1, 0).transpose();

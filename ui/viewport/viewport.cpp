@@ -4,10 +4,14 @@
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLShaderProgram>
+#include <QUndoStack>
 #include <QWheelEvent>
 
 #include <cmath>
+#include <utility>
 
+#include "core/skeleton/local_to_model.h"
+#include "ui/commands/set_joint_transform_command.h"
 #include "ui/document/document.h"
 #include "ui/viewport/scene_bounds.h"
 
@@ -55,6 +59,8 @@ QSurfaceFormat Viewport::surfaceFormat() {
 }
 
 void Viewport::documentChanged(const ChangeEvent& event) {
+  // A drag continues only on the joint and pose it started from.
+  if (mDrag == Drag::Gizmo && event.type != ChangeEvent::Type::PoseEdited) mDrag = Drag::None;
   if (event.type == ChangeEvent::Type::SceneReplaced) {
     mBones = bonesOf(mDocument->scene().skeleton);
     mSceneDirty = true;
@@ -66,6 +72,135 @@ void Viewport::documentChanged(const ChangeEvent& event) {
 void Viewport::frameAll() {
   mPendingFrame = posedBounds(mDocument->scene(), mDocument->modelPose());
   update();
+}
+
+void Viewport::frameSelected() {
+  const auto& selected = mDocument->selectedJoints();
+  const auto modelPose = mDocument->modelPose();
+  if (selected.empty() || modelPose.empty()) {
+    frameAll();
+    return;
+  }
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  Eigen::AlignedBox3f box;
+  for (int joint : selected) {
+    box.extend(modelPose[static_cast<std::size_t>(joint)].translation());
+    // The bones a joint owns belong to what the animator sees as "that joint".
+    for (int child : skeleton.children(joint)) box.extend(modelPose[static_cast<std::size_t>(child)].translation());
+  }
+  // A lone joint still gets some room around it: a tenth of the character.
+  const Vec3 margin = Vec3::Constant(0.1f * mDocument->scene().characterHeight());
+  box.extend(box.min() - margin);
+  box.extend(box.max() + margin);
+  mPendingFrame = box;
+  update();
+}
+
+void Viewport::setNamedView(OrbitCamera::NamedView view) {
+  mCamera.setNamedView(view);
+  update();
+}
+
+void Viewport::setGizmoMode(GizmoMode mode) {
+  mGizmoMode = mode;
+  if (mDrag == Drag::Gizmo) mDrag = Drag::None;
+  update();
+}
+
+void Viewport::setOnionSkin(const OnionSkinSettings& settings) {
+  mOnionSkin = settings;
+  update();
+}
+
+void Viewport::drawOnionSkin(const Mat4& view, const Mat4& viewProjection) {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return;
+  const auto ghosts = ghostFrames(mDocument->currentFrame(), mDocument->frameCount(), mOnionSkin);
+  if (ghosts.empty()) return;
+  const Scene& scene = mDocument->scene();
+  mGhostSampler.reset(clip);
+  mGhostScratch.clear();
+  for (const GhostFrame& ghost : ghosts) {
+    const auto rest = scene.skeleton.restPose();
+    mGhostLocal.assign(rest.begin(), rest.end());
+    mGhostSampler.sample(mDocument->timeOfFrame(ghost.frame), mGhostLocal);
+    mGhostModel.resize(mGhostLocal.size());
+    LocalToModelJob job;
+    job.skeleton = &scene.skeleton;
+    job.local = mGhostLocal;
+    job.model = mGhostModel;
+    if (!job.run()) return;
+    buildSkeletonOverlay(scene.skeleton, mBones, mGhostModel, {}, scene.characterHeight(), mOverlayScratch);
+    tintGhost(mOverlayScratch, ghost.past, ghost.weight);
+    mGhostScratch.insert(mGhostScratch.end(), mOverlayScratch.begin(), mOverlayScratch.end());
+  }
+  // Translucent, hidden by the body, and not hiding each other.
+  // The framebuffer's alpha must stay 1: the widget is composited into the window with it.
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  glDepthMask(GL_FALSE);
+  uploadOverlay(mGhosts, mGhostScratch, GL_STREAM_DRAW);
+  drawOverlay(mGhosts, GL_TRIANGLES, true, view, viewProjection);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+}
+
+void Viewport::setGizmoSpace(GizmoSpace space) {
+  mGizmoSpace = space;
+  update();
+}
+
+int Viewport::gizmoJoint() const {
+  const auto& selected = mDocument->selectedJoints();
+  return selected.empty() ? -1 : selected.front();
+}
+
+GizmoView Viewport::gizmoView() const {
+  return GizmoView{viewProjection(), static_cast<float>(width()), static_cast<float>(height())};
+}
+
+std::optional<GizmoFrame> Viewport::gizmoFrame() const {
+  const int joint = gizmoJoint();
+  const auto modelPose = mDocument->modelPose();
+  if (mGizmoMode == GizmoMode::None || joint < 0 || joint >= static_cast<int>(modelPose.size())) return std::nullopt;
+  return gizmoFrameOf(modelPose[static_cast<std::size_t>(joint)], mGizmoSpace, gizmoView(), kGizmoSizePixels);
+}
+
+bool Viewport::startGizmoDrag(const Vec2& mouse) {
+  const auto frame = gizmoFrame();
+  if (!frame) return false;
+  const int axis = pickGizmoAxis(mGizmoMode, *frame, gizmoView(), mouse);
+  if (axis < 0) return false;
+  const int joint = gizmoJoint();
+  const int parent = mDocument->scene().skeleton.parent(joint);
+  mGizmoAxis = axis;
+  mGizmoDragJoint = joint;
+  mGizmoStartMouse = mouse;
+  mGizmoStartFrame = *frame;
+  mGizmoStartLocal = mDocument->localPose()[static_cast<std::size_t>(joint)];
+  mGizmoParentModel =
+      parent == kNoParent ? Affine::Identity() : mDocument->modelPose()[static_cast<std::size_t>(parent)];
+  mMergeUndo = false;
+  mDrag = Drag::Gizmo;
+  update();
+  return true;
+}
+
+void Viewport::dragGizmo(const Vec2& mouse) {
+  const GizmoView view = gizmoView();
+  Transform local = mGizmoStartLocal;
+  SetJointTransformCommand::Channel channel = SetJointTransformCommand::Channel::Rotate;
+  if (mGizmoMode == GizmoMode::Translate) {
+    local = translatedLocal(mGizmoStartLocal, mGizmoParentModel,
+                            translateDragModel(mGizmoStartFrame, mGizmoAxis, view, mGizmoStartMouse, mouse));
+    channel = SetJointTransformCommand::Channel::Translate;
+  } else {
+    local = rotatedLocal(mGizmoStartLocal, mGizmoParentModel,
+                         rotateDragModel(mGizmoStartFrame, mGizmoAxis, view, mGizmoStartMouse, mouse));
+  }
+  auto* command = new SetJointTransformCommand(mDocument, mGizmoDragJoint, local, channel);
+  command->setMergeable(std::exchange(mMergeUndo, true));
+  mDocument->undoStack()->push(command);
 }
 
 float Viewport::aspect() const { return static_cast<float>(width()) / static_cast<float>(std::max(height(), 1)); }
@@ -100,6 +235,8 @@ void Viewport::initializeGL() {
   glGenVertexArrays(1, &mEmptyVao);
   createOverlayBuffer(mGrid);
   createOverlayBuffer(mSkeleton);
+  createOverlayBuffer(mGizmo);
+  createOverlayBuffer(mGhosts);
   mGlReady = true;
   mSceneDirty = true;
 }
@@ -107,7 +244,7 @@ void Viewport::initializeGL() {
 void Viewport::releaseGl() {
   if (!mGlReady) return;
   mMeshes.release();
-  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton}) {
+  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton, &mGizmo, &mGhosts}) {
     glDeleteBuffers(1, &overlay->buffer);
     glDeleteVertexArrays(1, &overlay->vao);
     *overlay = OverlayBuffer{};
@@ -137,7 +274,8 @@ void Viewport::createOverlayBuffer(OverlayBuffer& overlay) {
 
 void Viewport::uploadOverlay(OverlayBuffer& overlay, const std::vector<OverlayVertex>& vertices, GLenum usage) {
   glBindBuffer(GL_ARRAY_BUFFER, overlay.buffer);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(OverlayVertex)), vertices.data(), usage);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(OverlayVertex)), vertices.data(),
+               usage);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   overlay.count = static_cast<GLsizei>(vertices.size());
 }
@@ -156,6 +294,15 @@ void Viewport::drawOverlay(const OverlayBuffer& overlay, GLenum mode, bool lit, 
 }
 
 void Viewport::resizeGL(int, int) {}
+
+bool Viewport::renderFrameNow() {
+  if (!context()) return false;
+  makeCurrent();
+  paintGL();
+  context()->functions()->glFinish();
+  doneCurrent();
+  return mGlReady;
+}
 
 void Viewport::paintGL() {
   if (!mGlReady) {
@@ -197,6 +344,7 @@ void Viewport::paintGL() {
   glDepthFunc(GL_LEQUAL);
   drawOverlay(mGrid, GL_LINES, false, view, viewProjection);
   mMeshes.draw(scene, modelPose, view, viewProjection);
+  drawOnionSkin(view, viewProjection);
 
   // Bones in front of the meshes (Maya's joint X-ray): an animator must see and click
   // the joints inside the body. They still depth-test against each other.
@@ -205,6 +353,14 @@ void Viewport::paintGL() {
                        mOverlayScratch);
   uploadOverlay(mSkeleton, mOverlayScratch, GL_STREAM_DRAW);
   drawOverlay(mSkeleton, GL_TRIANGLES, true, view, viewProjection);
+
+  // The gizmo over everything, at a constant size on screen.
+  if (const auto frame = gizmoFrame()) {
+    glClear(GL_DEPTH_BUFFER_BIT);
+    buildGizmoLines(mGizmoMode, *frame, mDrag == Drag::Gizmo ? mGizmoAxis : -1, mOverlayScratch);
+    uploadOverlay(mGizmo, mOverlayScratch, GL_STREAM_DRAW);
+    drawOverlay(mGizmo, GL_LINES, false, view, viewProjection);
+  }
   mRenderedFrame = true;
 }
 
@@ -219,6 +375,7 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
         mDrag = Drag::Orbit;
       } else {
         const Vec2 mouse(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
+        if (!shift && startGizmoDrag(mouse)) break;
         const int joint = pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(), viewProjection(),
                                     static_cast<float>(width()), static_cast<float>(height()), mouse);
         std::vector<int> selection;
@@ -228,7 +385,11 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
       }
       break;
     case Qt::MiddleButton:
-      mDrag = alt || shift ? Drag::Pan : Drag::Orbit;
+      if (modifiers & Qt::ControlModifier) {
+        mDrag = Drag::Zoom;  // Blender's Ctrl+MMB
+      } else {
+        mDrag = alt || shift ? Drag::Pan : Drag::Orbit;
+      }
       break;
     case Qt::RightButton:
       if (alt) mDrag = Drag::Zoom;
@@ -254,6 +415,9 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
       // Dragging right or down moves closer, as Maya's Alt+RMB dolly.
       mCamera.zoom(std::exp(-0.005f * static_cast<float>(delta.x() + delta.y())));
       break;
+    case Drag::Gizmo:
+      dragGizmo(Vec2(static_cast<float>(event->position().x()), static_cast<float>(event->position().y())));
+      break;
     case Drag::None:
       return;
   }
@@ -261,6 +425,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* event) {
+  if (mDrag == Drag::Gizmo) update();  // the active handle loses its highlight
   mDrag = Drag::None;
   event->accept();
 }

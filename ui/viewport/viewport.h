@@ -9,7 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include "ui/viewport/gizmo.h"
 #include "ui/viewport/mesh_renderer.h"
+#include "ui/viewport/onion_skin.h"
 #include "ui/viewport/orbit_camera.h"
 #include "ui/viewport/skeleton_overlay.h"
 
@@ -24,8 +26,10 @@ struct ChangeEvent;
 // GPU-skinned meshes, and the skeleton drawn as bones on top of the meshes so joints inside
 // the body stay visible and clickable.
 //
-// Mouse: Alt+LMB or MMB orbit; Alt+MMB or Shift+MMB pan; wheel or Alt+RMB zoom; LMB picks
-// a joint (Shift+LMB adds it to the selection, LMB on nothing clears it).
+// Mouse, Maya and Blender conventions both work: Alt+LMB or MMB orbit; Alt+MMB or
+// Shift+MMB pan; wheel, Alt+RMB or Ctrl+MMB zoom. LMB on a gizmo handle drags it (one undo
+// step per drag); elsewhere LMB picks a joint (Shift+LMB adds it to the selection, LMB on
+// nothing clears it). The gizmo sits on the first selected joint.
 class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Q_OBJECT
 
@@ -38,17 +42,35 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   static QSurfaceFormat surfaceFormat();
 
   const OrbitCamera& camera() const { return mCamera; }
+  GizmoMode gizmoMode() const { return mGizmoMode; }
+  GizmoSpace gizmoSpace() const { return mGizmoSpace; }
+  // Joint carrying the gizmo (the first selected one), -1 when there is none.
+  int gizmoJoint() const;
+  // The gizmo as drawn now (valid once a frame has been drawn), for tests and tools.
+  std::optional<GizmoFrame> gizmoFrame() const;
+  GizmoView gizmoView() const;
+  const OnionSkinSettings& onionSkin() const { return mOnionSkin; }
   // Model → clip space of the current camera at the widget's aspect ratio.
   Mat4 viewProjection() const;
   // True once a frame has been drawn with working shaders.
   bool hasRenderedFrame() const { return mRenderedFrame; }
   // Why rendering is impossible (no 3.3 core context, shader errors); empty when fine.
   const QString& glError() const { return mGlError; }
+  // Draws the current state into the widget's framebuffer now and waits for the GPU to
+  // finish (what one frame costs, without the window system's compositing). For the
+  // viewport benchmark; false when the widget has no GL context yet.
+  bool renderFrameNow();
 
  public slots:
   // Fits the camera to the posed scene (bones and meshes) on the next paint, when the
   // widget's final aspect ratio is known.
   void frameAll();
+  // Fits the camera to the selected joints and their bones (frame all without selection).
+  void frameSelected();
+  void setNamedView(OrbitCamera::NamedView view);
+  void setGizmoMode(GizmoMode mode);
+  void setGizmoSpace(GizmoSpace space);
+  void setOnionSkin(const OnionSkinSettings& settings);
 
  protected:
   void initializeGL() override;
@@ -60,7 +82,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void wheelEvent(QWheelEvent* event) override;
 
  private:
-  enum class Drag { None, Orbit, Pan, Zoom };
+  enum class Drag { None, Orbit, Pan, Zoom, Gizmo };
   struct OverlayBuffer {
     GLuint vao = 0;
     GLuint buffer = 0;
@@ -68,6 +90,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   };
 
   void documentChanged(const ChangeEvent& event);
+  bool startGizmoDrag(const Vec2& mouse);
+  void dragGizmo(const Vec2& mouse);
+  void drawOnionSkin(const Mat4& view, const Mat4& viewProjection);
   void releaseGl();
   void createOverlayBuffer(OverlayBuffer& overlay);
   void uploadOverlay(OverlayBuffer& overlay, const std::vector<OverlayVertex>& vertices, GLenum usage);
@@ -89,10 +114,31 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   GLuint mEmptyVao = 0;  // core profile needs a bound VAO even for the buffer-less background
   OverlayBuffer mGrid;
   OverlayBuffer mSkeleton;
+  OverlayBuffer mGizmo;
+  OverlayBuffer mGhosts;
   std::vector<OverlayVertex> mOverlayScratch;
 
   Drag mDrag = Drag::None;
   QPoint mLastMouse;
+
+  static constexpr float kGizmoSizePixels = 90.0f;
+  GizmoMode mGizmoMode = GizmoMode::Rotate;
+  GizmoSpace mGizmoSpace = GizmoSpace::Local;
+  // The drag in progress: everything is measured from its start, so rounding never
+  // accumulates over the mouse moves.
+  int mGizmoAxis = -1;
+  int mGizmoDragJoint = -1;
+  Vec2 mGizmoStartMouse = Vec2::Zero();
+  GizmoFrame mGizmoStartFrame;
+  Transform mGizmoStartLocal;
+  Affine mGizmoParentModel = Affine::Identity();
+  bool mMergeUndo = false;
+
+  OnionSkinSettings mOnionSkin;
+  ClipSampler mGhostSampler;  // its own cursors: ghosts jump around the document's time
+  Pose mGhostLocal;
+  std::vector<Affine> mGhostModel;
+  std::vector<OverlayVertex> mGhostScratch;
 };
 
 }  // namespace articula::ui

@@ -1,0 +1,51 @@
+#pragma once
+#include <QImage>
+#include <QRect>
+#include <QtGlobal>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ui/timeline/playback_controller.h"
+
+namespace articula::ui {
+class Document;
+class Viewport;
+}  // namespace articula::ui
+
+namespace articula::ui::test {
+
+std::string dataPath(const std::string& relative);
+
+// Every file under tests/data the importers read (.glb .gltf .bvh .fbx .dae), sorted.
+std::vector<std::filesystem::path> importableTestFiles();
+
+// The document's editable state as text: joint names and parents, the current clip's keys
+// (every channel, with handles and interpolation), the pose overrides and the evaluated
+// local pose at the current time. Two documents that serialise equally hold the same edit
+// state, so undo tests compare "before" and "after undo" with one string comparison.
+// Floats are printed with 6 significant digits so float noise of a redo does not count.
+std::string serializeDocument(const Document& document);
+
+// A clock the test moves by hand, for PlaybackController::setClock.
+class FakeClock {
+ public:
+  PlaybackController::Clock clock() const;
+  void advanceSeconds(double seconds);
+
+ private:
+  std::shared_ptr<qint64> mNanoseconds = std::make_shared<qint64>(0);
+};
+
+// Variance of the pixels' luminance (0..255 scale) inside `region` of `image`.
+double luminanceVariance(const QImage& image, const QRect& region);
+// Fraction of pixels inside `region` whose colour differs between the two images.
+double changedPixelFraction(const QImage& a, const QImage& b, const QRect& region);
+
+// Processes events until the viewport has drawn a frame with working shaders (or 10 s).
+// Returns false, with the viewport's GL error in `error`, when it could not.
+bool waitForRenderedFrame(const Viewport& viewport, std::string* error);
+
+}  // namespace articula::ui::test

@@ -1,0 +1,11 @@
+#pragma once
+
+namespace articula::ui {
+
+// QUndoCommand::id() of the commands that merge; QUndoStack only tries to merge two
+// commands with the same id.
+enum CommandId : int {
+  kSetJointTransformCommandId = 1,
+};
+
+}  // namespace articula::ui

@@ -1,0 +1,20 @@
+#pragma once
+
+namespace articula::ui {
+
+class KeyPoseCommand;
+class RenameJointCommand;
+class ReplaceClipCommand;
+class SetJointTransformCommand;
+
+// Pass key of Document's edit entry points: only the undo commands listed here can make
+// one, so every change to the document's data goes through the undo stack.
+class DocumentEditKey {
+  friend class KeyPoseCommand;
+  friend class RenameJointCommand;
+  friend class ReplaceClipCommand;
+  friend class SetJointTransformCommand;
+  DocumentEditKey() = default;
+};
+
+}  // namespace articula::ui

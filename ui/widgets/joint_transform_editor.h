@@ -1,0 +1,76 @@
+#pragma once
+#include <QWidget>
+
+#include <array>
+
+#include "core/math/euler.h"
+#include "core/math/transform.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace articula::ui {
+
+class Document;
+struct ChangeEvent;
+
+// The local transform (in the parent joint's space) of the document's current joint (the
+// first selected one) at the current time: translation, rotation as Euler angles in
+// degrees in a chosen order and as a unit quaternion, and scale, one spin box per
+// component.
+//
+// Each edit pushes a SetJointTransformCommand. Repeated changes of one spin box (a held
+// arrow, the mouse wheel, typing) merge into one undo step until that field's editing
+// finishes (Enter or focus out), another field is edited or the selection changes: a
+// "drag" of a value is one step, as a gizmo drag is.
+class JointTransformEditor : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum Field {
+    TranslateX,
+    TranslateY,
+    TranslateZ,
+    EulerX,
+    EulerY,
+    EulerZ,
+    QuatW,
+    QuatX,
+    QuatY,
+    QuatZ,
+    ScaleX,
+    ScaleY,
+    ScaleZ,
+    FieldCount
+  };
+
+  explicit JointTransformEditor(Document* document, QWidget* parent = nullptr);
+
+  // Joint shown, -1 when nothing is selected (then every field is disabled).
+  int joint() const { return mJoint; }
+  QDoubleSpinBox* spinBox(Field field) const { return mSpinBoxes[static_cast<std::size_t>(field)]; }
+  QComboBox* rotationOrderBox() const { return mOrderBox; }
+  RotationOrder rotationOrder() const;
+
+ private:
+  void documentChanged(const ChangeEvent& event);
+  void showJoint();
+  void refreshValues();
+  void fieldEdited(Field field);
+  void endMerge();
+
+  Document* const mDocument;
+  std::array<QDoubleSpinBox*, FieldCount> mSpinBoxes{};
+  QComboBox* const mOrderBox;
+  QLabel* const mJointLabel;
+  int mJoint = -1;
+  // Euler angles shown (radians), the reference that keeps the next conversion from
+  // jumping by 360°.
+  Vec3 mEulerRad = Vec3::Zero();
+  Field mMergeField = FieldCount;  // field whose edits merge into the last command
+  bool mMergeUndo = false;
+  bool mRefreshing = false;
+};
+
+}  // namespace articula::ui
