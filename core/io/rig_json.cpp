@@ -76,10 +76,7 @@ Json limitJson(const JointLimit& l) {
 }
 
 Json footJson(const FootGrounding& f, const Skeleton& skeleton) {
-  return Json{{"toe", jointName(skeleton, f.toe)},
-              {"ankle_height", f.ankleHeight},
-              {"toe_height", f.toeHeight},
-              {"contact_curve", f.contactCurve}};
+  return Json{{"toe", jointName(skeleton, f.toe)}, {"ankle_height", f.ankleHeight}, {"contact_curve", f.contactCurve}};
 }
 
 // Reads one JSON object with a path for messages ("handles[2] 'left_arm': pole").
@@ -307,7 +304,7 @@ bool readHandle(const Reader& r, IkHandle& h, std::string& error) {
 
 bool readFoot(const Reader& r, FootGrounding& f, std::string& error) {
   return r.joint("toe", true, f.toe, error) && r.number("ankle_height", f.ankleHeight, error) &&
-         r.number("toe_height", f.toeHeight, error) && r.string("contact_curve", f.contactCurve, error);
+         r.string("contact_curve", f.contactCurve, error);
 }
 
 }  // namespace

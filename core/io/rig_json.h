@@ -13,7 +13,7 @@
 //                 "weight": 1, "iterations": 16, "tolerance": 8.4e-05, "soften": 1,
 //                 "enabled": true}, ...],
 //    "grounding": {"enabled": true, "pelvis": "Hips", "up": [0, 1, 0], "max_reach": 0.995,
-//                  "left": {"toe": "LeftToeBase", "ankle_height": 0.08, "toe_height": 0.02,
+//                  "left": {"toe": "LeftToeBase", "ankle_height": 0.08,
 //                           "contact_curve": "contact.left_foot"}, "right": {...}}}
 //
 // A limit: {"kind": "free" | "cone" | "hinge", "axis": [x, y, z], "x_axis": [x, y, z],

@@ -155,7 +155,6 @@ class HumanoidBuilder {
     const float legLength = (pos(l.knee) - pos(l.thigh)).norm() + (pos(l.ankle) - pos(l.knee)).norm();
     const float sole = lowest >= -1e-3f * legLength && lowest <= 0.15f * legLength ? 0.0f : lowest;
     f.ankleHeight = std::max(0.0f, pos(l.ankle).dot(up) - sole);
-    f.toeHeight = l.toe >= 0 ? std::max(0.0f, pos(l.toe).dot(up) - sole) : 0.0f;
     return f;
   }
 

@@ -214,8 +214,8 @@ Result<Rig> Rig::bind(const Skeleton& skeleton, RigDefinition definition) {
       if (!groundingError) groundingError = std::string(side).append("the toe joint is not below the ankle");
       foot.toe = -1;
     }
-    if ((!finiteIn(fg.ankleHeight, 0.0f, 1e30f) || !finiteIn(fg.toeHeight, 0.0f, 1e30f)) && !groundingError)
-      groundingError = std::string(side).append("a height is negative or not finite");
+    if (!finiteIn(fg.ankleHeight, 0.0f, 1e30f) && !groundingError)
+      groundingError = std::string(side).append("the ankle height is negative or not finite");
     foot.legLength =
         (restPos(foot.knee) - restPos(foot.thigh)).norm() + (restPos(foot.ankle) - restPos(foot.knee)).norm();
     // Rest directions of the sole in the ankle's rotation space.
@@ -530,10 +530,13 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
       break;
     }
     case IkSolverKind::Fabrik: {
-      // FABRIK converges as 1/iterations when the chain stays nearly straight (a spine
-      // leaning without bending: the error halves each time the iterations double). A
-      // swing of the root solves that case outright; FABRIK refines the rest.
-      if (needsWork && nearlyStraight(b)) swingRoot(b, pose);
+      // FABRIK converges as 1/iterations when the chain starts nearly straight (a spine
+      // leaning: the error halves each time the iterations double). Bent to the target's
+      // distance and swung onto it, the chain starts next to the answer; FABRIK refines.
+      if (needsWork && nearlyStraight(b)) {
+        bendToReach(b, pose);
+        swingRoot(b, pose);
+      }
       FabrikIkJob job;
       job.chain = &chain;
       job.workspace = &b.workspace;
@@ -554,7 +557,7 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
       break;
   }
   if (!ok) {
-    // The hinge seed may have turned joints before the solver refused the pose.
+    // A seed may have turned joints before the solver refused the pose.
     for (int k = 0; k < n; ++k)
       pose[static_cast<std::size_t>(chain.joint(k))].rotation = b.startRotations[static_cast<std::size_t>(k)];
     updateModel(pose, chain.root());
@@ -567,12 +570,13 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
   for (BoundFoot& f : mFeet) {
     if (f.handle == index && f.grounded) foot = &f;
   }
-  if (b.orientation != OrientationMode::Free || b.tipLimited || foot != nullptr) {
+  // With the tip already on target the chain did not move: a kept or free orientation is
+  // what it was, and the tip's limit is not imposed on a pose nobody asked to change.
+  const bool orientTip = foot != nullptr || b.orientation == OrientationMode::Target ||
+                         (needsWork && (b.orientation != OrientationMode::Free || b.tipLimited));
+  if (orientTip) {
     // The tip's parent frame after the solve: FK along the chain.
-    const int rootParent = chain.rootParent();
-    const Affine parentModel =
-        rootParent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(rootParent)];
-    chain.updateModel(pose, parentModel, mModel);
+    chain.updateModel(pose, chainFrame(b), mModel);
     const Mat3 tipParent = mModel[static_cast<std::size_t>(mSkeleton.parent(tip))].linear();
     Quat q = pose[tipIndex].rotation;
     if (b.orientation != OrientationMode::Free) {
@@ -615,9 +619,7 @@ void Rig::seedHinge(BoundHandle& b, std::span<Transform> pose) {
   const int tip = chain.joint(2);
   const JointConstraint& hinge = b.constraints[1];
   const auto at = [&](int j) { return Vec3(mModel[static_cast<std::size_t>(j)].translation()); };
-  const int rootParent = chain.rootParent();
-  const Affine rootParentModel =
-      rootParent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(rootParent)];
+  const Affine rootParentModel = chainFrame(b);
   const Mat3 midToModel = mModel[static_cast<std::size_t>(mSkeleton.parent(mid))].linear();
   const Mat3 modelToMid = midToModel.inverse();
   // In the hinge's (the mid joint's parent) space: shoulder s and hand h relative to the elbow.
@@ -656,9 +658,7 @@ void Rig::swingRoot(BoundHandle& b, std::span<Transform> pose) {
   const int next = chain.joint(1);
   const int tip = chain.tip();
   const auto at = [&](int j) { return Vec3(mModel[static_cast<std::size_t>(j)].translation()); };
-  const int rootParent = chain.rootParent();
-  const Affine rootParentModel =
-      rootParent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(rootParent)];
+  const Affine rootParentModel = chainFrame(b);
   const Mat3 modelToRootParent = rootParentModel.linear().inverse();
   const Vec3 toTip = modelToRootParent * (at(tip) - at(root));
   const Vec3 toTarget = modelToRootParent * (b.targetModel - at(root));
@@ -672,18 +672,75 @@ void Rig::swingRoot(BoundHandle& b, std::span<Transform> pose) {
   chain.updateModel(pose, rootParentModel, mModel);
 }
 
-bool Rig::nearlyStraight(const BoundHandle& b) const {
+void Rig::bendToReach(BoundHandle& b, std::span<Transform> pose) {
+  // Bends a nearly straight chain into an arc whose chord is the root–target distance: every
+  // joint but the root turns by the same angle about one axis, towards the target's side.
+  // The chain is treated as straight (it nearly is), so the chord of bone directions k·α is
+  // found by bisection in the plane of the bend. All in chain space (the root's parent's),
+  // where the bones are rigid whatever scales lie above the chain.
   const IkChain& chain = b.chain;
-  float length = 0.0f;
-  for (int k = 0; k + 1 < chain.size(); ++k) {
-    length += (mModel[static_cast<std::size_t>(chain.joint(k + 1))].translation() -
-               mModel[static_cast<std::size_t>(chain.joint(k))].translation())
-                  .norm();
+  const int n = chain.size();
+  if (n < 3) return;
+  const Affine chainToModel = chainFrame(b);
+  const Affine modelToChain = chainToModel.inverse(Eigen::Affine);
+  const auto at = [&](int k) {
+    return Vec3(modelToChain * mModel[static_cast<std::size_t>(chain.joint(k))].translation());
+  };
+  const Vec3 root = at(0);
+  const Vec3 reach = at(n - 1) - root;
+  const Vec3 toTarget = modelToChain * b.targetModel - root;
+  const float wanted = toTarget.norm();
+  if (!(wanted < 0.999f * reach.norm())) return;
+  const Vec3 axisAlong = reach.normalized();
+  Vec3 side = toTarget - axisAlong * axisAlong.dot(toTarget);
+  side = side.norm() > 1e-6f * wanted ? Vec3(side.normalized()) : Vec3(axisAlong.unitOrthogonal());
+  const Vec3 turnAxis = axisAlong.cross(side);
+  const auto chord = [&](float angleRad) {
+    float x = 0.0f;
+    float y = 0.0f;
+    for (int k = 0; k + 1 < n; ++k) {
+      const float length = (at(k + 1) - at(k)).norm();
+      x += length * std::cos(static_cast<float>(k) * angleRad);
+      y += length * std::sin(static_cast<float>(k) * angleRad);
+    }
+    return std::hypot(x, y);
+  };
+  // The chord shrinks as the arc closes: bisect on [0, π / (bones − 1)].
+  float lo = 0.0f;
+  float hi = kPi / static_cast<float>(n - 2);
+  if (chord(hi) > wanted) return;
+  for (int i = 0; i < 16; ++i) {
+    const float mid = 0.5f * (lo + hi);
+    (chord(mid) > wanted ? lo : hi) = mid;
   }
-  const float reach = (mModel[static_cast<std::size_t>(chain.tip())].translation() -
-                       mModel[static_cast<std::size_t>(chain.root())].translation())
-                          .norm();
-  return reach >= kStraightFraction * length;
+  const float angleRad = 0.5f * (lo + hi);
+  // Rotations about one axis commute, so each joint's turn can be expressed in its parent's
+  // frame from before the bend.
+  const Mat3 modelToChainLinear = modelToChain.linear();
+  for (int k = 1; k + 1 < n; ++k) {
+    const int j = chain.joint(k);
+    const Mat3 parentToChain = modelToChainLinear * mModel[static_cast<std::size_t>(mSkeleton.parent(j))].linear();
+    Quat& r = pose[static_cast<std::size_t>(j)].rotation;
+    r = (modelRotationToSpace(parentToChain, turnAxis, angleRad) * r).normalized();
+  }
+  chain.updateModel(pose, chainToModel, mModel);
+}
+
+Affine Rig::chainFrame(const BoundHandle& b) const {
+  const int rootParent = b.chain.rootParent();
+  return rootParent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(rootParent)];
+}
+
+bool Rig::nearlyStraight(const BoundHandle& b) const {
+  // Measured in chain space, where the bones are rigid.
+  const IkChain& chain = b.chain;
+  const Affine modelToChain = chainFrame(b).inverse(Eigen::Affine);
+  const auto at = [&](int k) {
+    return Vec3(modelToChain * mModel[static_cast<std::size_t>(chain.joint(k))].translation());
+  };
+  float length = 0.0f;
+  for (int k = 0; k + 1 < chain.size(); ++k) length += (at(k + 1) - at(k)).norm();
+  return (at(chain.size() - 1) - at(0)).norm() >= kStraightFraction * length;
 }
 
 void Rig::alignToe(BoundFoot& foot, std::span<Transform> pose, float weight) {

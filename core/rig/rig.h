@@ -19,7 +19,8 @@
 //     weight (slerp per joint), and updates FK below it. Two cases where an iterative solver
 //     alone converges slowly are seeded first: a CCD chain root–hinge–tip (an arm) gets the
 //     hinge bend that matches the target's distance and a root swing onto the target; a
-//     FABRIK chain that is nearly straight gets the root swing;
+//     FABRIK chain that is nearly straight gets an arc bend to the target's distance and the
+//     root swing;
 //  4. grounded feet are turned onto the ground (sole along the ground between the ankle's
 //     and the toe's hits, sole normal on the surface normal) and toes laid along it.
 // The workspace (FK matrices, solver scratch, curve names) is allocated by bind(): solve()
@@ -44,11 +45,10 @@ namespace articula {
 struct FootGrounding {
   int toe = -1;              // toe joint (ball of the foot), optional
   float ankleHeight = 0.0f;  // ankle above the sole, model units, along the sole normal
-  float toeHeight = 0.0f;    // toe joint above the sole, model units
   std::string contactCurve;  // stride curve (1 = planted, 0 = free); missing curve: planted
 
   bool operator==(const FootGrounding& o) const {
-    return toe == o.toe && ankleHeight == o.ankleHeight && toeHeight == o.toeHeight && contactCurve == o.contactCurve;
+    return toe == o.toe && ankleHeight == o.ankleHeight && contactCurve == o.contactCurve;
   }
 };
 
@@ -190,7 +190,9 @@ class Rig {
   void solveHandle(int index, std::span<Transform> pose);
   void seedHinge(BoundHandle& b, std::span<Transform> pose);
   void swingRoot(BoundHandle& b, std::span<Transform> pose);
+  void bendToReach(BoundHandle& b, std::span<Transform> pose);
   bool nearlyStraight(const BoundHandle& b) const;
+  Affine chainFrame(const BoundHandle& b) const;  // model matrix of the chain root's parent
   void alignToe(BoundFoot& foot, std::span<Transform> pose, float weight);
   void updateModel(std::span<const Transform> pose, int from);
 

@@ -92,6 +92,13 @@ void expectRigFindsLimbsAndReaches(const Skeleton& skeleton, const Pose& input) 
     EXPECT_TRUE(report.solved) << g.handle;
     EXPECT_NEAR(report.errorModel, error, 1e-5f * g.length) << g.handle;
   }
+  // The knees bend forward, towards the pole in front of them.
+  for (const IkHandle* leg : {&leftLeg, &rightLeg}) {
+    const auto at = [&](int j) { return Vec3(model[static_cast<std::size_t>(j)].translation()); };
+    const Vec3 hip = at(leg->chain[0]);
+    const Vec3 ankle = at(leg->chain[2]);
+    EXPECT_GT((at(leg->chain[1]) - 0.5f * (hip + ankle)).dot(forward), 0.0f) << leg->name;
+  }
   // The chest kept its model-space orientation (KeepPose), and so did the feet.
   const std::vector<Affine> before = localToModel(skeleton, input);
   for (const int j : {spine.chain.back(), leftLeg.chain.back(), rightLeg.chain.back()}) {
@@ -159,9 +166,9 @@ TEST(HumanoidRig, FrameOfTheMannequin) {
   EXPECT_EQ(frame->forwardModel, Vec3::UnitZ());
   auto rig = buildHumanoidRig(skeleton);
   ASSERT_TRUE(rig.ok());
-  // The mannequin stands on y = 0: ankle 8 cm, ball of the foot 2 cm above it.
+  // The mannequin stands on y = 0, its ankles 8 cm above it.
   EXPECT_NEAR(rig->grounding.left.ankleHeight, 0.08f, 1e-6f);
-  EXPECT_NEAR(rig->grounding.right.toeHeight, 0.02f, 1e-6f);
+  EXPECT_NEAR(rig->grounding.right.ankleHeight, 0.08f, 1e-6f);
   EXPECT_TRUE(rig->grounding.enabled);
 }
 

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
+#include "core/frames_of_reference.h"
 #include "core/ik/ccd_ik.h"
 #include "core/ik/fabrik_ik.h"
 #include "core/ik/two_bone_ik.h"
@@ -239,6 +242,102 @@ TEST(Rig, CurvesDriveTargetsAndWeights) {
   for (const char* name : {"RightArm", "RightForeArm", "RightHand", "Spine", "Spine1", "Spine2"}) {
     const auto j = static_cast<std::size_t>(s.findJoint(name));
     EXPECT_TRUE(identical(pose[j], input[j])) << name;
+  }
+}
+
+// A straight FABRIK chain (the mannequin's rest spine) reaching targets close to full
+// extension, where FABRIK alone needs hundreds of passes: the rig's seed gets there in few.
+TEST(Rig, NearlyStraightFabrikChainReachesTargets) {
+  const Skeleton s = makeMannequinSkeleton();
+  const std::vector<int> chain = {s.findJoint("Spine"), s.findJoint("Spine1"), s.findJoint("Spine2")};
+  IkHandle h = handle("spine", IkSolverKind::Fabrik, chain, Vec3::Zero());
+  h.maxIterations = 16;
+  h.toleranceModel = 1e-4f * 0.25f;
+  auto rig = Rig::bind(s, {"r", {h}, {}});
+  ASSERT_TRUE(rig.ok()) << rig.error();
+  const Pose input = test::restPoseOf(s);
+  const Vec3 root = positionOf(s, input, chain.front());
+  for (const float fraction : {0.9f, 0.97f, 0.995f}) {
+    for (const Vec3& direction : {Vec3(0.0f, 1.0f, 0.3f), Vec3(0.2f, 1.0f, -0.1f), Vec3(0.0f, 1.0f, 0.0f)}) {
+      const Vec3 target = root + direction.normalized() * (fraction * 0.25f);
+      rig->setTarget(0, target);
+      Pose pose = input;
+      ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+      EXPECT_LE((positionOf(s, pose, chain.back()) - target).norm(), 1e-4f * 0.25f) << fraction;
+      EXPECT_LE(rig->reports()[0].iterations, 12) << fraction;
+    }
+  }
+}
+
+// The tip's limit holds whenever the handle moves the chain, and is not imposed on a pose
+// whose tip is already on its target.
+TEST(Rig, TipLimitAppliesOnlyWhenTheChainMoves) {
+  const Skeleton s = chainSkeleton();
+  IkHandle h = handle("h", IkSolverKind::Ccd, {1, 2, 3, 4}, Vec3::Zero());
+  h.targetSource = TargetSource::InputPose;
+  h.limits = {JointLimit::free(), JointLimit::free(), JointLimit::free(), JointLimit::cone(Vec3::UnitX(), 0.2f)};
+  auto rig = Rig::bind(s, {"r", {h}, {}});
+  ASSERT_TRUE(rig.ok()) << rig.error();
+  const Pose input = test::restPoseOf(s);
+  Pose pose = input;
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  EXPECT_GE(std::abs(pose[4].rotation.dot(input[4].rotation)), 1.0f - 1e-7f);
+  rig->setTarget(0, positionOf(s, input, 4) + Vec3(0.1f, -0.1f, 0.05f));
+  pose = input;
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  // The tip's bone (continuing the incoming bone, +Y in its rotation space) now lies in the
+  // cone of 0.2 rad about +X of its parent.
+  const Vec3 boneParent = pose[4].rotation * Vec3::UnitY();
+  EXPECT_LE(std::acos(std::clamp(boneParent.dot(Vec3::UnitX()), -1.0f, 1.0f)), 0.2f + 1e-4f);
+}
+
+// Every solver path of the rig (two-bone, CCD with the hinge seed, FABRIK with the bend
+// seed) under a base joint that moves, turns, scales (also non-uniformly) and mirrors the
+// chains: targets picked in the base's space, where the chains are rigid, are reached.
+TEST(Rig, HandlesReachTargetsInEveryFrameOfReference) {
+  for (const auto& frame : test::framesOfReference()) {
+    SCOPED_TRACE(frame.name);
+    Skeleton s = chainSkeleton();
+    const Mat4 m = frame.parentModel.matrix();
+    s.setRestLocal(0, Transform::fromMatrix(m));
+    // A fifth, straight chain for FABRIK's nearly straight case.
+    const int e = s.addJoint("e", 0, joint(Vec3(0.5f, 0.0f, 0.0f), 0.0f, Vec3::UnitX()));
+    const int f = s.addJoint("f", e, joint(Vec3(0.3f, 0.0f, 0.0f), 0.0f, Vec3::UnitX()));
+    const int g = s.addJoint("g", f, joint(Vec3(0.3f, 0.0f, 0.0f), 0.0f, Vec3::UnitX()));
+    const Pose input = test::restPoseOf(s);
+    const std::vector<Affine> model = localToModel(s, input);
+    const Affine& base = model[0];
+    auto inBase = [&](int j) {
+      return Vec3(base.inverse(Eigen::Affine) * model[static_cast<std::size_t>(j)].translation());
+    };
+
+    IkHandle legLike = handle("two_bone", IkSolverKind::TwoBone, {2, 3, 4}, Vec3::Zero());
+    IkHandle armLike = handle("ccd", IkSolverKind::Ccd, {1, 2, 3}, Vec3::Zero());
+    armLike.maxIterations = 32;
+    // Hinge about the bend axis of b (its parent a's space), cones wide open around the bones.
+    armLike.limits = {JointLimit::cone(Vec3::UnitY(), 2.0f),
+                      JointLimit::hinge(Vec3::UnitX(), -1.5f, 1.5f, input[2].rotation),
+                      JointLimit::cone(Vec3::UnitY(), 2.0f)};
+    IkHandle straight = handle("fabrik", IkSolverKind::Fabrik, {e, f, g}, Vec3::Zero());
+    // Targets in the base's space: the two-bone end pulled in, the CCD tip moved in the
+    // hinge's plane, the straight chain leaned and shortened to 96 %.
+    const Vec3 twoBoneTarget = inBase(2) + 0.8f * (inBase(4) - inBase(2));
+    const Vec3 ccdTarget = inBase(1) + Eigen::AngleAxisf(0.3f, Vec3::UnitX()) * (0.9f * (inBase(3) - inBase(1)));
+    const Vec3 straightTarget = inBase(e) + Eigen::AngleAxisf(0.4f, Vec3::UnitZ()) * (0.96f * (inBase(g) - inBase(e)));
+    legLike.targetModel = base * twoBoneTarget;
+    armLike.targetModel = base * ccdTarget;
+    straight.targetModel = base * straightTarget;
+    for (IkHandle* h : {&legLike, &armLike, &straight}) h->toleranceModel = 1e-5f;
+    for (const IkHandle& h : {legLike, armLike, straight}) {
+      SCOPED_TRACE(h.name);
+      auto rig = Rig::bind(s, {"r", {h}, {}});
+      ASSERT_TRUE(rig.ok()) << rig.error();
+      Pose pose = input;
+      ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+      const Vec3 tipBase = base.inverse(Eigen::Affine) * positionOf(s, pose, h.chain.back());
+      const Vec3 targetBase = base.inverse(Eigen::Affine) * h.targetModel;
+      EXPECT_LE((tipBase - targetBase).norm(), 1e-4f) << "iterations " << rig->reports()[0].iterations;
+    }
   }
 }
 
