@@ -3,19 +3,24 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QUndoStack>
 
 #include "core/io/import.h"
 #include "ui/commands/key_pose_command.h"
+#include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
+#include "ui/tasks/background_task.h"
 #include "ui/timeline/playback_controller.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/viewport/viewport.h"
@@ -43,6 +48,9 @@ MainWindow::MainWindow(QWidget* parent)
   resizeDocks({mOutlinerDock, mPropertiesDock}, {250, 290}, Qt::Horizontal);
   resizeDocks({mTimelineDock}, {mTimelineDock->sizeHint().height()}, Qt::Vertical);
   createActions();
+  createWindowAndHelpMenus();
+  resize(1280, 800);
+  restoreLayout();
 
   connect(mDocument, &Document::changed, this, [this](const ChangeEvent& event) {
     if (event.type == ChangeEvent::Type::SceneReplaced) updateWindowTitle();
@@ -51,7 +59,6 @@ MainWindow::MainWindow(QWidget* parent)
   connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
   updateWindowTitle();
   updateEditActions();
-  resize(1280, 800);
 }
 
 MainWindow::~MainWindow() = default;
@@ -158,6 +165,44 @@ void MainWindow::createActions() {
   viewMenu->addAction(mHistoryDock->toggleViewAction());
 }
 
+void MainWindow::createWindowAndHelpMenus() {
+  QMenu* windowMenu = menuBar()->addMenu(tr("&Window"));
+  QAction* resetAction = windowMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+  resetAction->setObjectName(QStringLiteral("actionResetLayout"));
+
+  QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+  QAction* shortcutsAction = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+    ShortcutsDialog dialog(this);
+    dialog.exec();
+  });
+  shortcutsAction->setObjectName(QStringLiteral("actionKeyboardShortcuts"));
+  shortcutsAction->setShortcut(QKeySequence::HelpContents);
+}
+
+void MainWindow::restoreLayout() {
+  mDefaultLayout = saveState();
+  const QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("window/layout")).toByteArray());
+}
+
+void MainWindow::saveLayout() const {
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/layout"), saveState());
+}
+
+void MainWindow::resetLayout() {
+  restoreState(mDefaultLayout);
+  // Docks the user closed come back too: the default layout has every dock shown.
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) dock->show();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveLayout();
+  QMainWindow::closeEvent(event);
+}
+
 QStringList MainWindow::importFileFilters() {
   QStringList patterns;
   for (const char* extension : importableExtensions()) patterns << QLatin1Char('*') + QLatin1String(extension);
@@ -173,9 +218,13 @@ QStringList MainWindow::importFileFilters() {
 }
 
 bool MainWindow::openFile(const QString& path) {
-  QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-  Result<Scene> imported = importScene(path.toStdString());
-  QGuiApplication::restoreOverrideCursor();
+  // Off the GUI thread: a large FBX takes seconds. Importers cannot stop half-way, so Cancel
+  // discards the result when the import ends; the open document is untouched either way.
+  const std::string file = path.toStdString();
+  std::optional<Result<Scene>> outcome = runInBackground<Result<Scene>>(
+      this, tr("Opening %1…").arg(QFileInfo(path).fileName()), [file](TaskProgress&) { return importScene(file); });
+  if (!outcome) return false;
+  Result<Scene>& imported = *outcome;
   if (!imported) {
     emit openFailed(QString::fromStdString(imported.error()));
     return false;

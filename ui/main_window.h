@@ -1,4 +1,5 @@
 #pragma once
+#include <QByteArray>
 #include <QMainWindow>
 #include <QString>
 
@@ -46,8 +47,17 @@ class MainWindow : public QMainWindow {
  signals:
   void openFailed(const QString& message);
 
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
  private:
   void createActions();
+  void createWindowAndHelpMenus();
+  // Dock layout and window geometry persist in QSettings; the layout the window starts
+  // with is kept so Window ▸ Reset Layout can return to it.
+  void restoreLayout();
+  void saveLayout() const;
+  void resetLayout();
   void chooseFileToOpen();
   void updateWindowTitle();
   void updateEditActions();
@@ -60,6 +70,7 @@ class MainWindow : public QMainWindow {
   HistoryDock* const mHistoryDock;
   PropertiesDock* const mPropertiesDock;
   QString mLastOpenDirectory;
+  QByteArray mDefaultLayout;
   QAction* mKeyPoseAction = nullptr;
 };
 

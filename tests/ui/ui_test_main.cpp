@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QDir>
+#include <QSettings>
 #include <QSurfaceFormat>
 
 #include "ui/viewport/viewport.h"
@@ -16,5 +18,14 @@ int main(int argc, char* argv[]) {
 #endif
   QSurfaceFormat::setDefaultFormat(articula::ui::Viewport::surfaceFormat());
   QApplication app(argc, argv);
-  return RUN_ALL_TESTS();
+  // Settings (window layout, preferences) go to a folder of this run, never the user's.
+  QApplication::setOrganizationName(QStringLiteral("ArticulaTests"));
+  QApplication::setApplicationName(QStringLiteral("ArticulaTests"));
+  const QString settingsDir =
+      QDir::temp().filePath(QStringLiteral("articula-ui-tests-%1").arg(QCoreApplication::applicationPid()));
+  QDir(settingsDir).removeRecursively();
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir);
+  const int result = RUN_ALL_TESTS();
+  QDir(settingsDir).removeRecursively();
+  return result;
 }

@@ -1,0 +1,71 @@
+#include "ui/dialogs/shortcuts_dialog.h"
+
+#include <QAction>
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace articula::ui {
+namespace {
+
+QString plainText(QString text) {
+  text.remove(QLatin1Char('&'));
+  text.remove(QStringLiteral("…"));
+  return text.trimmed();
+}
+
+void addRow(QTableWidget* table, const QString& what, const QString& keys) {
+  const int row = table->rowCount();
+  table->insertRow(row);
+  table->setItem(row, 0, new QTableWidgetItem(what));
+  table->setItem(row, 1, new QTableWidgetItem(keys));
+}
+
+// Every action with a shortcut under `menu`, named by its menu path ("Edit ▸ Undo").
+void addMenu(QTableWidget* table, const QMenu* menu, const QString& path) {
+  for (QAction* action : menu->actions()) {
+    if (action->menu() != nullptr) {
+      addMenu(table, action->menu(), path + QStringLiteral(" ▸ ") + plainText(action->text()));
+      continue;
+    }
+    if (action->isSeparator() || action->shortcuts().isEmpty()) continue;
+    QStringList keys;
+    for (const QKeySequence& sequence : action->shortcuts()) keys << sequence.toString(QKeySequence::NativeText);
+    addRow(table, path + QStringLiteral(" ▸ ") + plainText(action->text()), keys.join(QStringLiteral(", ")));
+  }
+}
+
+}  // namespace
+
+ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), mTable(new QTableWidget(0, 2, this)) {
+  setObjectName(QStringLiteral("shortcutsDialog"));
+  setWindowTitle(tr("Keyboard Shortcuts"));
+  mTable->setHorizontalHeaderLabels({tr("Command"), tr("Keys")});
+  mTable->verticalHeader()->hide();
+  mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+  for (QAction* action : window->menuBar()->actions()) {
+    if (action->menu() != nullptr) addMenu(mTable, action->menu(), plainText(action->text()));
+  }
+  // The viewport's mouse conventions, for both the Maya and the Blender habit.
+  const QString viewport = tr("Viewport");
+  addRow(mTable, viewport + tr(" ▸ Orbit"), tr("Alt+Left drag (Maya), Middle drag (Blender)"));
+  addRow(mTable, viewport + tr(" ▸ Pan"), tr("Alt+Middle drag (Maya), Shift+Middle drag (Blender)"));
+  addRow(mTable, viewport + tr(" ▸ Zoom"), tr("Wheel, Alt+Right drag (Maya), Ctrl+Middle drag (Blender)"));
+  addRow(mTable, viewport + tr(" ▸ Select joint"), tr("Click; Shift+Click adds"));
+  mTable->resizeColumnsToContents();
+  mTable->horizontalHeader()->setStretchLastSection(true);
+
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(mTable);
+  layout->addWidget(buttons);
+  resize(560, 520);
+}
+
+}  // namespace articula::ui
