@@ -4,14 +4,20 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QUndoStack>
+#include <QUrl>
 
+#include "core/io/gltf_export.h"
 #include "core/io/import.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/dialogs/shortcuts_dialog.h"
@@ -38,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
       mPropertiesDock(new PropertiesDock(mDocument, this)) {
   setObjectName(QStringLiteral("MainWindow"));
   setCentralWidget(mViewport);
+  setAcceptDrops(true);
   // The timeline spans the full width under the outliner, as in Maya and Blender.
   setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
@@ -68,6 +75,9 @@ void MainWindow::createActions() {
   QAction* openAction = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFileToOpen);
   openAction->setObjectName(QStringLiteral("actionOpen"));
   openAction->setShortcut(QKeySequence::Open);
+  QAction* exportAction = fileMenu->addAction(tr("&Export glTF…"), this, &MainWindow::chooseFileToExport);
+  exportAction->setObjectName(QStringLiteral("actionExportGltf"));
+  exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   fileMenu->addSeparator();
   QAction* quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
   quitAction->setObjectName(QStringLiteral("actionQuit"));
@@ -247,7 +257,54 @@ void MainWindow::chooseFileToOpen() {
   const auto connection = connect(this, &MainWindow::openFailed, this, [&message](const QString& m) { message = m; });
   const bool opened = openFile(path);
   disconnect(connection);
-  if (!opened) QMessageBox::warning(this, tr("Cannot Open File"), message);
+  if (!opened && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Open File"), message);
+}
+
+bool MainWindow::exportGltfTo(const QString& path) {
+  // The worker writes a copy: the document may repaint (or be edited) while it runs.
+  const std::string file = path.toStdString();
+  std::optional<std::optional<std::string>> outcome = runInBackground<std::optional<std::string>>(
+      this, tr("Exporting %1…").arg(QFileInfo(path).fileName()),
+      [scene = mDocument->scene(), file](TaskProgress&) { return exportGltf(scene, file); });
+  if (!outcome) return false;
+  if (*outcome) {
+    emit exportFailed(QString::fromStdString(**outcome));
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::chooseFileToExport() {
+  const QString suggested = mDocument->filePath().isEmpty()
+                                ? QStringLiteral("mannequin.glb")
+                                : QFileInfo(mDocument->filePath()).completeBaseName() + QStringLiteral(".glb");
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export glTF 2.0"), QDir(mLastOpenDirectory).filePath(suggested),
+                                   tr("glTF binary (*.glb);;glTF JSON with .bin (*.gltf)"));
+  if (path.isEmpty()) return;
+  QString message;
+  const auto connection = connect(this, &MainWindow::exportFailed, this, [&message](const QString& m) { message = m; });
+  const bool exported = exportGltfTo(path);
+  disconnect(connection);
+  if (!exported && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Export"), message);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 &&
+      event->mimeData()->urls()[0].isLocalFile()) {
+    event->acceptProposedAction();
+  }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString path = event->mimeData()->urls().value(0).toLocalFile();
+  if (path.isEmpty()) return;
+  event->acceptProposedAction();
+  QString message;
+  const auto connection = connect(this, &MainWindow::openFailed, this, [&message](const QString& m) { message = m; });
+  const bool opened = openFile(path);
+  disconnect(connection);
+  if (!opened && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Open File"), message);
 }
 
 void MainWindow::updateEditActions() { mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument)); }

@@ -41,14 +41,23 @@ class MainWindow : public QMainWindow {
   // Shows a scene made in memory (the default mannequin); `name` goes in the title bar.
   void openScene(Scene scene, const QString& name);
 
+  // Writes the open scene (every clip) as glTF 2.0 (.glb, or .gltf with its .bin and images
+  // beside it), off the GUI thread. On failure emits exportFailed with a message naming the
+  // file and returns false.
+  bool exportGltfTo(const QString& path);
+
   // Name filters for an open dialog, built from the extensions the importers accept.
   static QStringList importFileFilters();
 
  signals:
   void openFailed(const QString& message);
+  void exportFailed(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  // Files dropped on the window open as if chosen in File ▸ Open.
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void createActions();
@@ -59,6 +68,7 @@ class MainWindow : public QMainWindow {
   void saveLayout() const;
   void resetLayout();
   void chooseFileToOpen();
+  void chooseFileToExport();
   void updateWindowTitle();
   void updateEditActions();
 

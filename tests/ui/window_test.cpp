@@ -3,11 +3,23 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QApplication>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QMimeData>
+#include <QSignalSpy>
 #include <QTableWidget>
+#include <QUrl>
 
+#include "core/io/import.h"
+#include "core/samples/mannequin.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/history_dock.h"
+#include "ui/document/document.h"
 #include "ui/main_window.h"
 
 namespace articula::ui {
@@ -52,6 +64,44 @@ TEST(ShortcutsDialog, ListsEveryShortcutOfTheWindow) {
     if (!action->shortcuts().isEmpty() && !action->associatedObjects().isEmpty()) ++withShortcut;
   }
   EXPECT_GE(table.rowCount(), withShortcut / 2);
+}
+
+TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  const QString path =
+      QDir::temp().filePath(QStringLiteral("articula_window_export_%1.glb").arg(QCoreApplication::applicationPid()));
+  ASSERT_TRUE(window.exportGltfTo(path));
+  const auto reimported = importScene(path.toStdString());
+  QFile::remove(path);
+  ASSERT_TRUE(reimported.ok()) << reimported.error();
+  // Every joint comes back by name (glTF adds a node for the skinned mesh).
+  for (const std::string& name : window.document()->scene().skeleton.names()) {
+    EXPECT_GE(reimported->skeleton.findJoint(name), 0) << name;
+  }
+  ASSERT_EQ(reimported->clips.size(), 1u);
+  EXPECT_EQ(reimported->clips[0].curves.count("contact.left_foot"), 1u);
+
+  QSignalSpy failed(&window, &MainWindow::exportFailed);
+  EXPECT_FALSE(window.exportGltfTo(QStringLiteral("/nonexistent/folder/out.glb")));
+  ASSERT_EQ(failed.size(), 1);
+  EXPECT_TRUE(failed[0][0].toString().contains(QStringLiteral("/nonexistent/folder/out.glb")))
+      << failed[0][0].toString().toStdString();
+}
+
+TEST(MainWindowFiles, ADroppedFileOpens) {
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  const QString file = QStringLiteral(ARTICULA_TEST_DATA_DIR "/gltf/RiggedSimple/RiggedSimple.glb");
+  QMimeData data;
+  data.setUrls({QUrl::fromLocalFile(file)});
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&window, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&window, &drop);
+  EXPECT_EQ(window.document()->filePath(), QFileInfo(file).absoluteFilePath());
+  EXPECT_EQ(window.document()->scene().skeleton.findJoint("Bone.001") >= 0, true);
 }
 
 }  // namespace
