@@ -70,7 +70,8 @@ std::vector<double> rawFloats(const tinygltf::Model& model, int accessorIndex) {
   EXPECT_FALSE(accessor.sparse.isSparse);
   const tinygltf::BufferView& view = model.bufferViews.at(static_cast<std::size_t>(accessor.bufferView));
   const tinygltf::Buffer& buffer = model.buffers.at(static_cast<std::size_t>(view.buffer));
-  const auto components = static_cast<std::size_t>(tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(accessor.type)));
+  const auto components =
+      static_cast<std::size_t>(tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(accessor.type)));
   const std::size_t stride = view.byteStride != 0 ? view.byteStride : 4 * components;
   std::vector<double> values;
   for (std::size_t e = 0; e < accessor.count; ++e) {
@@ -469,9 +470,9 @@ TEST(GltfImport, InterpolationTestMatchesGltfSamplingEverywhere) {
   const tinygltf::Model raw = rawModel(file);
   ASSERT_EQ(scene.clips.size(), 9u);
   ASSERT_EQ(raw.animations.size(), 9u);
-  const std::set<std::string> expectedNames = {"Step Scale",       "Linear Scale",           "CubicSpline Scale",
-                                               "Step Rotation",    "CubicSpline Rotation",   "Linear Rotation",
-                                               "Step Translation", "CubicSpline Translation", "Linear Translation"};
+  const std::set<std::string> expectedNames = {
+      "Step Scale",      "Linear Scale",     "CubicSpline Scale",       "Step Rotation",     "CubicSpline Rotation",
+      "Linear Rotation", "Step Translation", "CubicSpline Translation", "Linear Translation"};
   std::set<std::string> names;
   for (const Clip& clip : scene.clips) names.insert(clip.name);
   EXPECT_EQ(names, expectedNames);
@@ -591,6 +592,59 @@ TEST(GltfImport, CesiumManBindPoseSkinningReproducesStoredVertices) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Several characters in one file
+
+// SimpleSkin twice: the second copy's nodes, skin, mesh node and animation channel are added
+// beside the first (sharing the same buffers) under a parent node 3 units along X. The
+// import must keep both skeletons, both skinned meshes and both animated joints.
+TEST(GltfImport, TwoSkinnedCharactersBothImport) {
+  const fs::path dir = fs::temp_directory_path() / "articula_gltf_two_characters";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* bin : {"inverseBindMatrices.bin", "skinAnimation.bin", "skinGeometry.bin", "skinningData.bin"}) {
+    fs::copy_file(dataPath(std::string("SimpleSkin/glTF/") + bin), dir / bin);
+  }
+  std::ifstream in(dataPath("SimpleSkin/glTF/SimpleSkin.gltf"));
+  nlohmann::json json = nlohmann::json::parse(in);
+  auto& nodes = json["nodes"];
+  const int offset = static_cast<int>(nodes.size());  // 3: mesh node, root joint, child joint
+  nodes.push_back({{"name", "second_mesh"}, {"mesh", 0}, {"skin", 1}});
+  nodes.push_back({{"name", "second_root"}, {"children", {offset + 2}}});
+  nodes.push_back(nodes[2]);
+  nodes.back()["name"] = "second_child";
+  nodes.push_back({{"name", "second_place"}, {"translation", {3.0, 0.0, 0.0}}, {"children", {offset, offset + 1}}});
+  json["scenes"][0]["nodes"].push_back(offset + 3);
+  json["skins"].push_back(
+      {{"inverseBindMatrices", json["skins"][0]["inverseBindMatrices"]}, {"joints", {offset + 1, offset + 2}}});
+  auto channel = json["animations"][0]["channels"][0];
+  channel["target"]["node"] = offset + 2;
+  json["animations"][0]["channels"].push_back(channel);
+  writeText(dir / "two.gltf", json.dump());
+
+  const auto scene = importGltf((dir / "two.gltf").string());
+  fs::remove_all(dir);
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  EXPECT_EQ(scene->skeletonCount(), 2);
+  ASSERT_EQ(scene->meshes.size(), 2u);
+  EXPECT_TRUE(scene->meshes[0].hasSkin);
+  EXPECT_TRUE(scene->meshes[1].hasSkin);
+  EXPECT_NE(scene->meshes[0].skin.joints, scene->meshes[1].skin.joints);
+  ASSERT_EQ(scene->clips.size(), 1u);
+  EXPECT_EQ(scene->clips[0].tracks.size(), 2u);
+  // Both children bend the same way at the same time, 3 units apart.
+  Pose pose(scene->skeleton.restPose().begin(), scene->skeleton.restPose().end());
+  ClipSampler(&scene->clips[0]).sample(2.5, pose);
+  const auto model = localToModel(scene->skeleton, pose);
+  const int first = scene->meshes[0].skin.joints[1];
+  const int second = scene->meshes[1].skin.joints[1];
+  const Vec3 apart =
+      model[static_cast<std::size_t>(second)].translation() - model[static_cast<std::size_t>(first)].translation();
+  EXPECT_LT((apart - Vec3(3.0f, 0.0f, 0.0f)).norm(), 1e-5f);
+  EXPECT_TRUE(model[static_cast<std::size_t>(second)].linear().isApprox(model[static_cast<std::size_t>(first)].linear(),
+                                                                        1e-5f));
+}
+
+// ---------------------------------------------------------------------------------------
 // Bad input: every failure names the file and what is wrong.
 
 class GltfBadInput : public ::testing::Test {
@@ -693,7 +747,8 @@ TEST_F(GltfBadInput, VertexIndexOutOfRange) {
   nlohmann::json json = simpleSkinJson();
   const auto& attributes = json["meshes"][0]["primitives"][0]["attributes"];
   // Shrink every per-vertex accessor to 4 vertices: the index buffer still refers to 9.
-  for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"}) json["accessors"][attributes[name].get<int>()]["count"] = 4;
+  for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"})
+    json["accessors"][attributes[name].get<int>()]["count"] = 4;
   const std::string message = importJsonExpectingError(json);
   EXPECT_NE(message.find("is out of range (4 vertices)"), std::string::npos) << message;
 }
@@ -739,8 +794,8 @@ TEST_F(GltfBadInput, MissingExternalBuffer) {
 
 TEST_F(GltfBadInput, AnimationKeyTimesNotIncreasing) {
   const fs::path dir = mDir;
-  for (const char* name : {"SimpleSkin.gltf", "inverseBindMatrices.bin", "skinAnimation.bin", "skinGeometry.bin",
-                           "skinningData.bin"}) {
+  for (const char* name :
+       {"SimpleSkin.gltf", "inverseBindMatrices.bin", "skinAnimation.bin", "skinGeometry.bin", "skinningData.bin"}) {
     fs::copy_file(dataPath(std::string("SimpleSkin/glTF/") + name), dir / name);
   }
   // Key times taken from the rotation output's bytes: its first floats (x, y, z, w of the
