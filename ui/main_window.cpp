@@ -20,6 +20,8 @@
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
 #include "ui/commands/key_pose_command.h"
+#include "ui/commands/replace_clip_command.h"
+#include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
@@ -55,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
   resizeDocks({mOutlinerDock, mPropertiesDock}, {250, 290}, Qt::Horizontal);
   resizeDocks({mTimelineDock}, {mTimelineDock->sizeHint().height()}, Qt::Vertical);
   createActions();
+  createAnimationMenu();
   createWindowAndHelpMenus();
   resize(1280, 800);
   restoreLayout();
@@ -173,6 +176,50 @@ void MainWindow::createActions() {
   viewMenu->addAction(mTimelineDock->toggleViewAction());
   viewMenu->addAction(mPropertiesDock->toggleViewAction());
   viewMenu->addAction(mHistoryDock->toggleViewAction());
+}
+
+void MainWindow::createAnimationMenu() {
+  QMenu* animationMenu = menuBar()->addMenu(tr("&Animation"));
+  QAction* contactsAction = animationMenu->addAction(tr("Detect &Contacts…"), this, [this] {
+    ContactsDialog dialog(mDocument->scene().characterHeight(), this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QString message;
+    const auto connection =
+        connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });
+    const bool done = detectContacts(dialog.options());
+    disconnect(connection);
+    if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Detect Contacts"), message);
+  });
+  contactsAction->setObjectName(QStringLiteral("actionDetectContacts"));
+}
+
+bool MainWindow::detectContacts(const ContactDetectionOptions& options) {
+  const int clipIndex = mDocument->currentClipIndex();
+  if (clipIndex < 0) {
+    emit animationFailed(tr("There is no clip to detect contacts in."));
+    return false;
+  }
+  struct Outcome {
+    Result<ContactDetection> detection;
+    Clip clip;
+  };
+  // The worker gets copies; the document changes only through the command below.
+  std::optional<Outcome> outcome = runInBackground<Outcome>(
+      this, tr("Detecting foot contacts…"),
+      [scene = mDocument->scene(), clip = *mDocument->currentClip(), options](TaskProgress&) mutable {
+        Result<std::vector<FootJoints>> feet = humanoidFeet(scene.skeleton);
+        if (!feet) return Outcome{makeError(feet.error()), std::move(clip)};
+        Result<ContactDetection> detection = articula::detectContacts(scene, clip, *feet, options);
+        return Outcome{std::move(detection), std::move(clip)};
+      });
+  if (!outcome) return false;
+  if (!outcome->detection) {
+    emit animationFailed(QString::fromStdString(outcome->detection.error()));
+    return false;
+  }
+  mDocument->undoStack()->push(
+      new ReplaceClipCommand(mDocument, clipIndex, std::move(outcome->clip), tr("Detect Contacts")));
+  return true;
 }
 
 void MainWindow::createWindowAndHelpMenus() {

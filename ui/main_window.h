@@ -5,6 +5,7 @@
 
 class QAction;
 
+#include "core/bake/contact_detection.h"
 #include "core/scene/scene.h"
 
 namespace articula::ui {
@@ -45,6 +46,10 @@ class MainWindow : public QMainWindow {
   // beside it), off the GUI thread. On failure emits exportFailed with a message naming the
   // file and returns false.
   bool exportGltfTo(const QString& path);
+  // Finds the foot contacts of the current clip off the GUI thread and writes its stride
+  // curves (contact.left_foot, contact.right_foot) as one undoable command. On failure
+  // emits animationFailed with the reason and returns false; the clip is untouched.
+  bool detectContacts(const ContactDetectionOptions& options);
 
   // Name filters for an open dialog, built from the extensions the importers accept.
   static QStringList importFileFilters();
@@ -52,6 +57,7 @@ class MainWindow : public QMainWindow {
  signals:
   void openFailed(const QString& message);
   void exportFailed(const QString& message);
+  void animationFailed(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -61,6 +67,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
+  void createAnimationMenu();
   void createWindowAndHelpMenus();
   // Dock layout and window geometry persist in QSettings; the layout the window starts
   // with is kept so Window ▸ Reset Layout can return to it.

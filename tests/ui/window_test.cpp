@@ -4,8 +4,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
@@ -13,10 +15,12 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QUndoStack>
 #include <QUrl>
 
 #include "core/io/import.h"
 #include "core/samples/mannequin.h"
+#include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/history_dock.h"
 #include "ui/document/document.h"
@@ -102,6 +106,46 @@ TEST(MainWindowFiles, ADroppedFileOpens) {
   QApplication::sendEvent(&window, &drop);
   EXPECT_EQ(window.document()->filePath(), QFileInfo(file).absoluteFilePath());
   EXPECT_EQ(window.document()->scene().skeleton.findJoint("Bone.001") >= 0, true);
+}
+
+TEST(MainWindowAnimation, DetectContactsWritesStrideCurvesAsOneUndoStep) {
+  MainWindow window;
+  Scene scene = makeMannequin();
+  scene.clips[0].curves.clear();  // the walk's authored stride curves
+  window.openScene(std::move(scene), QStringLiteral("Mannequin"));
+  QUndoStack* undo = window.document()->undoStack();
+  ASSERT_TRUE(window.detectContacts(ContactDetectionOptions{}));
+  EXPECT_EQ(undo->count(), 1);
+  const Clip* clip = window.document()->currentClip();
+  EXPECT_EQ(clip->curves.count("contact.left_foot"), 1u);
+  EXPECT_EQ(clip->curves.count("contact.right_foot"), 1u);
+  undo->undo();
+  EXPECT_TRUE(window.document()->currentClip()->curves.empty());
+}
+
+TEST(MainWindowAnimation, ContactsOnACharacterWithoutLegsIsNamedAndChangesNothing) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QStringLiteral(ARTICULA_TEST_DATA_DIR "/gltf/RiggedSimple/RiggedSimple.glb")));
+  const std::size_t keys = window.document()->currentClip()->keyCount();
+  QSignalSpy failed(&window, &MainWindow::animationFailed);
+  EXPECT_FALSE(window.detectContacts(ContactDetectionOptions{}));
+  ASSERT_EQ(failed.size(), 1);
+  EXPECT_TRUE(failed[0][0].toString().contains(QStringLiteral("leg"))) << failed[0][0].toString().toStdString();
+  EXPECT_EQ(window.document()->undoStack()->count(), 0);
+  EXPECT_EQ(window.document()->currentClip()->keyCount(), keys);
+}
+
+TEST(ContactsDialog, TurnsPercentagesOfTheCharacterIntoDistances) {
+  ContactsDialog dialog(2.0f);
+  EXPECT_LT(dialog.options().heightThreshold, 0.0f) << "derived from the character by default";
+  dialog.autoThresholds()->setChecked(false);
+  dialog.heightPercent()->setValue(5.0);
+  dialog.speedPercent()->setValue(20.0);
+  dialog.minContactSeconds()->setValue(0.1);
+  const ContactDetectionOptions options = dialog.options();
+  EXPECT_FLOAT_EQ(options.heightThreshold, 0.1f);
+  EXPECT_FLOAT_EQ(options.speedThreshold, 0.4f);
+  EXPECT_DOUBLE_EQ(options.minContactSeconds, 0.1);
 }
 
 }  // namespace
