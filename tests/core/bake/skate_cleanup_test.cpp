@@ -1,0 +1,144 @@
+#include "core/bake/skate_cleanup.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/io/import.h"
+#include "core/rig/humanoid_rig.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula {
+namespace {
+
+// Model-space positions of every joint at every frame of `clip`.
+std::vector<std::vector<Vec3>> positions(const Skeleton& skeleton, const Clip& clip) {
+  std::vector<std::vector<Vec3>> out;
+  ClipSampler sampler(&clip);
+  for (int f = 0; f < clip.frameCount(); ++f) {
+    Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+    sampler.sample(clip.timeOf(f), pose);
+    std::vector<Vec3>& frame = out.emplace_back();
+    for (const Affine& m : localToModel(skeleton, pose)) frame.push_back(m.translation());
+  }
+  return out;
+}
+
+struct Slide {
+  double mean = 0.0, max = 0.0;  // per contact, mm at 1.75 m
+  int contacts = 0;
+};
+
+// Horizontal (XZ) travel of `joint` over each interval, in mm scaled to a 1.75 m character.
+Slide slide(const std::vector<std::vector<Vec3>>& at, int joint, const std::vector<ContactInterval>& intervals,
+            double mmPerUnit) {
+  Slide s;
+  for (const ContactInterval& c : intervals) {
+    double travel = 0.0;
+    for (int f = c.first; f < c.last; ++f) {
+      const Vec3 d = at[static_cast<std::size_t>(f + 1)][static_cast<std::size_t>(joint)] -
+                     at[static_cast<std::size_t>(f)][static_cast<std::size_t>(joint)];
+      travel += std::hypot(d.x(), d.z()) * mmPerUnit;
+    }
+    s.mean += travel;
+    s.max = std::max(s.max, travel);
+    ++s.contacts;
+  }
+  if (s.contacts > 0) s.mean /= s.contacts;
+  return s;
+}
+
+// Deepest a joint goes (mm at 1.75 m) below its contact's floor: its lowest height in the
+// source over that contact.
+double penetration(const std::vector<std::vector<Vec3>>& source, const std::vector<std::vector<Vec3>>& cleaned,
+                   int joint, const std::vector<ContactInterval>& intervals, double mmPerUnit) {
+  double deepest = 0.0;
+  for (const ContactInterval& c : intervals) {
+    float floor = std::numeric_limits<float>::max();
+    for (int f = c.first; f <= c.last; ++f)
+      floor = std::min(floor, source[static_cast<std::size_t>(f)][static_cast<std::size_t>(joint)].y());
+    for (int f = c.first; f <= c.last; ++f) {
+      const float y = cleaned[static_cast<std::size_t>(f)][static_cast<std::size_t>(joint)].y();
+      deepest = std::max(deepest, static_cast<double>(floor - y) * mmPerUnit);
+    }
+  }
+  return deepest;
+}
+
+void cleanAndMeasure(const std::string& file) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/" + file);
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  const Clip& source = scene->clips.front();
+  auto rig = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(rig) << rig.error();
+
+  SkateCleanupJob job;
+  job.scene = &*scene;
+  job.source = &source;
+  job.rig = &*rig;
+  job.options.bake.reduction.toleranceModel = 0.001f * scene->characterHeight();
+  Clip cleaned;
+  job.output = &cleaned;
+  auto report = job.run();
+  ASSERT_TRUE(report) << report.error();
+  ASSERT_EQ(report->feet.size(), 2u);
+
+  const double mmPerUnit = 1750.0 / scene->characterHeight();
+  const auto before = positions(skeleton, source);
+  const auto after = positions(skeleton, cleaned);
+  std::set<int> footJoints;  // the legs' chains, toes and everything below them
+  for (const IkHandle& h : rig->handles) {
+    if (h.role == HandleRole::LeftLeg || h.role == HandleRole::RightLeg)
+      footJoints.insert(h.chain.begin(), h.chain.end());
+  }
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    if (skeleton.parent(j) != kNoParent && footJoints.count(skeleton.parent(j)) != 0) footJoints.insert(j);
+  }
+  double nonFootChange = 0.0;
+  for (std::size_t f = 0; f < before.size(); ++f) {
+    for (int j = 0; j < skeleton.jointCount(); ++j) {
+      if (footJoints.count(j) != 0) continue;
+      nonFootChange = std::max(
+          nonFootChange,
+          static_cast<double>((after[f][static_cast<std::size_t>(j)] - before[f][static_cast<std::size_t>(j)]).norm()) *
+              mmPerUnit);
+    }
+  }
+
+  std::printf("%s: %d frames, keys %zu -> %zu, max reduction error %.3f mm, unreached handle-frames %zu\n",
+              file.c_str(), report->bake.framesBaked, report->bake.reduction.keysBefore,
+              report->bake.reduction.keysAfter,
+              static_cast<double>(report->bake.reduction.maxDeviationModel) * mmPerUnit, report->bake.unreached.size());
+  for (const FootLock& foot : report->feet) {
+    for (const auto& [label, joint, intervals] :
+         {std::tuple{"ankle", foot.joints.ankle, &foot.ankle}, std::tuple{"toe", foot.joints.toe, &foot.toe}}) {
+      if (joint < 0) continue;
+      const Slide was = slide(before, joint, *intervals, mmPerUnit);
+      const Slide is = slide(after, joint, *intervals, mmPerUnit);
+      const double sunk = penetration(before, after, joint, *intervals, mmPerUnit);
+      std::printf("  %s %s: %d contacts, slide mean %.2f max %.2f mm -> mean %.3f max %.3f mm, penetration %.3f mm\n",
+                  foot.joints.curveName.c_str(), label, is.contacts, was.mean, was.max, is.mean, is.max, sunk);
+      EXPECT_GT(is.contacts, 0) << foot.joints.curveName << ' ' << label;
+      EXPECT_LT(is.mean, 2.0) << foot.joints.curveName << ' ' << label;
+      EXPECT_LT(is.mean, was.mean) << foot.joints.curveName << ' ' << label;
+      // Held feet stay where they landed; what is left is the reduction's error (its
+      // tolerance is 1.75 mm here), well under a millimetre.
+      EXPECT_LT(sunk, 0.5) << foot.joints.curveName << ' ' << label;
+    }
+  }
+  std::printf("  largest change to a non-foot joint: %.2f mm\n", nonFootChange);
+}
+
+TEST(SkateCleanup, LocksTheFeetOfTheCmuWalk) { cleanAndMeasure("02_01.bvh"); }
+TEST(SkateCleanup, LocksTheFeetOfTheCmuRun) { cleanAndMeasure("02_03.bvh"); }
+
+}  // namespace
+}  // namespace articula
