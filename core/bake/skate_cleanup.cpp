@@ -201,6 +201,11 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
 
 namespace {
 
+// The legs' second reduction runs at this fraction of the tolerance: a held foot's wobble
+// from frame to frame adds up over a contact (slide is measured as travel), and the legs'
+// keys are a small part of the clip's.
+constexpr float kHeldFootToleranceScale = 0.25f;
+
 // Joint-channel keys of a clip, as KeyReductionReport counts them.
 std::size_t countJointKeys(const Clip& clip) {
   std::size_t keys = 0;
@@ -307,12 +312,32 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   // bent to cancel that noise, separately: a held foot would wobble by up to the tolerance
   // from frame to frame. So the legs are solved again on the reduced body and only they (and
   // the pelvis) are reduced, now against smooth parents.
+  // The legs and the pelvis's translation start again from the source's (dense) channels, so
+  // the reduced keys of the first pass are not taken for the user's own keys to keep.
   if (bake.options.reduce) {
     Clip body = std::move(baked);
+    std::vector<int> legJoints;
+    for (int i = 0; i < legs.handleCount(); ++i) {
+      if (!legs.handle(i).enabled) continue;
+      legJoints.insert(legJoints.end(), legs.handle(i).chain.begin(), legs.handle(i).chain.end());
+    }
+    for (const int toe : {rig->grounding.left.toe, rig->grounding.right.toe}) {
+      if (toe >= 0) legJoints.push_back(toe);
+    }
+    for (const int joint : legJoints) {
+      body.tracks.erase(
+          std::remove_if(body.tracks.begin(), body.tracks.end(), [&](const JointTrack& t) { return t.joint == joint; }),
+          body.tracks.end());
+      if (const JointTrack* track = working.findTrack(joint)) body.tracks.push_back(*track);
+    }
+    const int pelvis = rig->grounding.pelvis;
+    if (const JointTrack* track = working.findTrack(pelvis); track != nullptr && pelvis >= 0)
+      body.trackFor(pelvis).translation = track->translation;
     BakeJob legsBake = bake;
     legsBake.source = &body;
-    legsBake.options.joints = corrector.rotatedJoints();
-    for (const int joint : corrector.translatedJoints()) legsBake.options.joints.push_back(joint);
+    legsBake.options.joints = legJoints;
+    legsBake.options.reduction.toleranceModel *= kHeldFootToleranceScale;
+    if (pelvis >= 0) legsBake.options.joints.push_back(pelvis);
     legsBake.progress = nullptr;
     auto legsReport = legsBake.run();
     if (!legsReport) return makeError(legsReport.error());
