@@ -142,3 +142,78 @@ TEST(SkateCleanup, LocksTheFeetOfTheCmuRun) { cleanAndMeasure("02_03.bvh"); }
 
 }  // namespace
 }  // namespace articula
+
+namespace articula {
+namespace {
+
+// Without a ground, a leg target below the leg's reach is reached only when the rig may
+// lower the pelvis (what the cleanup turns on), and only the pelvis's height changes.
+TEST(SkateCleanup, PelvisDropsSoALegReachesItsTarget) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  auto definition = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(definition) << definition.error();
+  auto rig = Rig::bind(skeleton, *definition);
+  ASSERT_TRUE(rig) << rig.error();
+  for (int i = 0; i < rig->handleCount(); ++i) rig->setEnabled(i, rig->handle(i).name == "left_leg");
+  const int leg = rig->findHandle("left_leg");
+  const int ankle = rig->handle(leg).chain.back();
+  const int pelvis = definition->grounding.pelvis;
+  const Pose rest(skeleton.restPose().begin(), skeleton.restPose().end());
+  const auto restModel = localToModel(skeleton, rest);
+  // 10 % of the character's height below where the ankle stands: out of reach.
+  const Vec3 target =
+      restModel[static_cast<std::size_t>(ankle)].translation() - Vec3(0.0f, 0.1f * scene->characterHeight(), 0.0f);
+  rig->setTarget(leg, target);
+
+  Pose pose = rest;
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  EXPECT_FALSE(rig->reports()[static_cast<std::size_t>(leg)].reached);
+  EXPECT_EQ(pose[static_cast<std::size_t>(pelvis)].translation, rest[static_cast<std::size_t>(pelvis)].translation);
+
+  rig->setLowerPelvisToTargets(true);
+  pose = rest;
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  EXPECT_TRUE(rig->reports()[static_cast<std::size_t>(leg)].reached);
+  const auto model = localToModel(skeleton, pose);
+  EXPECT_LT((model[static_cast<std::size_t>(ankle)].translation() - target).norm(), 1e-3f * scene->characterHeight());
+  const Vec3 drop =
+      model[static_cast<std::size_t>(pelvis)].translation() - restModel[static_cast<std::size_t>(pelvis)].translation();
+  EXPECT_LT(drop.y(), -0.05f * scene->characterHeight());
+  EXPECT_NEAR(drop.x(), 0.0f, 1e-4f);
+  EXPECT_NEAR(drop.z(), 0.0f, 1e-4f);
+}
+
+TEST(SkateCleanup, BadLocksAreRefusedByName) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_03.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  Clip clip = scene->clips.front();
+  auto feet = humanoidFeet(scene->skeleton);
+  ASSERT_TRUE(feet) << feet.error();
+  FootLock lock{"left_leg", feet->front(), {{0, 5}}, {{0, 5}}, {}};
+  auto error = writeFootLockCurves(scene->skeleton, clip, {lock}, Vec3::UnitY());
+  ASSERT_TRUE(error);  // the clip has no stride curve yet
+  EXPECT_NE(error->find("contact.left_foot"), std::string::npos) << *error;
+  clip.curves["contact.left_foot"].insertKey(0.0, 1.0);
+  lock.ankle = {{0, 100000}};
+  error = writeFootLockCurves(scene->skeleton, clip, {lock}, Vec3::UnitY());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("[0, 100000]"), std::string::npos) << *error;
+  EXPECT_EQ(clip.curves.count("ik.left_leg.target.x"), 0u);
+
+  RigDefinition noLegs;
+  noLegs.name = "arms only";
+  SkateCleanupJob job;
+  job.scene = &*scene;
+  job.source = &clip;
+  job.rig = &noLegs;
+  Clip out;
+  job.output = &out;
+  const auto message = job.validate();
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("no leg handle"), std::string::npos) << *message;
+}
+
+}  // namespace
+}  // namespace articula
