@@ -1,19 +1,33 @@
 // articula-cli: the engine without a display, for batch pipelines.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "core/bake/contact_detection.h"
+#include "core/bake/rig_corrector.h"
+#include "core/bake/skate_cleanup.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
+#include "core/io/project_file.h"
+#include "core/io/rig_json.h"
 #include "core/io/scene_info.h"
+#include "core/rig/humanoid_rig.h"
+#include "core/skeleton/local_to_model.h"
 
 namespace {
 
@@ -86,6 +100,19 @@ std::optional<std::string> writeHeights(const std::string& path, const articula:
   return std::nullopt;
 }
 
+// The first clip of the scene, or the one named `clipName`.
+articula::Result<articula::Clip*> findClip(articula::Scene& scene, const std::string& inPath,
+                                           const std::string& clipName) {
+  if (scene.clips.empty()) return articula::makeError(inPath + ": has no animation");
+  if (clipName.empty()) return &scene.clips.front();
+  for (articula::Clip& c : scene.clips) {
+    if (c.name == clipName) return &c;
+  }
+  std::string names;
+  for (const articula::Clip& c : scene.clips) names.append(names.empty() ? "" : ", ").append(c.name);
+  return articula::makeError(inPath + ": no clip named '" + clipName + "' (clips: " + names + ")");
+}
+
 // Detects foot contacts on one clip (the first, or `clipName`) and writes the scene with that
 // clip alone, its stride curves included, as glTF.
 int runContacts(const std::string& inPath, const std::string& outPath, const std::string& clipName,
@@ -94,24 +121,16 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   auto scene = articula::importScene(inPath);
   if (!scene) return fail(scene.error());
   if (scene->clips.empty()) return fail(inPath + ": has no animation to find contacts in");
-  auto clip = scene->clips.begin();
-  if (!clipName.empty()) {
-    clip = std::find_if(scene->clips.begin(), scene->clips.end(),
-                        [&](const articula::Clip& c) { return c.name == clipName; });
-    if (clip == scene->clips.end()) {
-      std::string names;
-      for (const articula::Clip& c : scene->clips) names.append(names.empty() ? "" : ", ").append(c.name);
-      return fail(inPath + ": no clip named '" + clipName + "' (clips: " + names + ")");
-    }
-  }
+  auto clip = findClip(*scene, inPath, clipName);
+  if (!clip) return fail(clip.error());
   auto feet = articula::humanoidFeet(scene->skeleton);
   if (!feet) return fail(inPath + ": " + feet.error());
-  auto detection = articula::detectContacts(*scene, *clip, *feet);
+  auto detection = articula::detectContacts(*scene, **clip, *feet);
   if (!detection) return fail(inPath + ": " + detection.error());
   if (!heightsPath.empty()) {
-    if (auto error = writeHeights(heightsPath, *clip, *detection)) return fail(*error);
+    if (auto error = writeHeights(heightsPath, **clip, *detection)) return fail(*error);
   }
-  articula::Clip kept = std::move(*clip);
+  articula::Clip kept = std::move(**clip);
   scene->clips.assign(1, std::move(kept));
   if (auto error = articula::exportGltf(*scene, outPath)) return fail(*error);
   for (const articula::FootContacts& foot : detection->feet) {
@@ -120,6 +139,179 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
     std::cout << '\n';
   }
   std::cout << "wrote " << outPath << '\n';
+  return 0;
+}
+
+struct BakeArgs {
+  std::string in, out, clip, range, rig = "auto", ground, contacts = "keep";
+  std::optional<double> tolerance;
+  bool json = false;
+};
+
+// "A:B" (frames, inclusive) into the bake's range.
+std::optional<std::string> parseRange(const std::string& text, articula::BakeOptions& options) {
+  const std::string message = "--range '" + text + "': expected FIRST:LAST frames, e.g. 0:120";
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return message;
+  try {
+    std::size_t used = 0;
+    const std::string first = text.substr(0, colon);
+    const std::string last = text.substr(colon + 1);
+    options.firstFrame = std::stoi(first, &used);
+    if (used != first.size()) return message;
+    options.lastFrame = std::stoi(last, &used);
+    if (used != last.size()) return message;
+  } catch (const std::exception&) {
+    return message;
+  }
+  if (options.firstFrame < 0 || options.lastFrame < options.firstFrame) return message;
+  return std::nullopt;
+}
+
+// A RIG.json, or the humanoid rig the skeleton's names give ("auto").
+articula::Result<articula::RigDefinition> loadRig(const std::string& rig, const articula::Skeleton& skeleton) {
+  if (rig == "auto") {
+    auto definition = articula::buildHumanoidRig(skeleton);
+    if (!definition) return articula::makeError("--rig auto: " + definition.error());
+    return definition;
+  }
+  std::ifstream file(rig, std::ios::binary);
+  if (!file) return articula::makeError(rig + ": cannot be read (--rig takes auto or a rig JSON file)");
+  const std::string text(std::istreambuf_iterator<char>(file), {});
+  auto definition = articula::rigFromJson(text, skeleton);
+  if (!definition) return articula::makeError(rig + ": " + definition.error());
+  return definition;
+}
+
+// "plane": the world's y = 0 plane; anything else: a file whose meshes (at their nodes'
+// rest placement) are the ground.
+articula::Result<articula::Ground> loadGround(const std::string& ground) {
+  if (ground == "plane") return articula::Ground::plane(articula::Vec3::Zero(), articula::Vec3::UnitY());
+  auto scene = articula::importScene(ground);
+  if (!scene) return articula::makeError("--ground: " + scene.error());
+  const auto model = articula::localToModel(scene->skeleton, scene->skeleton.restPose());
+  std::vector<articula::Vec3> vertices;
+  std::vector<std::uint32_t> indices;
+  for (const articula::Mesh& mesh : scene->meshes) {
+    const auto base = static_cast<std::uint32_t>(vertices.size());
+    const bool placed = mesh.node >= 0 && !mesh.hasSkin;
+    for (const articula::Vec3& p : mesh.positions)
+      vertices.push_back(placed ? articula::Vec3(model[static_cast<std::size_t>(mesh.node)] * p) : p);
+    for (const std::uint32_t i : mesh.indices) indices.push_back(base + i);
+  }
+  if (indices.empty()) return articula::makeError("--ground " + ground + ": has no triangles to stand on");
+  auto result = articula::Ground::mesh(std::move(vertices), std::move(indices));
+  if (!result) return articula::makeError("--ground " + ground + ": " + result.error());
+  return result;
+}
+
+// A progress bar on stderr, redrawn in place; only on a terminal (pipelines get the summary).
+std::function<bool(int, int)> progressBar() {
+  if (::isatty(STDERR_FILENO) == 0) return nullptr;
+  return [](int done, int total) {
+    constexpr int kWidth = 30;
+    const int filled = total > 0 ? done * kWidth / total : kWidth;
+    std::cerr << "\rbaking [" << std::string(static_cast<std::size_t>(filled), '#')
+              << std::string(static_cast<std::size_t>(kWidth - filled), ' ') << "] " << done << '/' << total
+              << (done == total ? "\n" : "") << std::flush;
+    return true;
+  };
+}
+
+// Bakes one clip through a rig (contacts keep: the rig as it is, with the clip's stride
+// curves and an optional ground) or through the foot-skate cleanup (contacts detect), and
+// writes the scene with that clip alone as glTF.
+int runBake(const BakeArgs& args) {
+  if (auto error = checkGltfOutput(args.out)) return fail(*error);
+  if (args.contacts != "detect" && args.contacts != "keep")
+    return fail("--contacts '" + args.contacts + "': expected detect or keep");
+  if (args.contacts == "detect" && !args.ground.empty())
+    return fail("--ground works with --contacts keep: detect holds each foot where it landed, on no ground");
+  auto scene = articula::loadSceneOrProject(args.in);
+  if (!scene) return fail(scene.error());
+  auto clip = findClip(*scene, args.in, args.clip);
+  if (!clip) return fail(clip.error());
+  auto rig = loadRig(args.rig, scene->skeleton);
+  if (!rig) return fail(rig.error());
+
+  articula::BakeOptions options;
+  if (!args.range.empty()) {
+    if (auto error = parseRange(args.range, options)) return fail(*error);
+  }
+  options.reduction.toleranceModel =
+      args.tolerance ? static_cast<float>(*args.tolerance) : 0.001f * scene->characterHeight();
+  if (!std::isfinite(options.reduction.toleranceModel) || !(options.reduction.toleranceModel > 0.0f))
+    return fail("--tolerance must be a positive distance in the model's units");
+
+  articula::Clip baked;
+  articula::BakeReport report;
+  std::map<std::string, int> contactCounts;
+  if (args.contacts == "detect") {
+    articula::SkateCleanupJob job;
+    job.scene = &*scene;
+    job.source = *clip;
+    job.rig = &*rig;
+    job.options.bake = options;
+    job.output = &baked;
+    job.progress = progressBar();
+    auto result = job.run();
+    if (!result) return fail(args.in + ": " + result.error());
+    report = std::move(result->bake);
+    for (const articula::FootLock& foot : result->feet)
+      contactCounts[foot.joints.curveName] = static_cast<int>(foot.foot.size());
+  } else {
+    auto bound = articula::Rig::bind(scene->skeleton, *rig);
+    if (!bound) return fail(args.in + ": " + bound.error());
+    if (!args.ground.empty()) {
+      auto ground = loadGround(args.ground);
+      if (!ground) return fail(ground.error());
+      bound->setGround(std::move(*ground));
+    }
+    articula::RigPoseCorrector corrector(*bound);
+    articula::BakeJob job;
+    job.skeleton = &scene->skeleton;
+    job.source = *clip;
+    job.corrector = &corrector;
+    job.options = options;
+    job.output = &baked;
+    job.progress = progressBar();
+    auto result = job.run();
+    if (!result) return fail(args.in + ": " + result.error());
+    report = std::move(*result);
+  }
+  std::set<int> unreachedFrames;
+  std::map<std::string, int> unreachedByHandle;
+  for (const articula::BakeMiss& miss : report.unreached) {
+    unreachedFrames.insert(miss.frame);
+    ++unreachedByHandle[report.handleNames[static_cast<std::size_t>(miss.handle)]];
+  }
+  baked.name = (*clip)->name;
+  scene->clips.assign(1, std::move(baked));
+  if (auto error = articula::exportGltf(*scene, args.out)) return fail(*error);
+
+  if (args.json) {
+    nlohmann::json json;
+    json["out"] = args.out;
+    json["clip"] = scene->clips.front().name;
+    json["frames"] = report.framesBaked;
+    json["keysBefore"] = report.reduction.keysBefore;
+    json["keysAfter"] = report.reduction.keysAfter;
+    json["maxErrorModel"] = report.reduction.maxDeviationModel;
+    json["toleranceModel"] = options.reduction.toleranceModel;
+    json["unreachedFrames"] = unreachedFrames.size();
+    json["unreachedHandles"] = unreachedByHandle;
+    json["refusedFrames"] = report.refusedFrames;
+    json["contacts"] = contactCounts;
+    std::cout << json.dump() << '\n';
+    return 0;
+  }
+  std::cout << "baked " << report.framesBaked << " frames of '" << scene->clips.front().name << "'\n";
+  std::cout << "keys " << report.reduction.keysBefore << " -> " << report.reduction.keysAfter << ", max error "
+            << report.reduction.maxDeviationModel << " (tolerance " << options.reduction.toleranceModel << ")\n";
+  for (const auto& [curve, count] : contactCounts) std::cout << curve << ": " << count << " contacts held\n";
+  std::cout << "unreached frames: " << unreachedFrames.size();
+  for (const auto& [handle, count] : unreachedByHandle) std::cout << ", " << handle << ' ' << count;
+  std::cout << "\nwrote " << args.out << '\n';
   return 0;
 }
 
@@ -152,6 +344,22 @@ int main(int argc, char** argv) {
   contacts->add_option("--clip", contactsClip, "Clip to analyse (default: the first)");
   contacts->add_option("--heights", contactsHeights, "Also write each foot's ankle/toe heights per frame as CSV");
 
+  BakeArgs bakeArgs;
+  CLI::App* bake = app.add_subcommand(
+      "bake", "Bake a clip through an IK rig (optionally cleaning foot skate) into a reduced clip, as glTF 2.0");
+  bake->add_option("IN", bakeArgs.in, "Any file articula-cli info reads, or an .articula project")->required();
+  bake->add_option("--out", bakeArgs.out, "Output .glb, or .gltf with its .bin beside it")->required();
+  bake->add_option("--clip", bakeArgs.clip, "Clip to bake (default: the first)");
+  bake->add_option("--range", bakeArgs.range, "Frames to bake, FIRST:LAST inclusive (default: all)");
+  bake->add_option("--rig", bakeArgs.rig, "auto (the humanoid rig from joint names) or a rig JSON file");
+  bake->add_option("--ground", bakeArgs.ground, "plane (y = 0) or a mesh file the feet stand on (contacts keep)");
+  bake->add_option("--contacts", bakeArgs.contacts,
+                   "detect: find contacts and hold planted feet (foot-skate cleanup); keep: the clip's stride "
+                   "curves as they are");
+  bake->add_option("--tolerance", bakeArgs.tolerance,
+                   "Largest key-reduction error, model units (default 0.1 % of the character's height)");
+  bake->add_flag("--json", bakeArgs.json, "Print one JSON object instead of the summary");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -162,6 +370,7 @@ int main(int argc, char** argv) {
     if (*info) return runInfo(infoPath, infoJson);
     if (*exportCommand) return runExport(exportIn, exportOut);
     if (*contacts) return runContacts(contactsIn, contactsOut, contactsClip, contactsHeights);
+    if (*bake) return runBake(bakeArgs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -80,6 +80,17 @@ constexpr float kStraightFraction = 0.98f;
 
 bool finiteIn(float v, float lo, float hi) { return std::isfinite(v) && v >= lo && v <= hi; }
 
+// How far the pelvis must go down along `up` (unit) to bring the hip within `reach` of the
+// target (model space): |v − δ·up| = reach with v = hip − target, the smaller root; 0 when
+// it already is.
+float dropToReach(const Vec3& hip, const Vec3& target, const Vec3& up, float reach) {
+  const Vec3 v = hip - target;
+  if (!(v.squaredNorm() > reach * reach)) return 0.0f;
+  const float along = v.dot(up);
+  const float across2 = std::max(0.0f, v.squaredNorm() - along * along);
+  return across2 < reach * reach ? along - std::sqrt(reach * reach - across2) : along;
+}
+
 }  // namespace
 
 Result<Rig> Rig::bind(const Skeleton& skeleton, RigDefinition definition) {
@@ -316,7 +327,10 @@ bool Rig::solve(std::span<Transform> pose, double timeSeconds, const Clip* clip)
     foot.grounded = false;
     foot.report = FootReport{};
   }
-  if (mDefinition.grounding.enabled && mGround) groundFeet(pose, clip, timeSeconds);
+  if (mDefinition.grounding.enabled && mGround)
+    groundFeet(pose, clip, timeSeconds);
+  else if (mLowerPelvisToTargets && mGroundingReady)
+    lowerPelvisToTargets(pose, clip, timeSeconds);
   for (const int i : mOrder) solveHandle(i, pose);
   return true;
 }
@@ -450,18 +464,29 @@ void Rig::groundFeet(std::span<Transform> pose, const Clip* clip, double timeSec
     foot.toeNormalModel = toeNormal;
     foot.report = {true, planted, target, n};
 
-    // Lowering the pelvis by δ along up brings the hip within reach R of the target:
-    // |v − δ·up| = R with v = hip − target, the smaller root.
-    const Vec3 v = hip - target;
-    const float reach = g.maxReach * foot.legLength;
-    if (v.squaredNorm() > reach * reach) {
-      const float along = v.dot(up);
-      const float across2 = std::max(0.0f, v.squaredNorm() - along * along);
-      const float needed = across2 < reach * reach ? along - std::sqrt(reach * reach - across2) : along;
-      drop = std::max(drop, needed * b.weight);
-    }
+    drop = std::max(drop, dropToReach(hip, target, up, g.maxReach * foot.legLength) * b.weight);
   }
+  lowerPelvis(pose, clip, timeSeconds, drop);
+}
+
+void Rig::lowerPelvisToTargets(std::span<Transform> pose, const Clip* clip, double timeSeconds) {
+  const GroundingSetup& g = mDefinition.grounding;
+  const Vec3 up = g.upModel.normalized();
+  float drop = 0.0f;
+  for (const BoundFoot& foot : mFeet) {
+    if (foot.handle < 0) continue;
+    const BoundHandle& b = mBound[static_cast<std::size_t>(foot.handle)];
+    if (!b.active) continue;
+    const Vec3 hip = mModel[static_cast<std::size_t>(foot.thigh)].translation();
+    drop = std::max(drop, dropToReach(hip, b.targetModel, up, g.maxReach * foot.legLength) * b.weight);
+  }
+  lowerPelvis(pose, clip, timeSeconds, drop);
+}
+
+void Rig::lowerPelvis(std::span<Transform> pose, const Clip* clip, double timeSeconds, float drop) {
   if (!(drop > 0.0f)) return;
+  const GroundingSetup& g = mDefinition.grounding;
+  const Vec3 up = g.upModel.normalized();
   const int parent = mSkeleton.parent(g.pelvis);
   const Mat3 parentLinear =
       parent == kNoParent ? Mat3(Mat3::Identity()) : Mat3(mModel[static_cast<std::size_t>(parent)].linear());
@@ -469,6 +494,7 @@ void Rig::groundFeet(std::span<Transform> pose, const Clip* clip, double timeSec
   updateModel(pose, g.pelvis);
   for (int i = 0; i < handleCount(); ++i) {
     const bool grounded = (mFeet[0].grounded && mFeet[0].handle == i) || (mFeet[1].grounded && mFeet[1].handle == i);
+    // Targets from the input pose follow the lowered pelvis; grounded and curve-driven ones stay.
     resolveInputs(i, clip, timeSeconds, grounded);
   }
 }

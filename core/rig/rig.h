@@ -124,6 +124,12 @@ class Rig {
   // definition has it off).
   void setGroundingEnabled(bool enabled) { mDefinition.grounding.enabled = enabled && mGroundingReady; }
 
+  // Without grounding (off or no ground), still lower the pelvis (GroundingSetup::pelvis,
+  // up, maxReach) so the active leg handles can reach their own targets (handle or curves):
+  // a foot locked by target curves, as the skate cleanup writes, then never overextends the
+  // leg. Needs a grounding setup that passed bind's checks; off by default.
+  void setLowerPelvisToTargets(bool enabled) { mLowerPelvisToTargets = enabled; }
+
   // The ground, world space; nullopt: no grounding.
   void setGround(std::optional<Ground> groundWorld) { mGround = std::move(groundWorld); }
   const std::optional<Ground>& ground() const { return mGround; }
@@ -187,6 +193,8 @@ class Rig {
 
   void resolveInputs(int index, const Clip* clip, double timeSeconds, bool keepTarget);
   void groundFeet(std::span<Transform> pose, const Clip* clip, double timeSeconds);
+  void lowerPelvisToTargets(std::span<Transform> pose, const Clip* clip, double timeSeconds);
+  void lowerPelvis(std::span<Transform> pose, const Clip* clip, double timeSeconds, float drop);
   void solveHandle(int index, std::span<Transform> pose);
   void seedHinge(BoundHandle& b, std::span<Transform> pose);
   void swingRoot(BoundHandle& b, std::span<Transform> pose);
@@ -199,6 +207,7 @@ class Rig {
   Skeleton mSkeleton;
   RigDefinition mDefinition;
   bool mGroundingReady = false;
+  bool mLowerPelvisToTargets = false;
   std::vector<BoundHandle> mBound;
   std::vector<int> mOrder;         // handle indices in solve order
   std::array<BoundFoot, 2> mFeet;  // left, right

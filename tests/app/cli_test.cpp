@@ -233,3 +233,69 @@ TEST(CliContacts, CharacterWithoutLegsIsAOneLineError) {
 }
 
 }  // namespace
+
+// --contacts detect cleans foot skate on any humanoid the auto-rig recognises, whatever
+// its joint names: CMU BVH, the Khronos CesiumMan, the project's mannequin (an .articula).
+TEST(CliBake, DetectCleansEveryNamingConventionIntoValidGlb) {
+  const TempDir dir("articula_cli_bake");
+  for (const std::string& in : {data("bvh/cmu-mb-2010/02_03.bvh"), data("gltf/CesiumMan/CesiumMan.glb"),
+                                data("projects/mannequin_v1.articula")}) {
+    const std::string out = dir / "baked.glb";
+    const CliRun run = runCli("bake " + quoted(in) + " --out " + quoted(out) + " --contacts detect --json");
+    ASSERT_EQ(run.exitCode, 0) << in << ": " << run.stderrText;
+    EXPECT_TRUE(run.stderrText.empty()) << run.stderrText;  // no progress bar off a terminal
+    const auto json = nlohmann::json::parse(run.stdoutText);
+    EXPECT_GT(json["frames"].get<int>(), 10) << in;
+    EXPECT_GT(json["keysBefore"].get<int>(), json["keysAfter"].get<int>()) << in;
+    EXPECT_LE(json["maxErrorModel"].get<double>(), json["toleranceModel"].get<double>() * 1.001) << in;
+    EXPECT_GE(json["unreachedFrames"].get<int>(), 0);
+    ASSERT_TRUE(json["contacts"].contains("contact.left_foot")) << run.stdoutText;
+    EXPECT_GT(json["contacts"]["contact.left_foot"].get<int>(), 0) << in;
+    EXPECT_TRUE(validatesWithoutErrors(out)) << in;
+    const nlohmann::json gltf = glbJson(out);
+    ASSERT_EQ(gltf["animations"].size(), 1u);
+    const nlohmann::json& curves = gltf["animations"][0]["extras"]["articula"]["curves"];
+    EXPECT_TRUE(curves.contains("contact.right_foot")) << curves.dump();
+    EXPECT_FALSE(curves.contains("ik.left_leg.target.x")) << "the lock curves are spent by the bake";
+  }
+}
+
+TEST(CliBake, RangeAndGroundWithTheTextSummary) {
+  const TempDir dir("articula_cli_bake_range");
+  const std::string out = dir / "walk.glb";
+  const CliRun run = runCli("bake " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")) + " --out " + quoted(out) +
+                            " --range 20:119 --ground plane --tolerance 0.05");
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_NE(run.stdoutText.find("baked 100 frames"), std::string::npos) << run.stdoutText;
+  EXPECT_NE(run.stdoutText.find("unreached frames: "), std::string::npos) << run.stdoutText;
+  EXPECT_NE(run.stdoutText.find("keys "), std::string::npos) << run.stdoutText;
+  EXPECT_TRUE(validatesWithoutErrors(out));
+}
+
+TEST(CliBake, BadArgumentsAreOneLineErrors) {
+  const TempDir dir("articula_cli_bake_bad");
+  const std::string walk = quoted(data("bvh/cmu-mb-2010/02_03.bvh"));
+  const std::string out = " --out " + quoted(dir / "o.glb");
+  struct Case {
+    std::string args;
+    std::string named;
+  };
+  const std::vector<Case> cases = {
+      {"bake " + walk + out + " --range 5", "--range '5'"},
+      {"bake " + walk + out + " --range 9:3", "--range '9:3'"},
+      {"bake " + walk + out + " --range 0:900", "0..900"},
+      {"bake " + walk + out + " --rig /nonexistent/rig.json", "/nonexistent/rig.json"},
+      {"bake " + walk + out + " --contacts maybe", "--contacts 'maybe'"},
+      {"bake " + walk + out + " --tolerance -1", "--tolerance"},
+      {"bake " + walk + out + " --clip nope", "no clip named 'nope'"},
+      {"bake " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")) + out, "--rig auto"},
+  };
+  for (const Case& c : cases) {
+    const CliRun run = runCli(c.args);
+    EXPECT_FALSE(run.signaled) << c.args;
+    EXPECT_NE(run.exitCode, 0) << c.args;
+    EXPECT_NE(run.stderrText.find(c.named), std::string::npos) << c.args << ": " << run.stderrText;
+    EXPECT_EQ(lineCount(run.stderrText), 1) << run.stderrText;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "o.glb"));
+}

@@ -1,0 +1,361 @@
+#include "core/bake/skate_cleanup.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/bake/rig_corrector.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula {
+namespace {
+
+CurveKey linearKey(double time, double value) {
+  CurveKey key;
+  key.time = time;
+  key.value = value;
+  key.interpolation = Interpolation::Linear;
+  key.leftType = key.rightType = HandleType::Free;
+  key.left = key.right = Vec2d(time, value);
+  return key;
+}
+
+bool within(const std::vector<ContactInterval>& intervals, int frame) {
+  return std::any_of(intervals.begin(), intervals.end(),
+                     [&](const ContactInterval& c) { return frame >= c.first && frame <= c.last; });
+}
+
+// The frames where a stride curve is 1 (planted), as intervals.
+std::vector<ContactInterval> plantedIntervals(const Clip& clip, const Curve& stride) {
+  std::vector<ContactInterval> intervals;
+  for (int f = 0; f < clip.frameCount(); ++f) {
+    if (!(stride.evaluate(clip.timeOf(f)) >= 0.999)) continue;
+    if (!intervals.empty() && intervals.back().last == f - 1)
+      intervals.back().last = f;
+    else
+      intervals.push_back({f, f});
+  }
+  return intervals;
+}
+
+// The yaw turn, about `up`, that takes the horizontal part of `from` onto that of `to`
+// (identity when either is vertical).
+Quat yawBetween(const Vec3& from, const Vec3& to, const Vec3& up) {
+  const Vec3 a = from - up * up.dot(from);
+  const Vec3 b = to - up * up.dot(to);
+  if (!(a.norm() > 1e-6f && b.norm() > 1e-6f)) return Quat::Identity();
+  const float angle = std::atan2(up.dot(a.cross(b)), a.dot(b));
+  return Quat(Eigen::AngleAxisf(angle, up));
+}
+
+}  // namespace
+
+std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
+                                               const Vec3& upModel) {
+  const int frames = clip.frameCount();
+  if (frames == 0) return std::string("foot lock: the clip '" + clip.name + "' has no frames");
+  if (!(upModel.norm() > 0.0f) || !upModel.allFinite()) return std::string("foot lock: the up vector is zero");
+  const Vec3 up = upModel.normalized();
+  for (const FootLock& lock : feet) {
+    const std::string name = "foot lock '" + lock.handle + "': ";
+    if (lock.joints.ankle < 0 || lock.joints.ankle >= skeleton.jointCount())
+      return name + "ankle joint " + std::to_string(lock.joints.ankle) + " is not in the skeleton";
+    if (lock.joints.toe >= skeleton.jointCount())
+      return name + "toe joint " + std::to_string(lock.joints.toe) + " is not in the skeleton";
+    if (clip.curves.count(lock.joints.curveName) == 0) return name + "no stride curve '" + lock.joints.curveName + "'";
+    for (const auto* list : {&lock.foot, &lock.ankle, &lock.toe}) {
+      for (const ContactInterval& c : *list) {
+        if (c.first < 0 || c.last >= frames || c.first > c.last)
+          return name + "contact [" + std::to_string(c.first) + ", " + std::to_string(c.last) +
+                 "] is not within the clip's frames 0.." + std::to_string(frames - 1);
+      }
+    }
+  }
+
+  // The animated ankles and toes, model space, and the ankles' model rotations.
+  struct Sample {
+    Vec3 ankle, toe;
+    Quat rotation;
+  };
+  std::vector<std::vector<Sample>> samples(feet.size(), std::vector<Sample>(static_cast<std::size_t>(frames)));
+  {
+    ClipSampler sampler(&clip);
+    const Pose rest(skeleton.restPose().begin(), skeleton.restPose().end());
+    Pose pose = rest;
+    std::vector<Affine> model(static_cast<std::size_t>(skeleton.jointCount()));
+    for (int f = 0; f < frames; ++f) {
+      std::copy(rest.begin(), rest.end(), pose.begin());
+      sampler.sample(clip.timeOf(f), pose);
+      LocalToModelJob fk;
+      fk.skeleton = &skeleton;
+      fk.local = pose;
+      fk.model = model;
+      fk.run();
+      for (std::size_t i = 0; i < feet.size(); ++i) {
+        const Affine& ankle = model[static_cast<std::size_t>(feet[i].joints.ankle)];
+        Sample& s = samples[i][static_cast<std::size_t>(f)];
+        s.ankle = ankle.translation();
+        s.rotation = Quat(ankle.linear()).normalized();
+        // Without a toe, a point ahead along the ankle's own X axis gives the yaw.
+        s.toe = feet[i].joints.toe >= 0 ? Vec3(model[static_cast<std::size_t>(feet[i].joints.toe)].translation())
+                                        : Vec3(s.ankle + ankle.linear().col(0));
+      }
+    }
+  }
+
+  for (std::size_t i = 0; i < feet.size(); ++i) {
+    const FootLock& lock = feet[i];
+    const std::vector<Sample>& anim = samples[i];
+    std::vector<Vec3> target(anim.size());
+    std::vector<Quat> orientation(anim.size());
+    for (std::size_t f = 0; f < anim.size(); ++f) {
+      target[f] = anim[f].ankle;
+      orientation[f] = anim[f].rotation;
+    }
+    const bool toeKnown = lock.joints.toe >= 0;
+    for (const ContactInterval& contact : lock.foot) {
+      const auto first = static_cast<std::size_t>(contact.first);
+      const Vec3 landedForward = anim[first].toe - anim[first].ankle;
+      // Plain flags, not optional<Vec3>: g++ 12 warns falsely on the latter.
+      bool ankleHolds = false, toeHolds = false;
+      Vec3 ankleHeld = Vec3::Zero(), toeHeld = Vec3::Zero();
+      // The turn (model space) that keeps a foot planted on both joints aiming its toe at the
+      // held toe; when the ankle lifts it fades out over the rest of the toe's contact, so
+      // the foot rolls back to its animated pitch without a jump.
+      Quat swing = Quat::Identity(), fadeFrom = Quat::Identity();
+      int fadeStart = 0, fadeEnd = 0;
+      for (int f = contact.first; f <= contact.last; ++f) {
+        const auto k = static_cast<std::size_t>(f);
+        const Vec3 forward = anim[k].toe - anim[k].ankle;
+        const Quat yaw = yawBetween(forward, landedForward, up);
+        const Vec3 toeOffset = yaw * forward;  // ankle to toe, landing yaw
+        // Where the ankle is if nothing holds it: carried along by the animation.
+        const Vec3 carried =
+            f == contact.first ? anim[k].ankle : Vec3(target[k - 1] + anim[k].ankle - anim[k - 1].ankle);
+        const bool anklePlanted = within(lock.ankle, f) || (lock.ankle.empty() && lock.toe.empty());
+        const bool toePlanted = toeKnown && within(lock.toe, f);
+        if (anklePlanted) {
+          if (!ankleHolds) ankleHeld = toeHolds ? Vec3(toeHeld - swing * toeOffset) : carried;
+          target[k] = ankleHeld;
+          if (toePlanted) {
+            if (!toeHolds) toeHeld = ankleHeld + swing * toeOffset;
+            swing = Quat::FromTwoVectors(toeOffset, toeHeld - ankleHeld);
+          } else {
+            swing = Quat::Identity();
+          }
+        } else if (toePlanted) {
+          if (!toeHolds) {
+            toeHeld = carried + toeOffset;
+            swing = Quat::Identity();
+          }
+          if (ankleHolds || !toeHolds) {
+            fadeFrom = swing;
+            fadeStart = f;
+            fadeEnd = f;
+            while (fadeEnd < contact.last && within(lock.toe, fadeEnd + 1)) ++fadeEnd;
+          }
+          const float progress = static_cast<float>(f - fadeStart + 1) / static_cast<float>(fadeEnd - fadeStart + 1);
+          swing = fadeFrom.slerp(progress, Quat::Identity());
+          target[k] = toeHeld - swing * toeOffset;
+        } else {
+          target[k] = carried;
+          swing = Quat::Identity();
+        }
+        ankleHolds = anklePlanted;
+        toeHolds = toePlanted;
+        orientation[k] = (swing * yaw * anim[k].rotation).normalized();
+      }
+    }
+    // Where the stride curve ramps outside a contact, hold the nearest contact's targets.
+    const Curve& stride = clip.curves.at(lock.joints.curveName);
+    for (int f = 0; f < frames && !lock.foot.empty(); ++f) {
+      if (within(lock.foot, f) || !(stride.evaluate(clip.timeOf(f)) > 0.0)) continue;
+      int nearest = lock.foot.front().first;
+      for (const ContactInterval& c : lock.foot) {
+        for (const int edge : {c.first, c.last}) {
+          if (std::abs(edge - f) < std::abs(nearest - f)) nearest = edge;
+        }
+      }
+      target[static_cast<std::size_t>(f)] = target[static_cast<std::size_t>(nearest)];
+      orientation[static_cast<std::size_t>(f)] = orientation[static_cast<std::size_t>(nearest)];
+    }
+    // One hemisphere from frame to frame, so the curves interpolate along the short arc.
+    for (std::size_t f = 1; f < orientation.size(); ++f) {
+      if (orientation[f].dot(orientation[f - 1]) < 0.0f) orientation[f].coeffs() *= -1.0f;
+    }
+
+    std::vector<CurveKey> keys[7];
+    for (int f = 0; f < frames; ++f) {
+      const auto k = static_cast<std::size_t>(f);
+      const double t = clip.timeOf(f);
+      for (int c = 0; c < 3; ++c) keys[c].push_back(linearKey(t, target[k][c]));
+      keys[3].push_back(linearKey(t, orientation[k].w()));
+      for (int c = 0; c < 3; ++c) keys[4 + c].push_back(linearKey(t, orientation[k].vec()[c]));
+    }
+    const char* channels[7] = {"target.x",      "target.y",      "target.z",     "orientation.w",
+                               "orientation.x", "orientation.y", "orientation.z"};
+    for (int c = 0; c < 7; ++c) clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(std::move(keys[c]));
+    clip.curves[handleCurveName(lock.handle, "weight")] = stride;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The legs' second reduction runs at this fraction of the tolerance: a held foot's wobble
+// from frame to frame adds up over a contact (slide is measured as travel), and the legs'
+// keys are a small part of the clip's.
+constexpr float kHeldFootToleranceScale = 0.25f;
+
+// Joint-channel keys of a clip, as KeyReductionReport counts them.
+std::size_t countJointKeys(const Clip& clip) {
+  std::size_t keys = 0;
+  for (const JointTrack& track : clip.tracks) {
+    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z, &track.scale.x,
+                               &track.scale.y, &track.scale.z})
+      keys += curve->size();
+    keys += track.rotation.keys().size();
+  }
+  return keys;
+}
+
+struct Plan {
+  std::vector<FootJoints> feet;
+  std::vector<std::string> handles;  // leg handle per foot
+};
+
+Result<Plan> planFeet(const Skeleton& skeleton, const RigDefinition& rig) {
+  auto feet = humanoidFeet(skeleton);
+  if (!feet) return makeError("skate cleanup: " + feet.error());
+  Plan plan;
+  for (const FootJoints& foot : *feet) {
+    const auto handle = std::find_if(rig.handles.begin(), rig.handles.end(), [&](const IkHandle& h) {
+      return (h.role == HandleRole::LeftLeg || h.role == HandleRole::RightLeg) && !h.chain.empty() &&
+             h.chain.back() == foot.ankle;
+    });
+    if (handle == rig.handles.end()) {
+      return makeError("skate cleanup: the rig '" + rig.name + "' has no leg handle ending at the ankle of " +
+                       foot.curveName);
+    }
+    plan.feet.push_back(foot);
+    plan.handles.push_back(handle->name);
+  }
+  return plan;
+}
+
+}  // namespace
+
+std::optional<std::string> SkateCleanupJob::validate() const {
+  if (scene == nullptr) return std::string("skate cleanup: no scene");
+  if (source == nullptr) return std::string("skate cleanup: no source clip");
+  if (rig == nullptr) return std::string("skate cleanup: no rig");
+  if (output == nullptr) return std::string("skate cleanup: no output clip");
+  auto plan = planFeet(scene->skeleton, *rig);
+  if (!plan) return plan.error();
+  if (!options.detect) {
+    for (const FootJoints& foot : plan->feet) {
+      if (source->curves.count(foot.curveName) == 0)
+        return "skate cleanup: clip '" + source->name + "' has no stride curve '" + foot.curveName +
+               "' to keep (detect the contacts instead)";
+    }
+  }
+  auto bound = Rig::bind(scene->skeleton, *rig);
+  if (!bound) return "skate cleanup: " + bound.error();
+  return std::nullopt;
+}
+
+Result<SkateCleanupReport> SkateCleanupJob::run() const {
+  if (auto error = validate()) return makeError(*error);
+  const Skeleton& skeleton = scene->skeleton;
+  const Plan plan = *planFeet(skeleton, *rig);
+  SkateCleanupReport report;
+  Clip working = *source;
+  if (options.detect) {
+    auto detection = detectContacts(*scene, working, plan.feet, options.detection);
+    if (!detection) return makeError("skate cleanup: " + detection.error());
+    for (std::size_t i = 0; i < plan.feet.size(); ++i) {
+      const FootContacts& contacts = detection->feet[i];
+      report.feet.push_back({plan.handles[i], plan.feet[i], contacts.foot, contacts.ankle, contacts.toe});
+    }
+  } else {
+    for (std::size_t i = 0; i < plan.feet.size(); ++i) {
+      const auto intervals = plantedIntervals(working, working.curves.at(plan.feet[i].curveName));
+      report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}});
+    }
+  }
+  if (auto error = writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel))
+    return makeError("skate cleanup: " + *error);
+
+  auto bound = Rig::bind(skeleton, *rig);
+  if (!bound) return makeError("skate cleanup: " + bound.error());
+  Rig& legs = *bound;
+  // Only the legs solve (the other handles are off) and with no ground: the rig's
+  // grounding would move the locked targets onto the ground along its rays.
+  legs.setGroundingEnabled(false);
+  legs.setLowerPelvisToTargets(true);
+  for (int i = 0; i < legs.handleCount(); ++i) {
+    const bool isLeg = std::find(plan.handles.begin(), plan.handles.end(), legs.handle(i).name) != plan.handles.end();
+    legs.setEnabled(i, isLeg);
+  }
+  RigPoseCorrector corrector(legs);
+  Clip baked;
+  BakeJob bake;
+  bake.skeleton = &skeleton;
+  bake.source = &working;
+  bake.corrector = &corrector;
+  bake.options = options.bake;
+  bake.output = &baked;
+  bake.progress = progress;
+  auto bakeReport = bake.run();
+  if (!bakeReport) return makeError(bakeReport.error());
+  report.bake = std::move(*bakeReport);
+  // The reduction smooths the body (the hips' capture noise) and the legs, which the rig had
+  // bent to cancel that noise, separately: a held foot would wobble by up to the tolerance
+  // from frame to frame. So the legs are solved again on the reduced body and only they (and
+  // the pelvis) are reduced, now against smooth parents.
+  // The legs and the pelvis's translation start again from the source's (dense) channels, so
+  // the reduced keys of the first pass are not taken for the user's own keys to keep.
+  if (bake.options.reduce) {
+    Clip body = std::move(baked);
+    std::vector<int> legJoints;
+    for (int i = 0; i < legs.handleCount(); ++i) {
+      if (!legs.handle(i).enabled) continue;
+      legJoints.insert(legJoints.end(), legs.handle(i).chain.begin(), legs.handle(i).chain.end());
+    }
+    for (const int toe : {rig->grounding.left.toe, rig->grounding.right.toe}) {
+      if (toe >= 0) legJoints.push_back(toe);
+    }
+    for (const int joint : legJoints) {
+      body.tracks.erase(
+          std::remove_if(body.tracks.begin(), body.tracks.end(), [&](const JointTrack& t) { return t.joint == joint; }),
+          body.tracks.end());
+      if (const JointTrack* track = working.findTrack(joint)) body.tracks.push_back(*track);
+    }
+    const int pelvis = rig->grounding.pelvis;
+    if (const JointTrack* track = working.findTrack(pelvis); track != nullptr && pelvis >= 0)
+      body.trackFor(pelvis).translation = track->translation;
+    BakeJob legsBake = bake;
+    legsBake.source = &body;
+    legsBake.options.joints = legJoints;
+    legsBake.options.reduction.toleranceModel *= kHeldFootToleranceScale;
+    if (pelvis >= 0) legsBake.options.joints.push_back(pelvis);
+    legsBake.progress = nullptr;
+    auto legsReport = legsBake.run();
+    if (!legsReport) return makeError(legsReport.error());
+    report.bake.unreached = std::move(legsReport->unreached);
+    report.bake.refusedFrames = legsReport->refusedFrames;
+    report.bake.reduction.keysAfter = countJointKeys(baked);
+    report.bake.reduction.maxDeviationModel =
+        std::max(report.bake.reduction.maxDeviationModel, legsReport->reduction.maxDeviationModel);
+  }
+  // The lock curves are spent: the baked keys hold their effect.
+  for (const std::string& handle : plan.handles) {
+    for (auto it = baked.curves.begin(); it != baked.curves.end();) {
+      const bool lockCurve = it->first.rfind(handleCurveName(handle, ""), 0) == 0;
+      it = lockCurve ? baked.curves.erase(it) : std::next(it);
+    }
+  }
+  *output = std::move(baked);
+  return report;
+}
+
+}  // namespace articula

@@ -1,0 +1,71 @@
+#pragma once
+// Foot-skate cleanup: every planted foot stays where it landed (position and yaw) for its
+// contact. The contacts (detected, or the clip's own stride curves) become target,
+// orientation and weight curves of the rig's leg handles in a working copy of the clip; the
+// legs reach them, the pelvis drops when a leg would overextend, and the result is baked and
+// reduced like any other rig bake.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/bake/bake_job.h"
+#include "core/bake/contact_detection.h"
+#include "core/rig/rig.h"
+#include "core/scene/scene.h"
+
+namespace articula {
+
+// One foot to lock: its leg handle (a chain ending at the ankle) and its contacts, in frames
+// of the clip.
+struct FootLock {
+  std::string handle;                  // leg handle name, e.g. "left_leg"
+  FootJoints joints;                   // ankle, toe (optional), stride curve
+  std::vector<ContactInterval> foot;   // the foot is planted (the stride curve's 1s)
+  std::vector<ContactInterval> ankle;  // the ankle stays where it landed
+  std::vector<ContactInterval> toe;    // the toe stays where it landed (the ankle turns about it)
+};
+
+// Writes, for each foot, `ik.<handle>.target.x|y|z` (the ankle, model space),
+// `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed with)
+// and `ik.<handle>.weight` (a copy of the stride curve, so the lock blends in and out with
+// it) into `clip`, one linear key per frame. Within a foot contact the ankle is held where
+// it landed while it is planted, then turned about the held toe; outside contacts the
+// targets follow the animation and, where the stride curve ramps, hold the nearest
+// contact's. `upModel`: the character's up. Fails on a bad joint index, a missing stride
+// curve or an interval outside the clip.
+std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
+                                               const Vec3& upModel);
+
+struct SkateCleanupOptions {
+  // True: find contacts (detectContacts, which also rewrites the stride curves); false: use
+  // the clip's stride curves as they are (a foot is planted where its curve is 1; the ankle
+  // is held for the whole contact).
+  bool detect = true;
+  ContactDetectionOptions detection;
+  BakeOptions bake;  // frame range, reduction (contact starts and ends are always kept)
+};
+
+struct SkateCleanupReport {
+  std::vector<FootLock> feet;  // what was locked
+  BakeReport bake;
+};
+
+// Runs the cleanup on `source` (a clip of `scene`) with a humanoid rig definition (its leg
+// handles, and the grounding setup's pelvis, up and reach; its other handles are left off,
+// so nothing but the legs and the pelvis moves).
+struct SkateCleanupJob {
+  const Scene* scene = nullptr;
+  const Clip* source = nullptr;
+  const RigDefinition* rig = nullptr;
+  SkateCleanupOptions options;
+  Clip* output = nullptr;  // the cleaned clip (stride curves kept, the lock curves not); untouched on failure
+  std::function<bool(int, int)> progress;  // BakeJob::progress
+
+  // nullopt when the job can run; otherwise: no scene, clip, rig or output; no feet found
+  // (humanoidFeet); no leg handle ending at a foot's ankle; a rig that does not bind.
+  std::optional<std::string> validate() const;
+  Result<SkateCleanupReport> run() const;
+};
+
+}  // namespace articula

@@ -1,0 +1,235 @@
+#include "core/bake/skate_cleanup.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/io/import.h"
+#include "core/rig/humanoid_rig.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula {
+namespace {
+
+// Model-space positions of every joint at every frame of `clip`.
+std::vector<std::vector<Vec3>> positions(const Skeleton& skeleton, const Clip& clip) {
+  std::vector<std::vector<Vec3>> out;
+  ClipSampler sampler(&clip);
+  for (int f = 0; f < clip.frameCount(); ++f) {
+    Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+    sampler.sample(clip.timeOf(f), pose);
+    std::vector<Vec3>& frame = out.emplace_back();
+    for (const Affine& m : localToModel(skeleton, pose)) frame.push_back(m.translation());
+  }
+  return out;
+}
+
+struct Slide {
+  double mean = 0.0, max = 0.0;  // per contact, mm at 1.75 m
+  int contacts = 0;
+};
+
+// Horizontal (XZ) travel of `joint` over each interval, in mm scaled to a 1.75 m character.
+Slide slide(const std::vector<std::vector<Vec3>>& at, int joint, const std::vector<ContactInterval>& intervals,
+            double mmPerUnit) {
+  Slide s;
+  for (const ContactInterval& c : intervals) {
+    double travel = 0.0;
+    for (int f = c.first; f < c.last; ++f) {
+      const Vec3 d = at[static_cast<std::size_t>(f + 1)][static_cast<std::size_t>(joint)] -
+                     at[static_cast<std::size_t>(f)][static_cast<std::size_t>(joint)];
+      travel += std::hypot(d.x(), d.z()) * mmPerUnit;
+    }
+    s.mean += travel;
+    s.max = std::max(s.max, travel);
+    ++s.contacts;
+  }
+  if (s.contacts > 0) s.mean /= s.contacts;
+  return s;
+}
+
+// Deepest a joint goes (mm at 1.75 m) below its contact's floor: its lowest height in the
+// source over that contact.
+double penetration(const std::vector<std::vector<Vec3>>& source, const std::vector<std::vector<Vec3>>& cleaned,
+                   int joint, const std::vector<ContactInterval>& intervals, double mmPerUnit) {
+  double deepest = 0.0;
+  for (const ContactInterval& c : intervals) {
+    float floor = std::numeric_limits<float>::max();
+    for (int f = c.first; f <= c.last; ++f)
+      floor = std::min(floor, source[static_cast<std::size_t>(f)][static_cast<std::size_t>(joint)].y());
+    for (int f = c.first; f <= c.last; ++f) {
+      const float y = cleaned[static_cast<std::size_t>(f)][static_cast<std::size_t>(joint)].y();
+      deepest = std::max(deepest, static_cast<double>(floor - y) * mmPerUnit);
+    }
+  }
+  return deepest;
+}
+
+void cleanAndMeasure(const std::string& file) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/" + file);
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  const Clip& source = scene->clips.front();
+  auto rig = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(rig) << rig.error();
+
+  SkateCleanupJob job;
+  job.scene = &*scene;
+  job.source = &source;
+  job.rig = &*rig;
+  job.options.bake.reduction.toleranceModel = 0.001f * scene->characterHeight();
+  Clip cleaned;
+  job.output = &cleaned;
+  auto report = job.run();
+  ASSERT_TRUE(report) << report.error();
+  ASSERT_EQ(report->feet.size(), 2u);
+
+  const double mmPerUnit = 1750.0 / scene->characterHeight();
+  const auto before = positions(skeleton, source);
+  const auto after = positions(skeleton, cleaned);
+  std::set<int> footJoints;  // the legs' chains, toes and everything below them
+  for (const IkHandle& h : rig->handles) {
+    if (h.role == HandleRole::LeftLeg || h.role == HandleRole::RightLeg)
+      footJoints.insert(h.chain.begin(), h.chain.end());
+  }
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    if (skeleton.parent(j) != kNoParent && footJoints.count(skeleton.parent(j)) != 0) footJoints.insert(j);
+  }
+  const int pelvis = rig->grounding.pelvis;
+  const auto p = static_cast<std::size_t>(pelvis);
+  double nonFootChange = 0.0;
+  double shapeChange = 0.0;  // the same, measured from the pelvis: what is not its drop
+  double pelvisDrop = 0.0;
+  for (std::size_t f = 0; f < before.size(); ++f) {
+    for (int j = 0; j < skeleton.jointCount(); ++j) {
+      if (footJoints.count(j) != 0) continue;
+      const auto k = static_cast<std::size_t>(j);
+      shapeChange = std::max(
+          shapeChange,
+          static_cast<double>(((after[f][k] - after[f][p]) - (before[f][k] - before[f][p])).norm()) * mmPerUnit);
+      nonFootChange = std::max(
+          nonFootChange,
+          static_cast<double>((after[f][static_cast<std::size_t>(j)] - before[f][static_cast<std::size_t>(j)]).norm()) *
+              mmPerUnit);
+    }
+  }
+
+  std::printf("%s: %d frames, keys %zu -> %zu, max reduction error %.3f mm, unreached handle-frames %zu\n",
+              file.c_str(), report->bake.framesBaked, report->bake.reduction.keysBefore,
+              report->bake.reduction.keysAfter,
+              static_cast<double>(report->bake.reduction.maxDeviationModel) * mmPerUnit, report->bake.unreached.size());
+  for (const FootLock& foot : report->feet) {
+    for (const auto& [label, joint, intervals] :
+         {std::tuple{"ankle", foot.joints.ankle, &foot.ankle}, std::tuple{"toe", foot.joints.toe, &foot.toe}}) {
+      if (joint < 0) continue;
+      const Slide was = slide(before, joint, *intervals, mmPerUnit);
+      const Slide is = slide(after, joint, *intervals, mmPerUnit);
+      const double sunk = penetration(before, after, joint, *intervals, mmPerUnit);
+      std::printf("  %s %s: %d contacts, slide mean %.2f max %.2f mm -> mean %.3f max %.3f mm, penetration %.3f mm\n",
+                  foot.joints.curveName.c_str(), label, is.contacts, was.mean, was.max, is.mean, is.max, sunk);
+      EXPECT_GT(is.contacts, 0) << foot.joints.curveName << ' ' << label;
+      EXPECT_LT(is.mean, 2.0) << foot.joints.curveName << ' ' << label;
+      EXPECT_LT(is.mean, was.mean) << foot.joints.curveName << ' ' << label;
+      // Held feet stay where they landed; what is left is the reduction's error (its
+      // tolerance is 1.75 mm here), well under a millimetre.
+      EXPECT_LT(sunk, 0.5) << foot.joints.curveName << ' ' << label;
+    }
+  }
+  for (std::size_t f = 0; f < before.size(); ++f)
+    pelvisDrop = std::max(pelvisDrop, static_cast<double>(before[f][p].y() - after[f][p].y()) * mmPerUnit);
+  std::printf(
+      "  largest change to a non-foot joint: %.2f mm (pelvis lowered by up to %.2f mm; measured from the "
+      "pelvis: %.2f mm)\n",
+      nonFootChange, pelvisDrop, shapeChange);
+  // Above the legs the body only follows the pelvis down; its own shape changes by the
+  // reduction's error alone (1.75 mm per joint, so at most twice that between two joints).
+  EXPECT_LT(shapeChange, 3.5);
+}
+
+TEST(SkateCleanup, LocksTheFeetOfTheCmuWalk) { cleanAndMeasure("02_01.bvh"); }
+TEST(SkateCleanup, LocksTheFeetOfTheCmuRun) { cleanAndMeasure("02_03.bvh"); }
+
+}  // namespace
+}  // namespace articula
+
+namespace articula {
+namespace {
+
+// Without a ground, a leg target below the leg's reach is reached only when the rig may
+// lower the pelvis (what the cleanup turns on), and only the pelvis's height changes.
+TEST(SkateCleanup, PelvisDropsSoALegReachesItsTarget) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  auto definition = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(definition) << definition.error();
+  auto rig = Rig::bind(skeleton, *definition);
+  ASSERT_TRUE(rig) << rig.error();
+  for (int i = 0; i < rig->handleCount(); ++i) rig->setEnabled(i, rig->handle(i).name == "left_leg");
+  const int leg = rig->findHandle("left_leg");
+  const int ankle = rig->handle(leg).chain.back();
+  const int pelvis = definition->grounding.pelvis;
+  const Pose rest(skeleton.restPose().begin(), skeleton.restPose().end());
+  const auto restModel = localToModel(skeleton, rest);
+  // 10 % of the character's height below where the ankle stands: out of reach.
+  const Vec3 target =
+      restModel[static_cast<std::size_t>(ankle)].translation() - Vec3(0.0f, 0.1f * scene->characterHeight(), 0.0f);
+  rig->setTarget(leg, target);
+
+  Pose pose = rest;
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  EXPECT_FALSE(rig->reports()[static_cast<std::size_t>(leg)].reached);
+  EXPECT_EQ(pose[static_cast<std::size_t>(pelvis)].translation, rest[static_cast<std::size_t>(pelvis)].translation);
+
+  rig->setLowerPelvisToTargets(true);
+  pose = rest;
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  EXPECT_TRUE(rig->reports()[static_cast<std::size_t>(leg)].reached);
+  const auto model = localToModel(skeleton, pose);
+  EXPECT_LT((model[static_cast<std::size_t>(ankle)].translation() - target).norm(), 1e-3f * scene->characterHeight());
+  const Vec3 drop =
+      model[static_cast<std::size_t>(pelvis)].translation() - restModel[static_cast<std::size_t>(pelvis)].translation();
+  EXPECT_LT(drop.y(), -0.05f * scene->characterHeight());
+  EXPECT_NEAR(drop.x(), 0.0f, 1e-4f);
+  EXPECT_NEAR(drop.z(), 0.0f, 1e-4f);
+}
+
+TEST(SkateCleanup, BadLocksAreRefusedByName) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_03.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  Clip clip = scene->clips.front();
+  auto feet = humanoidFeet(scene->skeleton);
+  ASSERT_TRUE(feet) << feet.error();
+  FootLock lock{"left_leg", feet->front(), {{0, 5}}, {{0, 5}}, {}};
+  auto error = writeFootLockCurves(scene->skeleton, clip, {lock}, Vec3::UnitY());
+  ASSERT_TRUE(error);  // the clip has no stride curve yet
+  EXPECT_NE(error->find("contact.left_foot"), std::string::npos) << *error;
+  clip.curves["contact.left_foot"].insertKey(0.0, 1.0);
+  lock.ankle = {{0, 100000}};
+  error = writeFootLockCurves(scene->skeleton, clip, {lock}, Vec3::UnitY());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("[0, 100000]"), std::string::npos) << *error;
+  EXPECT_EQ(clip.curves.count("ik.left_leg.target.x"), 0u);
+
+  RigDefinition noLegs;
+  noLegs.name = "arms only";
+  SkateCleanupJob job;
+  job.scene = &*scene;
+  job.source = &clip;
+  job.rig = &noLegs;
+  Clip out;
+  job.output = &out;
+  const auto message = job.validate();
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("no leg handle"), std::string::npos) << *message;
+}
+
+}  // namespace
+}  // namespace articula
