@@ -341,6 +341,10 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     legsBake.progress = nullptr;
     auto legsReport = legsBake.run();
     if (!legsReport) return makeError(legsReport.error());
+    // The legs were solved against the pelvis's rotation of the first pass: reducing it
+    // again would turn the held feet by the difference.
+    if (const JointTrack* track = body.findTrack(pelvis); track != nullptr && pelvis >= 0)
+      baked.trackFor(pelvis).rotation = track->rotation;
     report.bake.unreached = std::move(legsReport->unreached);
     report.bake.refusedFrames = legsReport->refusedFrames;
     report.bake.reduction.keysAfter = countJointKeys(baked);
