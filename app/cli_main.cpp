@@ -18,9 +18,8 @@
 #include <sstream>
 #include <string>
 
+#include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
-#include "core/bake/rig_corrector.h"
-#include "core/bake/skate_cleanup.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
 #include "core/io/project_file.h"
@@ -243,50 +242,25 @@ int runBake(const BakeArgs& args) {
   if (!std::isfinite(options.reduction.toleranceModel) || !(options.reduction.toleranceModel > 0.0f))
     return fail("--tolerance must be a positive distance in the model's units");
 
-  articula::Clip baked;
-  articula::BakeReport report;
-  std::map<std::string, int> contactCounts;
-  if (args.contacts == "detect") {
-    articula::SkateCleanupJob job;
-    job.scene = &*scene;
-    job.source = *clip;
-    job.rig = &*rig;
-    job.options.bake = options;
-    job.output = &baked;
-    job.progress = progressBar();
-    auto result = job.run();
-    if (!result) return fail(args.in + ": " + result.error());
-    report = std::move(result->bake);
-    for (const articula::FootLock& foot : result->feet)
-      contactCounts[foot.joints.curveName] = static_cast<int>(foot.foot.size());
-  } else {
-    auto bound = articula::Rig::bind(scene->skeleton, *rig);
-    if (!bound) return fail(args.in + ": " + bound.error());
-    if (!args.ground.empty()) {
-      auto ground = loadGround(args.ground);
-      if (!ground) return fail(ground.error());
-      bound->setGround(std::move(*ground));
-    }
-    articula::RigPoseCorrector corrector(*bound);
-    articula::BakeJob job;
-    job.skeleton = &scene->skeleton;
-    job.source = *clip;
-    job.corrector = &corrector;
-    job.options = options;
-    job.output = &baked;
-    job.progress = progressBar();
-    auto result = job.run();
-    if (!result) return fail(args.in + ": " + result.error());
-    report = std::move(*result);
+  articula::BakePipelineOptions pipeline;
+  pipeline.bake = options;
+  pipeline.detectContacts = args.contacts == "detect";
+  if (!args.ground.empty()) {
+    auto ground = loadGround(args.ground);
+    if (!ground) return fail(ground.error());
+    pipeline.ground = std::move(*ground);
   }
+  auto result = articula::bakeThroughRig(*scene, **clip, *rig, pipeline, progressBar());
+  if (!result) return fail(args.in + ": " + result.error());
+  const articula::BakeReport& report = result->report;
+  const std::map<std::string, int>& contactCounts = result->contactsHeld;
   std::set<int> unreachedFrames;
   std::map<std::string, int> unreachedByHandle;
   for (const articula::BakeMiss& miss : report.unreached) {
     unreachedFrames.insert(miss.frame);
     ++unreachedByHandle[report.handleNames[static_cast<std::size_t>(miss.handle)]];
   }
-  baked.name = (*clip)->name;
-  scene->clips.assign(1, std::move(baked));
+  scene->clips.assign(1, std::move(result->clip));
   if (auto error = articula::exportGltf(*scene, args.out)) return fail(*error);
 
   if (args.json) {

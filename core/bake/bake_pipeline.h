@@ -1,0 +1,37 @@
+#pragma once
+// The bake as a user asks for it, shared by `articula-cli bake` and the editor's bake dialog
+// so both produce the same clip: through the rig as it is (the clip's stride curves, an
+// optional ground), or through the foot-skate cleanup (contacts detected, feet held where
+// they landed).
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/bake/bake_job.h"
+#include "core/rig/ground.h"
+#include "core/rig/rig.h"
+#include "core/scene/scene.h"
+
+namespace articula {
+
+struct BakePipelineOptions {
+  BakeOptions bake;              // range, step, joints, root motion, reduction
+  bool detectContacts = false;   // true: the foot-skate cleanup
+  std::optional<Ground> ground;  // with detectContacts false only: what the feet stand on
+};
+
+struct BakePipelineResult {
+  Clip clip;  // named like the source
+  BakeReport report;
+  std::map<std::string, int> contactsHeld;  // stride curve → contacts locked (cleanup only)
+};
+
+// Fails, naming the reason, when the rig does not bind to the scene's skeleton, a ground is
+// given with detectContacts, or the bake or cleanup refuses its input; "bake cancelled"
+// when `progress` returned false.
+Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
+                                          const BakePipelineOptions& options,
+                                          const std::function<bool(int, int)>& progress = nullptr);
+
+}  // namespace articula
