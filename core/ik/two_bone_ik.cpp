@@ -251,13 +251,16 @@ bool TwoBoneIkJob::run() const {
 
   Quat startTurn;
   if (method == Method::LawOfCosines) {
-    const Quat swing = fromToRotation(reach, u);
+    // |reach| = d, zero only for equal bones folded onto the start: then keep the direction.
+    const float reachNorm = reach.norm();
+    const Quat swing = reachNorm > 1e-7f * longest ? ik::fromToScaled(reach, u, reachNorm) : Quat::Identity();
     startTurn = swing;
     if (hasPole) {
+      // kNow and kWanted are unit and both across u: the turn about u from one to the other
+      // as its cosine and sine (no atan2 and no sin/cos of the angle).
       const Vec3 kWanted = poleAcross.normalized().cross(u);
       const Vec3 kNow = swing * k;
-      const float angleRad = std::atan2(kNow.cross(kWanted).dot(u), kNow.dot(kWanted));
-      startTurn = Quat(Eigen::AngleAxisf(angleRad, u)) * swing;
+      startTurn = rotationFromCosSin(u, kNow.dot(kWanted), kNow.cross(kWanted).dot(u)) * swing;
     }
   } else {
     const Vec3 kWanted =
