@@ -286,7 +286,10 @@ bool TwoBoneIkJob::run() const {
   // Into local rotations: the start joint's parent space is chain space; the knee turn is
   // carried into the mid's parent space by the rotation part of that frame.
   Quat startOut = (startTurn * su.startRotation).normalized();
-  Quat midOut = (midParent.conjugate() * knee * midParent * su.midRotation).normalized();
+  // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent space.
+  const Vec3 kneeAxisMidParent = midParent.conjugate() * knee.vec();
+  const Quat kneeMidParent(knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
+  Quat midOut = (kneeMidParent * su.midRotation).normalized();
   if (weight < 1.0f) {
     startOut = su.startRotation.slerp(weight, startOut).normalized();
     midOut = su.midRotation.slerp(weight, midOut).normalized();
