@@ -109,8 +109,14 @@ bool FabrikIkJob::run() const {
           const IkChainJoint& J = joints[k];
           Vec3 dir = p[k + 1] - p[k];
           const float len2 = dir.squaredNorm();
+          if (!constrained) {
+            // Only the new position is needed: one scale of the difference.
+            p[k] = p[k + 1] - (len2 > 1e-24f ? Vec3(dir * (J.boneLength / std::sqrt(len2)))
+                                             : Vec3(boneDirection(J) * J.boneLength));
+            continue;
+          }
           dir = len2 > 1e-24f ? Vec3(dir * (1.0f / std::sqrt(len2))) : boneDirection(J);
-          if (constrained && k + 2 < n) {
+          if (k + 2 < n) {
             const IkChainJoint& below = joints[k + 1];
             const float c = dir.dot(nextDir);
             if (c < below.backwardCos) {

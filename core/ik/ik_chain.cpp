@@ -148,6 +148,7 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
       }
       J.linkRotation.normalize();
     }
+    J.linkIsIdentity = J.linkRotation.coeffs() == Quat::Identity().coeffs();
     const float localLength = J.boneLocal.norm();
     J.boneLength = std::abs(frameScale) * localLength;
     J.boneAxisLocal = localLength > 0.0f ? Vec3(J.boneLocal / localLength) : Vec3::UnitX();
@@ -174,7 +175,7 @@ void IkChainWorkspace::forward(int from) {
     positions[static_cast<std::size_t>(k) + 1] =
         positions[static_cast<std::size_t>(k)] + J.parentScale * (w * J.boneLocal);
     IkChainJoint& next = joints[static_cast<std::size_t>(k) + 1];
-    next.parentRotation = w * J.linkRotation;
+    next.parentRotation = J.linkIsIdentity ? w : Quat(w * J.linkRotation);
   }
 }
 
@@ -190,13 +191,13 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
       Vec3 dirParent = J.parentRotation.conjugate() * wanted;
       if (J.parentScale < 0.0f) dirParent = -dirParent;
       // A product of unit quaternions: unit to rounding, and rebuilt from the input each time.
-      J.rotation = ik::fromToUnit(J.inputBoneParent, dirParent * (1.0f / std::sqrt(wantedLength2))) * J.inputRotation;
+      J.rotation = ik::fromToScaled(J.inputBoneParent, dirParent, std::sqrt(wantedLength2)) * J.inputRotation;
     }
     if (!constraints.empty() && constraints[i].isActive())
       J.rotation = constraints[i].project(J.rotation, J.boneAxisLocal);
     const Quat w = J.parentRotation * J.rotation;
     positions[i + 1] = positions[i] + J.parentScale * (w * J.boneLocal);
-    joints[i + 1].parentRotation = w * J.linkRotation;
+    joints[i + 1].parentRotation = J.linkIsIdentity ? w : Quat(w * J.linkRotation);
   }
 }
 

@@ -92,6 +92,7 @@ struct IkChainJoint {
   // joint's own scale and the joints between it and the next chain joint, as
   // linkScale * linkRotation.
   Quat linkRotation = Quat::Identity();
+  bool linkIsIdentity = true;            // linkRotation is exactly the identity (no product needed)
   Vec3 boneLocal = Vec3::Zero();         // joint → next chain joint, rotation space
   Vec3 boneAxisLocal = Vec3::UnitX();    // boneLocal normalised
   Vec3 inputBoneParent = Vec3::UnitX();  // inputRotation * boneAxisLocal, parent space

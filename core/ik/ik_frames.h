@@ -58,4 +58,16 @@ inline Quat fromToUnit(const Vec3& a, const Vec3& b) {
   return q;
 }
 
+// Shortest-arc rotation from `a` to `b`, non-zero vectors with |a|·|b| = normProduct (one of
+// them unit, typically), without normalising either: the half-way quaternion
+// (|a||b| + a·b, a × b), normalised once; fromToRotation's careful path near 180°.
+inline Quat fromToScaled(const Vec3& a, const Vec3& b, float normProduct) {
+  const float d = a.dot(b);
+  if (d < -0.9f * normProduct) return fromToRotation(a, b);
+  const Vec3 c = a.cross(b);
+  Quat q(normProduct + d, c.x(), c.y(), c.z());
+  q.coeffs() *= 1.0f / q.coeffs().norm();
+  return q;
+}
+
 }  // namespace articula::ik

@@ -251,13 +251,16 @@ bool TwoBoneIkJob::run() const {
 
   Quat startTurn;
   if (method == Method::LawOfCosines) {
-    const Quat swing = fromToRotation(reach, u);
+    // |reach| = d, zero only for equal bones folded onto the start: then keep the direction.
+    const float reachNorm = reach.norm();
+    const Quat swing = reachNorm > 1e-7f * longest ? ik::fromToScaled(reach, u, reachNorm) : Quat::Identity();
     startTurn = swing;
     if (hasPole) {
+      // kNow and kWanted are unit and both across u: the turn about u from one to the other
+      // as its cosine and sine (no atan2 and no sin/cos of the angle).
       const Vec3 kWanted = poleAcross.normalized().cross(u);
       const Vec3 kNow = swing * k;
-      const float angleRad = std::atan2(kNow.cross(kWanted).dot(u), kNow.dot(kWanted));
-      startTurn = Quat(Eigen::AngleAxisf(angleRad, u)) * swing;
+      startTurn = rotationFromCosSin(u, kNow.dot(kWanted), kNow.cross(kWanted).dot(u)) * swing;
     }
   } else {
     const Vec3 kWanted =
@@ -283,7 +286,10 @@ bool TwoBoneIkJob::run() const {
   // Into local rotations: the start joint's parent space is chain space; the knee turn is
   // carried into the mid's parent space by the rotation part of that frame.
   Quat startOut = (startTurn * su.startRotation).normalized();
-  Quat midOut = (midParent.conjugate() * knee * midParent * su.midRotation).normalized();
+  // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent space.
+  const Vec3 kneeAxisMidParent = midParent.conjugate() * knee.vec();
+  const Quat kneeMidParent(knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
+  Quat midOut = (kneeMidParent * su.midRotation).normalized();
   if (weight < 1.0f) {
     startOut = su.startRotation.slerp(weight, startOut).normalized();
     midOut = su.midRotation.slerp(weight, midOut).normalized();

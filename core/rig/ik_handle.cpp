@@ -21,7 +21,10 @@ constexpr std::array<std::string_view, 6> kRoleNames = {"generic",   "spine",   
 
 }  // namespace
 
-std::string_view solverKindName(IkSolverKind kind) { return kSolverNames[static_cast<std::size_t>(kind)]; }
+std::string_view solverKindName(IkSolverKind kind) {
+  const auto i = static_cast<std::size_t>(kind);
+  return i < kSolverNames.size() ? kSolverNames[i] : std::string_view("unknown");
+}
 
 std::optional<IkSolverKind> solverKindFromName(std::string_view name) {
   for (std::size_t i = 0; i < kSolverNames.size(); ++i) {
@@ -36,14 +39,13 @@ bool isSolverAvailable(IkSolverKind kind) {
     case IkSolverKind::TwoBoneTrigFree:
     case IkSolverKind::Ccd:
     case IkSolverKind::Fabrik:
-      return true;
     case IkSolverKind::JacobianTranspose:
     case IkSolverKind::JacobianPseudoInverse:
     case IkSolverKind::DampedLeastSquares:
     case IkSolverKind::SelectivelyDampedLeastSquares:
-      break;
+      return true;
   }
-  return false;
+  return false;  // a value outside the enumeration (a corrupted or newer description)
 }
 
 std::string_view handleRoleName(HandleRole role) { return kRoleNames[static_cast<std::size_t>(role)]; }

@@ -24,8 +24,8 @@
 
 namespace articula {
 
-// One value per solver of core/ik. Kinds whose job does not exist yet are accepted in a rig
-// description but refused by Rig::bind (isSolverAvailable).
+// One value per solver of core/ik; Rig::bind solves every one of them. A value outside the
+// enumeration (a damaged file) is refused by Rig::bind (isSolverAvailable).
 enum class IkSolverKind : std::uint8_t {
   TwoBone,          // TwoBoneIkJob, law of cosines (chain of exactly 3 joints)
   TwoBoneTrigFree,  // TwoBoneIkJob, circle intersection (chain of exactly 3 joints)

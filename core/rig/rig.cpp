@@ -32,6 +32,26 @@ int stageOf(HandleRole role) {
 
 bool isTwoBone(IkSolverKind kind) { return kind == IkSolverKind::TwoBone || kind == IkSolverKind::TwoBoneTrigFree; }
 
+// The JacobianIkJob method of a Jacobian solver kind, nullopt for the other kinds.
+std::optional<JacobianIkJob::Method> jacobianMethod(IkSolverKind kind) {
+  switch (kind) {
+    case IkSolverKind::JacobianTranspose:
+      return JacobianIkJob::Method::Transpose;
+    case IkSolverKind::JacobianPseudoInverse:
+      return JacobianIkJob::Method::PseudoInverse;
+    case IkSolverKind::DampedLeastSquares:
+      return JacobianIkJob::Method::DampedLeastSquares;
+    case IkSolverKind::SelectivelyDampedLeastSquares:
+      return JacobianIkJob::Method::SelectivelyDamped;
+    case IkSolverKind::TwoBone:
+    case IkSolverKind::TwoBoneTrigFree:
+    case IkSolverKind::Ccd:
+    case IkSolverKind::Fabrik:
+      break;
+  }
+  return std::nullopt;
+}
+
 const Curve* findCurve(const Clip* clip, const std::string& name) {
   if (clip == nullptr) return nullptr;
   const auto it = clip->curves.find(name);
@@ -110,7 +130,7 @@ Result<Rig> Rig::bind(const Skeleton& skeleton, RigDefinition definition) {
     if (!names.insert(h.name).second) return fail("the name is used by another handle");
     if (!isSolverAvailable(h.solver)) {
       std::string what = "solver '";
-      what.append(solverKindName(h.solver)).append("' is not available yet");
+      what.append(solverKindName(h.solver)).append("' is not available");
       return fail(what);
     }
     auto chain = IkChain::build(skeleton, h.chain);
@@ -152,6 +172,27 @@ Result<Rig> Rig::bind(const Skeleton& skeleton, RigDefinition definition) {
     if (!kids.empty()) axis = tipRest.scale.cwiseProduct(skeleton.restLocal(kids.front()).translation);
     if (!(axis.squaredNorm() > 0.0f)) axis = tipRest.rotation.conjugate() * tipRest.translation;
     b.tipBoneAxisLocal = axis.squaredNorm() > 0.0f ? Vec3(axis.normalized()) : Vec3::UnitX();
+    if (jacobianMethod(h.solver)) {
+      for (std::size_t t = 0; t < 2; ++t) {
+        const IkTreeEffector effector{tip, t == 1};
+        auto tree = IkTree::build(skeleton, b.chain.root(), std::span<const IkTreeEffector>(&effector, 1));
+        if (!tree) return fail(tree.error());
+        b.trees[t] = std::move(*tree);
+        b.treeWorkspaces[t].resize(b.trees[t]);
+      }
+      // Tree nodes are the chain's path (joints between chain joints included, solved but
+      // free); the tip's limit is applied by solveHandle with the tip's own bone axis.
+      if (!h.limits.empty()) {
+        const IkTree& tree = b.trees[0];
+        b.treeConstraints.assign(static_cast<std::size_t>(tree.nodeCount()), JointConstraint::free());
+        for (int node = 0; node < tree.nodeCount(); ++node) {
+          for (int k = 0; k + 1 < b.chain.size(); ++k) {
+            if (b.chain.joint(k) == tree.joint(node))
+              b.treeConstraints[static_cast<std::size_t>(node)] = b.constraints[static_cast<std::size_t>(k)];
+          }
+        }
+      }
+    }
     b.hingeSeed = h.solver == IkSolverKind::Ccd && h.chain.size() == 3 && h.limits.size() == 3 &&
                   h.limits[1].kind == JointLimit::Kind::Hinge;
     b.startRotations.resize(h.chain.size());
@@ -580,6 +621,7 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
     case IkSolverKind::JacobianPseudoInverse:
     case IkSolverKind::DampedLeastSquares:
     case IkSolverKind::SelectivelyDampedLeastSquares:
+      ok = solveJacobian(h, b, pose, ik);
       break;
   }
   if (!ok) {
@@ -631,6 +673,39 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
   report.iterations = ik.iterations;
   report.errorModel = (Vec3(mModel[tipIndex].translation()) - b.targetModel).norm();
   report.reached = report.errorModel <= h.toleranceModel;
+}
+
+bool Rig::solveJacobian(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, IkReport& report) {
+  IkEffectorTarget& target = b.treeTarget[0];
+  target.positionModel = b.targetModel;
+  target.hasOrientation = b.orientation == OrientationMode::Target;
+  if (target.hasOrientation) {
+    Mat3 r;
+    r.col(0) = b.tipXModel;
+    r.col(1) = b.tipYModel;
+    r.col(2) = b.tipXModel.cross(b.tipYModel);
+    target.orientationModel = Quat(r).normalized();
+  }
+  JacobianIkJob job;
+  job.pose = pose;
+  job.model = mModel;
+  job.targets = b.treeTarget;
+  job.constraints = b.treeConstraints;
+  job.method = *jacobianMethod(h.solver);
+  job.toleranceModel = h.toleranceModel;
+  job.maxIterations = h.maxIterations;
+  job.report = &report;
+  const std::size_t t = target.hasOrientation ? 1 : 0;
+  job.tree = &b.trees[t];
+  job.workspace = &b.treeWorkspaces[t];
+  if (job.run()) return true;
+  if (!target.hasOrientation) return false;
+  // Orientation targets need a frame above the chain without mirror or non-uniform scale;
+  // under any other frame the position is solved alone (the tip is turned afterwards).
+  target.hasOrientation = false;
+  job.tree = &b.trees[0];
+  job.workspace = &b.treeWorkspaces[0];
+  return job.run();
 }
 
 void Rig::seedHinge(BoundHandle& b, std::span<Transform> pose) {

@@ -20,7 +20,8 @@
 //     alone converges slowly are seeded first: a CCD chain root–hinge–tip (an arm) gets the
 //     hinge bend that matches the target's distance and a root swing onto the target; a
 //     FABRIK chain that is nearly straight gets an arc bend to the target's distance and the
-//     root swing;
+//     root swing. The Jacobian solvers (JacobianIkJob) see the chain as a tree with one
+//     effector, the tip, and in OrientationMode::Target drive its orientation too;
 //  4. grounded feet are turned onto the ground (sole along the ground between the ankle's
 //     and the toe's hits, sole normal on the surface normal) and toes laid along it.
 // The workspace (FK matrices, solver scratch, curve names) is allocated by bind(): solve()
@@ -34,6 +35,8 @@
 
 #include "core/anim/clip.h"
 #include "core/ik/ik_chain.h"
+#include "core/ik/ik_tree.h"
+#include "core/ik/jacobian_ik.h"
 #include "core/rig/ground.h"
 #include "core/rig/ik_handle.h"
 #include "core/skeleton/local_to_model.h"
@@ -159,7 +162,13 @@ class Rig {
     JointConstraint tipConstraint;
     Vec3 tipBoneAxisLocal = Vec3::UnitX();  // tip's rotation space, for its limit
     bool hingeSeed = false;                 // CCD on root–hinge–tip: seeded analytically (seedHinge)
-    std::vector<Quat> startRotations;       // chain joints' local rotations before the handle
+    // Jacobian solvers: the chain as an IkTree with one effector, the tip; [0] drives its
+    // position only, [1] its orientation too (OrientationMode::Target).
+    std::array<IkTree, 2> trees;
+    std::array<IkTreeWorkspace, 2> treeWorkspaces;
+    std::vector<JointConstraint> treeConstraints;  // empty or one per tree node (same nodes in both trees)
+    std::array<IkEffectorTarget, 1> treeTarget;
+    std::vector<Quat> startRotations;  // chain joints' local rotations before the handle
     std::string curveWeight, curveEnabled;
     std::array<std::string, 3> curveTarget, curvePole;
     std::array<std::string, 4> curveOrientation;
@@ -196,6 +205,7 @@ class Rig {
   void lowerPelvisToTargets(std::span<Transform> pose, const Clip* clip, double timeSeconds);
   void lowerPelvis(std::span<Transform> pose, const Clip* clip, double timeSeconds, float drop);
   void solveHandle(int index, std::span<Transform> pose);
+  bool solveJacobian(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, IkReport& report);
   void seedHinge(BoundHandle& b, std::span<Transform> pose);
   void swingRoot(BoundHandle& b, std::span<Transform> pose);
   void bendToReach(BoundHandle& b, std::span<Transform> pose);

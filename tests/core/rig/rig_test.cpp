@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -10,6 +11,7 @@
 #include "core/ik/ccd_ik.h"
 #include "core/ik/fabrik_ik.h"
 #include "core/ik/two_bone_ik.h"
+#include "core/io/rig_json.h"
 #include "core/samples/mannequin.h"
 #include "rig_test_util.h"
 
@@ -68,8 +70,8 @@ TEST(Rig, BindNamesWhatIsWrong) {
   expectError({"", {handle("bad.name", IkSolverKind::Ccd, {1, 2, 3}, t)}, {}}, "'bad.name'");
   expectError({"", {handle("h", IkSolverKind::Ccd, {1, 2, 3}, t), handle("h", IkSolverKind::Fabrik, {1, 2}, t)}, {}},
               "used by another handle");
-  expectError({"", {handle("jt", IkSolverKind::JacobianTranspose, {1, 2, 3}, t)}, {}},
-              "handle 'jt': solver 'jacobian_transpose' is not available yet");
+  expectError({"", {handle("odd", static_cast<IkSolverKind>(kIkSolverKindCount), {1, 2, 3}, t)}, {}},
+              "handle 'odd': solver 'unknown' is not available");
   expectError({"", {handle("leg", IkSolverKind::TwoBone, {1, 2, 3, 4}, t)}, {}},
               "handle 'leg': a two-bone solver needs a chain of 3");
   expectError({"", {handle("up", IkSolverKind::Ccd, {3, 1}, t)}, {}}, "handle 'up': IK chain:");
@@ -338,6 +340,113 @@ TEST(Rig, HandlesReachTargetsInEveryFrameOfReference) {
       const Vec3 targetBase = base.inverse(Eigen::Affine) * h.targetModel;
       EXPECT_LE((tipBase - targetBase).norm(), 1e-4f) << "iterations " << rig->reports()[0].iterations;
     }
+  }
+}
+
+constexpr std::array<IkSolverKind, 4> kJacobianKinds = {
+    IkSolverKind::JacobianTranspose, IkSolverKind::JacobianPseudoInverse, IkSolverKind::DampedLeastSquares,
+    IkSolverKind::SelectivelyDampedLeastSquares};
+
+// The mannequin's left arm (upper arm, forearm, hand) with its hand moved forward, up and in,
+// well inside its reach.
+IkHandle mannequinArmHandle(const Skeleton& s, IkSolverKind kind) {
+  const std::vector<int> chain = {s.findJoint("LeftArm"), s.findJoint("LeftForeArm"), s.findJoint("LeftHand")};
+  const Pose rest = test::restPoseOf(s);
+  const float length = test::chainLength(s, rest, chain);
+  IkHandle h = handle("arm", kind, chain, positionOf(s, rest, chain[2]) + length * Vec3(-0.15f, 0.2f, 0.3f));
+  h.role = HandleRole::LeftArm;
+  h.maxIterations = 200;
+  h.toleranceModel = 1e-4f * length;
+  return h;
+}
+
+TEST(Rig, JacobianHandlesReachAnArmTarget) {
+  const Skeleton s = makeMannequinSkeleton();
+  const Pose input = test::restPoseOf(s);
+  for (const IkSolverKind kind : kJacobianKinds) {
+    SCOPED_TRACE(std::string(solverKindName(kind)));
+    EXPECT_TRUE(isSolverAvailable(kind));
+    const IkHandle h = mannequinArmHandle(s, kind);
+    auto rig = Rig::bind(s, {"r", {h}, {}});
+    ASSERT_TRUE(rig.ok()) << rig.error();
+    Pose pose = input;
+    ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+    const HandleReport& report = rig->reports()[0];
+    EXPECT_TRUE(report.solved);
+    EXPECT_TRUE(report.reached) << "error " << report.errorModel << ", iterations " << report.iterations;
+    EXPECT_LE((positionOf(s, pose, h.chain.back()) - h.targetModel).norm(), h.toleranceModel);
+    EXPECT_GT(report.iterations, 0);
+    // Only the chain's rotations changed.
+    for (std::size_t j = 0; j < pose.size(); ++j) {
+      if (std::find(h.chain.begin(), h.chain.end(), static_cast<int>(j)) != h.chain.end()) continue;
+      EXPECT_TRUE(identical(pose[j], input[j])) << "joint " << j;
+    }
+  }
+}
+
+TEST(Rig, JacobianHandlesTakeAnOrientationTargetAndLimits) {
+  const Skeleton s = makeMannequinSkeleton();
+  const Pose input = test::restPoseOf(s);
+  for (const IkSolverKind kind : kJacobianKinds) {
+    SCOPED_TRACE(std::string(solverKindName(kind)));
+    IkHandle h = mannequinArmHandle(s, kind);
+    h.orientation = OrientationMode::Target;
+    h.orientationModel = Quat(Eigen::AngleAxisf(0.6f, Vec3(0.3f, 1.0f, -0.2f).normalized()));
+    // A shoulder cone about the rest upper arm (the mannequin's rest rotations are the
+    // identity, so the bone's rest direction is the same in its parent and rotation spaces).
+    const Vec3 upperRest = input[static_cast<std::size_t>(h.chain[1])].translation.normalized();
+    h.limits = {JointLimit::cone(upperRest, 1.5f), JointLimit::free(), JointLimit::free()};
+    auto rig = Rig::bind(s, {"r", {h}, {}});
+    ASSERT_TRUE(rig.ok()) << rig.error();
+    Pose pose = input;
+    ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+    EXPECT_TRUE(rig->reports()[0].reached) << "error " << rig->reports()[0].errorModel;
+    const std::vector<Affine> model = localToModel(s, pose);
+    const Quat handModel(Mat3(model[static_cast<std::size_t>(h.chain[2])].linear()));
+    EXPECT_GE(std::abs(handModel.dot(h.orientationModel)), 1.0f - 1e-5f);
+    // The shoulder stays in its cone (the upper arm's direction in the shoulder's parent space).
+    const Vec3 upperNow = pose[static_cast<std::size_t>(h.chain[0])].rotation * upperRest;
+    EXPECT_LE(std::acos(std::clamp(upperNow.dot(upperRest), -1.0f, 1.0f)), 1.5f + 1e-3f);
+  }
+}
+
+TEST(Rig, JacobianHandleAtWeightZeroLeavesThePose) {
+  const Skeleton s = makeMannequinSkeleton();
+  Pose input = test::restPoseOf(s);
+  input[static_cast<std::size_t>(s.findJoint("LeftForeArm"))].rotation =
+      Quat(Eigen::AngleAxisf(0.7f, Vec3(0.0f, 1.0f, 0.2f).normalized()));
+  for (const IkSolverKind kind : kJacobianKinds) {
+    SCOPED_TRACE(std::string(solverKindName(kind)));
+    IkHandle h = mannequinArmHandle(s, kind);
+    h.weight = 0.0f;
+    auto rig = Rig::bind(s, {"r", {h}, {}});
+    ASSERT_TRUE(rig.ok()) << rig.error();
+    Pose pose = input;
+    ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+    for (std::size_t j = 0; j < pose.size(); ++j) EXPECT_TRUE(identical(pose[j], input[j])) << "joint " << j;
+    EXPECT_FALSE(rig->reports()[0].solved);
+    // The same handle at weight 1 does move the arm (the comparison can fail).
+    rig->setWeight(0, 1.0f);
+    ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+    EXPECT_FALSE(identical(pose[static_cast<std::size_t>(h.chain[0])], input[static_cast<std::size_t>(h.chain[0])]));
+  }
+}
+
+TEST(Rig, JacobianHandleSurvivesAJsonRoundTripAndBinds) {
+  const Skeleton s = makeMannequinSkeleton();
+  for (const IkSolverKind kind : kJacobianKinds) {
+    SCOPED_TRACE(std::string(solverKindName(kind)));
+    const RigDefinition original{"jacobian", {mannequinArmHandle(s, kind)}, {}};
+    const std::string text = rigToJson(original, s);
+    EXPECT_NE(text.find(std::string("\"").append(solverKindName(kind)).append("\"")), std::string::npos);
+    auto parsed = rigFromJson(text, s);
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    EXPECT_TRUE(*parsed == original);
+    auto rig = Rig::bind(s, *parsed);
+    ASSERT_TRUE(rig.ok()) << rig.error();
+    Pose pose = test::restPoseOf(s);
+    ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+    EXPECT_TRUE(rig->reports()[0].reached);
   }
 }
 

@@ -1,0 +1,74 @@
+#include "ui/dialogs/bake_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace articula::ui {
+
+BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWidget* parent)
+    : QDialog(parent),
+      mFirst(new QSpinBox(this)),
+      mLast(new QSpinBox(this)),
+      mStep(new QSpinBox(this)),
+      mTolerance(new QDoubleSpinBox(this)),
+      mContacts(new QComboBox(this)),
+      mRootMotion(new QCheckBox(tr("Keep root motion"), this)) {
+  setObjectName(QStringLiteral("bakeDialog"));
+  setWindowTitle(tr("Bake Animation"));
+  const int lastFrame = std::max(frameCount - 1, 0);
+  mFirst->setRange(0, lastFrame);
+  mLast->setRange(0, lastFrame);
+  mFirst->setValue(std::clamp(settings.firstFrame, 0, lastFrame));
+  mLast->setValue(settings.lastFrame < 0 ? lastFrame : std::clamp(settings.lastFrame, 0, lastFrame));
+  // The range stays ordered whichever end the user moves.
+  connect(mFirst, &QSpinBox::valueChanged, this, [this](int first) {
+    if (mLast->value() < first) mLast->setValue(first);
+  });
+  connect(mLast, &QSpinBox::valueChanged, this, [this](int last) {
+    if (mFirst->value() > last) mFirst->setValue(last);
+  });
+  mStep->setRange(1, 100);
+  mStep->setValue(std::max(settings.step, 1));
+  mTolerance->setRange(0.001, 10.0);
+  mTolerance->setDecimals(3);
+  mTolerance->setSingleStep(0.05);
+  mTolerance->setSuffix(tr(" % of height"));
+  mTolerance->setValue(settings.toleranceRelative * 100.0);
+  mContacts->addItem(tr("Keep the clip's stride curves"));
+  mContacts->addItem(tr("Detect contacts and plant the feet"));
+  mContacts->setCurrentIndex(settings.detectContacts ? 1 : 0);
+  mRootMotion->setChecked(settings.rootMotion);
+
+  auto* form = new QFormLayout(this);
+  form->addRow(tr("First frame"), mFirst);
+  form->addRow(tr("Last frame"), mLast);
+  form->addRow(tr("Key every"), mStep);
+  form->addRow(tr("Key tolerance"), mTolerance);
+  form->addRow(tr("Foot contacts"), mContacts);
+  form->addRow(mRootMotion);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  buttons->button(QDialogButtonBox::Ok)->setText(tr("Bake"));
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  form->addRow(buttons);
+}
+
+ProjectBakeSettings BakeDialog::settings() const {
+  ProjectBakeSettings settings;
+  settings.firstFrame = mFirst->value();
+  settings.lastFrame = mLast->value();
+  settings.step = mStep->value();
+  settings.toleranceRelative = static_cast<float>(mTolerance->value() / 100.0);
+  settings.detectContacts = mContacts->currentIndex() == 1;
+  settings.rootMotion = mRootMotion->isChecked();
+  return settings;
+}
+
+}  // namespace articula::ui
