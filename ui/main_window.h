@@ -3,11 +3,13 @@
 #include <QString>
 
 class QAction;
+class QMenu;
 
 #include "core/scene/scene.h"
 
 namespace articula::ui {
 
+class CurveEditorDock;
 class Document;
 class HistoryDock;
 class OutlinerDock;
@@ -32,6 +34,7 @@ class MainWindow : public QMainWindow {
   HistoryDock* historyDock() const { return mHistoryDock; }
   PropertiesDock* propertiesDock() const { return mPropertiesDock; }
   PlaybackController* playback() const { return mPlayback; }
+  CurveEditorDock* curveEditorDock() const { return mCurveEditorDock; }
 
   // Imports `path` completely and only then replaces the open scene, so a failed import
   // leaves the document exactly as it was. On failure emits openFailed with a message that
@@ -48,6 +51,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
+  void createAnimationDocks(QMenu* playbackMenu, QMenu* viewMenu);
   void chooseFileToOpen();
   void updateWindowTitle();
   void updateEditActions();
@@ -61,6 +65,7 @@ class MainWindow : public QMainWindow {
   PropertiesDock* const mPropertiesDock;
   QString mLastOpenDirectory;
   QAction* mKeyPoseAction = nullptr;
+  CurveEditorDock* mCurveEditorDock = nullptr;
 };
 
 }  // namespace articula::ui

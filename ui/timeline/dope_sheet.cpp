@@ -178,6 +178,8 @@ std::vector<KeyRef> DopeSheet::keysInside(const QRectF& rect) const {
 
 void DopeSheet::keySelectionChanged() { update(); }
 
+bool DopeSheet::event(QEvent* event) { return routeViewShortcuts(this, event) || QWidget::event(event); }
+
 void DopeSheet::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.fillRect(rect(), QColor(38, 38, 41));

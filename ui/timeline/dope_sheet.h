@@ -47,6 +47,7 @@ class DopeSheet : public QWidget, public KeyView {
 
  protected:
   void keySelectionChanged() override;
+  bool event(QEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;

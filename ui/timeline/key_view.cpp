@@ -1,7 +1,10 @@
 #include "ui/timeline/key_view.h"
 
+#include <QAction>
 #include <QCoreApplication>
+#include <QKeyEvent>
 #include <QUndoStack>
+#include <QWidget>
 
 #include <algorithm>
 #include <cmath>
@@ -94,8 +97,24 @@ void KeyView::endKeyDrag() {
   mMergeUndo = false;
 }
 
+bool routeViewShortcuts(QWidget* widget, QEvent* event) {
+  if (event->type() != QEvent::ShortcutOverride && event->type() != QEvent::KeyPress) return false;
+  const auto* keyEvent = static_cast<QKeyEvent*>(event);
+  const QKeySequence pressed(keyEvent->keyCombination());
+  for (QAction* action : widget->actions()) {
+    if (!action->isEnabled() || !action->shortcuts().contains(pressed)) continue;
+    event->accept();
+    if (event->type() == QEvent::KeyPress) action->trigger();
+    return true;
+  }
+  return false;
+}
+
 double frameSnappedOffset(const Clip& clip, double grabbedTime, double offsetSeconds) {
   const double rate = clip.frameRate > 0.0 ? clip.frameRate : 30.0;
+  // Less than half a frame sideways is no move in time: a key dragged up or down keeps its
+  // time even when it lies between frames (imported keys often do).
+  if (std::abs(offsetSeconds) < 0.5 / rate) return 0.0;
   const double frame = std::round((grabbedTime + offsetSeconds - clip.startTime) * rate);
   return clip.startTime + frame / rate - grabbedTime;
 }

@@ -3,6 +3,9 @@
 #include <QRectF>
 #include <QString>
 
+class QEvent;
+class QWidget;
+
 #include <optional>
 #include <vector>
 
@@ -47,6 +50,9 @@ class KeyView {
   void endKeyDrag();
   bool isDraggingKeys() const { return mDragStartClip.has_value(); }
   const Clip* dragStartClip() const { return mDragStartClip ? &*mDragStartClip : nullptr; }
+  const std::vector<KeyRef>& dragStartSelection() const { return mDragStartSelection; }
+  // Whether this drag has pushed its first command (later ones merge into it).
+  bool dragHasMoved() const { return mMergeUndo; }
 
   // Hooks for the view.
   // Keys drawn under `position` (widget pixels): one diamond may stand for several keys.
@@ -66,8 +72,15 @@ class KeyView {
   bool mMergeUndo = false;
 };
 
+// Gives the key views' own shortcuts (their QActions) priority while they have focus, over
+// window shortcuts on the same keys (the viewport's F and A, Delete): accepts the
+// ShortcutOverride, then triggers the action on the key press. Returns true when `event`
+// was handled; call it first from the widget's event().
+bool routeViewShortcuts(QWidget* widget, QEvent* event);
+
 // Snaps `offsetSeconds` so that a key at `grabbedTime` moved by it lands on a whole frame
-// of `clip` (frames counted from its start time at its rate).
+// of `clip` (frames counted from its start time at its rate). Offsets under half a frame
+// are 0, so a key between frames only snaps once it is really moved in time.
 double frameSnappedOffset(const Clip& clip, double grabbedTime, double offsetSeconds);
 
 }  // namespace articula::ui
