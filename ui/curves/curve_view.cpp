@@ -109,7 +109,17 @@ CurveView::CurveView(Document* document, QWidget* parent)
   QFont legendFont = font();
   legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
   mPlot->legend->setFont(legendFont);
-  mPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  // The legend in its own column right of the plot, so it never hides a curve.
+  // Its column holds the legend at the top and an empty element that takes the rest.
+  mPlot->axisRect()->insetLayout()->take(mPlot->legend);
+  auto* side = new QCPLayoutGrid;
+  mPlot->plotLayout()->addElement(0, 1, side);
+  mPlot->plotLayout()->setColumnStretchFactor(1, 0.001);
+  side->addElement(0, 0, mPlot->legend);
+  side->addElement(1, 0, new QCPLayoutElement(mPlot));
+  side->setRowStretchFactor(0, 0.001);
+  mPlot->legend->setMargins(QMargins(4, 2, 4, 2));
+  mPlot->legend->setRowSpacing(0);
   // Zoom and pan are ours (middle button pans; the left button edits keys).
   mPlot->setInteractions(QCP::Interactions());
   connect(mPlot, &QCustomPlot::afterReplot, this, &CurveView::updateAxis);

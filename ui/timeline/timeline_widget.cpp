@@ -73,18 +73,22 @@ TimelineWidget::TimelineWidget(Document* document, PlaybackController* playback,
   playButton->setDefaultAction(mPlayAction);
   playButton->setAutoRaise(true);
   playButton->setIconSize(QSize(20, 20));
-  auto toolButton = [this](QAction* action, const QString& text) {
+  mStepBackAction->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
+  mStepForwardAction->setIcon(style()->standardIcon(QStyle::SP_MediaSkipForward));
+  mPreviousKeyAction->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+  mNextKeyAction->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+  auto toolButton = [this](QAction* action, Qt::ToolButtonStyle buttonStyle) {
     auto* button = new QToolButton(this);
     button->setDefaultAction(action);
-    button->setText(text);
-    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    button->setToolButtonStyle(buttonStyle);
+    button->setAutoRaise(true);
     return button;
   };
 
   mClipCombo->setObjectName(QStringLiteral("clipSelector"));
   mClipCombo->setToolTip(tr("Clip"));
   mClipCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  mClipCombo->setMinimumContentsLength(10);
+  mClipCombo->setMinimumContentsLength(6);
   connect(mClipCombo, &QComboBox::currentIndexChanged, mDocument, &Document::setCurrentClip);
   auto* clipMenu = new QMenu(this);
   clipMenu->addAction(tr("&Rename…"), this, &TimelineWidget::chooseClipName);
@@ -115,15 +119,14 @@ TimelineWidget::TimelineWidget(Document* document, PlaybackController* playback,
 
   auto* transport = new QHBoxLayout;
   transport->setContentsMargins(0, 0, 0, 0);
-  transport->addWidget(toolButton(mStepBackAction, QStringLiteral("◀|")));
+  transport->addWidget(toolButton(mPreviousKeyAction, Qt::ToolButtonIconOnly));
+  transport->addWidget(toolButton(mStepBackAction, Qt::ToolButtonIconOnly));
   transport->addWidget(playButton);
-  transport->addWidget(toolButton(mStepForwardAction, QStringLiteral("|▶")));
-  transport->addWidget(toolButton(mPreviousKeyAction, QStringLiteral("◆◀")));
-  transport->addWidget(toolButton(mNextKeyAction, QStringLiteral("▶◆")));
-  transport->addWidget(toolButton(mLoopAction, tr("Loop")));
-  transport->addWidget(toolButton(mAutoKeyAction, tr("Auto Key")));
+  transport->addWidget(toolButton(mStepForwardAction, Qt::ToolButtonIconOnly));
+  transport->addWidget(toolButton(mNextKeyAction, Qt::ToolButtonIconOnly));
+  transport->addWidget(toolButton(mLoopAction, Qt::ToolButtonTextOnly));
+  transport->addWidget(toolButton(mAutoKeyAction, Qt::ToolButtonTextOnly));
   transport->addSpacing(8);
-  transport->addWidget(new QLabel(tr("Clip"), this));
   transport->addWidget(mClipCombo);
   transport->addWidget(clipButton);
   transport->addStretch(1);
@@ -131,8 +134,7 @@ TimelineWidget::TimelineWidget(Document* document, PlaybackController* playback,
   transport->addWidget(mFrameRateSpin);
   transport->addWidget(new QLabel(tr("Last"), this));
   transport->addWidget(mLastFrameSpin);
-  transport->addSpacing(8);
-  transport->addWidget(new QLabel(tr("Frame"), this));
+  transport->addSpacing(4);
   transport->addWidget(mFrameSpin);
   transport->addWidget(mFrameCountLabel);
 
