@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QTest>
 
 #include "core/samples/mannequin.h"
 #include "ui/curves/curve_view.h"
@@ -77,6 +78,27 @@ TEST(RenderCurves, TimelineShowsKeysAndTheCurveEditorBothStrideCurves) {
   const CurveView::Entry* bob = curves->findEntry(QStringLiteral("Hips.rotation.y (°)"));
   ASSERT_NE(bob, nullptr);
   EXPECT_GT(pixelsNear(withHips, curveRect, bob->colour, 30), 200);
+}
+
+TEST(CurveEditorInWindow, ItsKeysWinOverTheWindowShortcutsWhileItHasFocus) {
+  // F is also the viewport's Frame Selected in the View menu: with the curve editor
+  // focused, F frames the selected keys there (an ambiguous shortcut would do neither).
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  window.show();
+  std::string error;
+  ASSERT_TRUE(test::waitForRenderedFrame(*window.viewport(), &error)) << error;
+  CurveView* view = window.curveEditorDock()->curveView();
+  const KeyChannel stride{KeyChannel::Kind::Curve, -1, 0, "contact.left_foot"};
+  const Curve& curve = window.document()->currentClip()->curves.at("contact.left_foot");
+  view->setSelectedKeys({{stride, curve.keys()[1].time}, {stride, curve.keys()[2].time}});
+  const auto before = view->timeRange();
+  view->setFocus();
+  QTest::keyClick(view, Qt::Key_F);
+  const auto framed = view->timeRange();
+  EXPECT_LT(framed.second - framed.first, 0.5 * (before.second - before.first));
+  EXPECT_LE(framed.first, curve.keys()[1].time);
+  EXPECT_GE(framed.second, curve.keys()[2].time);
 }
 
 }  // namespace

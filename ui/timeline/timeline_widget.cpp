@@ -165,7 +165,10 @@ void TimelineWidget::documentChanged(const ChangeEvent& event) {
       rebuildClipList();
       break;
     case ChangeEvent::Type::ClipEdited:  // an edit may have renamed the clip or changed its range
-      rebuildClipList();
+      if (event.clip >= 0 && event.clip < mClipCombo->count())
+        mClipCombo->setItemText(
+            event.clip, QString::fromStdString(mDocument->scene().clips[static_cast<std::size_t>(event.clip)].name));
+      updateFrameDisplay();
       break;
     case ChangeEvent::Type::TimeChanged:
       updateFrameDisplay();
