@@ -23,6 +23,7 @@
 #include "ui/commands/replace_clip_command.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
+#include "ui/docks/curve_editor_dock.h"
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
@@ -176,6 +177,23 @@ void MainWindow::createActions() {
   viewMenu->addAction(mTimelineDock->toggleViewAction());
   viewMenu->addAction(mPropertiesDock->toggleViewAction());
   viewMenu->addAction(mHistoryDock->toggleViewAction());
+  createAnimationDocks(playbackMenu, viewMenu);
+}
+
+// The curve editor beside the timeline, and the timeline's stepping, key and auto-key
+// actions in the Playback menu so their keys work wherever the focus is.
+void MainWindow::createAnimationDocks(QMenu* playbackMenu, QMenu* viewMenu) {
+  mCurveEditorDock = new CurveEditorDock(mDocument, this);
+  addDockWidget(Qt::BottomDockWidgetArea, mCurveEditorDock);
+  splitDockWidget(mTimelineDock, mCurveEditorDock, Qt::Horizontal);
+  resizeDocks({mTimelineDock, mCurveEditorDock}, {700, 580}, Qt::Horizontal);
+  resizeDocks({mTimelineDock}, {260}, Qt::Vertical);
+  TimelineWidget* timeline = mTimelineDock->timeline();
+  playbackMenu->addSeparator();
+  for (QAction* action : {timeline->stepBackAction(), timeline->stepForwardAction(), timeline->previousKeyAction(),
+                          timeline->nextKeyAction(), timeline->autoKeyAction()})
+    playbackMenu->addAction(action);
+  viewMenu->addAction(mCurveEditorDock->toggleViewAction());
 }
 
 void MainWindow::createAnimationMenu() {

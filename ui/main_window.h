@@ -4,12 +4,14 @@
 #include <QString>
 
 class QAction;
+class QMenu;
 
 #include "core/bake/contact_detection.h"
 #include "core/scene/scene.h"
 
 namespace articula::ui {
 
+class CurveEditorDock;
 class Document;
 class HistoryDock;
 class OutlinerDock;
@@ -34,6 +36,7 @@ class MainWindow : public QMainWindow {
   HistoryDock* historyDock() const { return mHistoryDock; }
   PropertiesDock* propertiesDock() const { return mPropertiesDock; }
   PlaybackController* playback() const { return mPlayback; }
+  CurveEditorDock* curveEditorDock() const { return mCurveEditorDock; }
 
   // Imports `path` completely and only then replaces the open scene, so a failed import
   // leaves the document exactly as it was. On failure emits openFailed with a message that
@@ -67,6 +70,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
+  void createAnimationDocks(QMenu* playbackMenu, QMenu* viewMenu);
   void createAnimationMenu();
   void createWindowAndHelpMenus();
   // Dock layout and window geometry persist in QSettings; the layout the window starts
@@ -89,6 +93,7 @@ class MainWindow : public QMainWindow {
   QString mLastOpenDirectory;
   QByteArray mDefaultLayout;
   QAction* mKeyPoseAction = nullptr;
+  CurveEditorDock* mCurveEditorDock = nullptr;
 };
 
 }  // namespace articula::ui

@@ -6,6 +6,7 @@ namespace articula::ui {
 // commands with the same id.
 enum CommandId : int {
   kSetJointTransformCommandId = 1,
+  kEditKeysCommandId = 2,
 };
 
 }  // namespace articula::ui

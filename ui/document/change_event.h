@@ -9,7 +9,7 @@ namespace articula::ui {
 struct ChangeEvent {
   enum class Type {
     SceneReplaced,       // a new scene was opened: everything (skeleton, meshes, clips) is new
-    CurrentClipChanged,  // another clip of the scene is the one being played and edited
+    CurrentClipChanged,  // another clip is the one played and edited, or the clip list changed
     TimeChanged,         // the current time moved; the evaluated pose moved with it
     SelectionChanged,    // the set of selected joints changed
     PoseEdited,          // pose overrides changed (`joint`, or -1 for several); the pose moved

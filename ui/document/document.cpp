@@ -156,6 +156,18 @@ Clip Document::replaceClip(DocumentEditKey, int clipIndex, Clip clip) {
   return clip;
 }
 
+std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clips, int currentIndex) {
+  std::swap(clips, mScene.clips);
+  mClipIndex = mScene.clips.empty() ? -1 : std::clamp(currentIndex, 0, static_cast<int>(mScene.clips.size()) - 1);
+  // The sampler points into the list that was just replaced.
+  mSampler.reset(currentClip());
+  mTime = currentClip() ? currentClip()->startTime : 0.0;
+  mPoseOverrides.clear();
+  evaluatePose();
+  emitChanged(ChangeEvent::Type::CurrentClipChanged);
+  return clips;
+}
+
 void Document::emitChanged(ChangeEvent::Type type, int joint, int clip) {
   emit changed(ChangeEvent{type, joint, clip});
 }

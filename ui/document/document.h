@@ -90,6 +90,10 @@ class Document : public QObject {
   std::string renameJoint(DocumentEditKey, int joint, std::string name);
   // Replaces clip `clipIndex` (which must exist) and re-evaluates the pose.
   Clip replaceClip(DocumentEditKey, int clipIndex, Clip clip);
+  // Replaces the scene's clip list (clip duplicate, delete) and makes clip `currentIndex`
+  // current at its start time (-1 when the list is empty); returns the list it replaced.
+  // Emits CurrentClipChanged, whose listeners re-read the list.
+  std::vector<Clip> replaceClips(DocumentEditKey, std::vector<Clip> clips, int currentIndex);
 
  signals:
   void changed(const articula::ui::ChangeEvent& event);

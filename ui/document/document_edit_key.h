@@ -2,6 +2,7 @@
 
 namespace articula::ui {
 
+class ClipListCommand;
 class KeyPoseCommand;
 class RenameJointCommand;
 class ReplaceClipCommand;
@@ -10,6 +11,7 @@ class SetJointTransformCommand;
 // Pass key of Document's edit entry points: only the undo commands listed here can make
 // one, so every change to the document's data goes through the undo stack.
 class DocumentEditKey {
+  friend class ClipListCommand;
   friend class KeyPoseCommand;
   friend class RenameJointCommand;
   friend class ReplaceClipCommand;

@@ -13,7 +13,8 @@ namespace {
 constexpr double kMargin = 16.0;
 }  // namespace
 
-TimeRuler::TimeRuler(Document* document, QWidget* parent) : QWidget(parent), mDocument(document) {
+TimeRuler::TimeRuler(Document* document, TimeAxis* axis, int labelInset, QWidget* parent)
+    : QWidget(parent), mDocument(document), mAxis(axis), mLabelInset(labelInset) {
   setObjectName(QStringLiteral("TimeRuler"));
   setMouseTracking(false);
   setCursor(Qt::PointingHandCursor);
@@ -38,9 +39,9 @@ void TimeRuler::updateAxis() {
   const double start = clip ? clip->startTime : 0.0;
   const double rate = clip ? clip->frameRate : 30.0;
   // The axis ends on the last whole frame, which may lie just past endTime.
-  mAxis.setFrameRate(rate);
-  mAxis.setRange(start, start + (mDocument->frameCount() - 1) / rate);
-  mAxis.setPixelSpan(kMargin, width() - kMargin);
+  mAxis->setFrameRate(rate);
+  mAxis->setRange(start, start + (mDocument->frameCount() - 1) / rate);
+  mAxis->setPixelSpan(mLabelInset + kMargin, width() - kMargin);
 }
 
 void TimeRuler::resizeEvent(QResizeEvent* event) {
@@ -53,23 +54,24 @@ void TimeRuler::paintEvent(QPaintEvent*) {
   painter.setRenderHint(QPainter::Antialiasing, false);
   const QRect area = rect();
   painter.fillRect(area, QColor(43, 43, 46));
+  painter.setClipRect(QRect(mLabelInset, 0, area.width() - mLabelInset, area.height()));
   const bool hasClip = mDocument->currentClip() != nullptr;
   const int frames = mDocument->frameCount();
 
   // Clip range band.
-  const double x0 = mAxis.frameToPixel(0);
-  const double x1 = mAxis.frameToPixel(frames - 1);
+  const double x0 = mAxis->frameToPixel(0);
+  const double x1 = mAxis->frameToPixel(frames - 1);
   painter.fillRect(QRectF(x0, 0, x1 - x0, area.height()), QColor(52, 52, 56));
 
-  const int labelStep = mAxis.labelStep(48.0);
-  const bool drawEveryFrame = mAxis.pixelsPerFrame() >= 4.0;
+  const int labelStep = mAxis->labelStep(48.0);
+  const bool drawEveryFrame = mAxis->pixelsPerFrame() >= 4.0;
   const int tickStep = drawEveryFrame ? 1 : std::max(1, labelStep / 5);
   QFont font = painter.font();
   font.setPointSizeF(font.pointSizeF() * 0.85);
   painter.setFont(font);
   const int baseline = area.height() - 1;
   for (int frame = 0; frame < frames; frame += tickStep) {
-    const double x = mAxis.frameToPixel(frame);
+    const double x = mAxis->frameToPixel(frame);
     const bool labelled = frame % labelStep == 0;
     painter.setPen(labelled ? QColor(150, 150, 156) : QColor(92, 92, 98));
     painter.drawLine(QPointF(x, baseline), QPointF(x, baseline - (labelled ? 12 : 6)));
@@ -84,7 +86,7 @@ void TimeRuler::paintEvent(QPaintEvent*) {
   if (!hasClip) return;
 
   // Playhead: a line with a handle carrying the current frame number.
-  const double x = mAxis.timeToPixel(mDocument->time());
+  const double x = mAxis->timeToPixel(mDocument->time());
   const QColor playhead(86, 156, 255);
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setPen(QPen(playhead, 2.0));
@@ -107,6 +109,9 @@ void TimeRuler::mouseMoveEvent(QMouseEvent* event) {
   if (event->buttons() & Qt::LeftButton) scrubTo(event->position().x());
 }
 
-void TimeRuler::scrubTo(double x) { mDocument->setFrame(mAxis.pixelToFrame(x)); }
+void TimeRuler::scrubTo(double x) {
+  if (x < mLabelInset) return;
+  mDocument->setFrame(mAxis->pixelToFrame(x));
+}
 
 }  // namespace articula::ui

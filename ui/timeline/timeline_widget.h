@@ -1,21 +1,28 @@
 #pragma once
 #include <QWidget>
 
+#include "ui/timeline/time_axis.h"
+
 class QAction;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
 class QToolButton;
 
 namespace articula::ui {
 
+class AutoKey;
 class Document;
+class DopeSheet;
 class PlaybackController;
 class TimeRuler;
 struct ChangeEvent;
 
-// Transport and time ruler: clip selector, play/pause (Space), loop toggle, the frame
-// ruler with its playhead, and the current frame out of the clip's frame count.
+// Transport, time ruler and dope sheet: clip selector (rename, duplicate, delete), play/pause
+// (Space), loop, step frame (← / →), previous/next key (, / .), auto key, the clip's frame
+// rate and last frame, the current frame, then the ruler with its playhead over the dope
+// sheet. Ruler and dope sheet share one TimeAxis.
 class TimelineWidget : public QWidget {
   Q_OBJECT
 
@@ -25,24 +32,59 @@ class TimelineWidget : public QWidget {
   // Checkable play/pause action with the Space shortcut; the main window puts it in its menu.
   QAction* playAction() const { return mPlayAction; }
   QAction* loopAction() const { return mLoopAction; }
+  QAction* stepBackAction() const { return mStepBackAction; }
+  QAction* stepForwardAction() const { return mStepForwardAction; }
+  QAction* previousKeyAction() const { return mPreviousKeyAction; }
+  QAction* nextKeyAction() const { return mNextKeyAction; }
+  QAction* autoKeyAction() const { return mAutoKeyAction; }
   QComboBox* clipSelector() const { return mClipCombo; }
   QSpinBox* frameField() const { return mFrameSpin; }
+  QDoubleSpinBox* frameRateField() const { return mFrameRateSpin; }
+  QSpinBox* lastFrameField() const { return mLastFrameSpin; }
   TimeRuler* ruler() const { return mRuler; }
+  DopeSheet* dopeSheet() const { return mDopeSheet; }
+  AutoKey* autoKey() const { return mAutoKey; }
+  const TimeAxis& axis() const { return mAxis; }
+
+  // Clip edits, each one undo step on the current clip (ignored without a clip).
+  void renameCurrentClip(const QString& name);
+  void duplicateCurrentClip();
+  void deleteCurrentClip();
+  // The clip keeps its keys (in seconds); only how it is stepped and baked changes.
+  void setCurrentFrameRate(double framesPerSecond);
+  // Moves the clip's end time so `frame` is its last frame.
+  void setCurrentLastFrame(int frame);
+
+  // Jumps to the key before/after the current time on the dope sheet's rows (every
+  // channel of the clip when no joint is selected).
+  void jumpToKey(bool forward);
 
  private:
   void documentChanged(const ChangeEvent& event);
   void rebuildClipList();
   void updateFrameDisplay();
   void updatePlayAction(bool playing);
+  void chooseClipName();
+  QAction* addAction(const QString& text, const QKeySequence& key, const char* name);
 
   Document* const mDocument;
   PlaybackController* const mPlayback;
+  TimeAxis mAxis;
+  AutoKey* const mAutoKey;
   QAction* const mPlayAction;
   QAction* const mLoopAction;
+  QAction* mStepBackAction = nullptr;
+  QAction* mStepForwardAction = nullptr;
+  QAction* mPreviousKeyAction = nullptr;
+  QAction* mNextKeyAction = nullptr;
+  QAction* mAutoKeyAction = nullptr;
   QComboBox* const mClipCombo;
   TimeRuler* const mRuler;
+  DopeSheet* const mDopeSheet;
   QSpinBox* const mFrameSpin;
   QLabel* const mFrameCountLabel;
+  QDoubleSpinBox* const mFrameRateSpin;
+  QSpinBox* const mLastFrameSpin;
 };
 
 }  // namespace articula::ui

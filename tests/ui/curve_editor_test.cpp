@@ -1,0 +1,252 @@
+// The curve editor through its widget: key and handle drags (one undo step each),
+// interpolation and handle types, stride-curve snapping, adding and deleting keys, Euler
+// curves without wraps, per-axis zoom.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QTest>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/math/euler.h"
+#include "core/samples/mannequin.h"
+#include "ui/curves/curve_edits.h"
+#include "ui/curves/curve_view.h"
+#include "ui/document/document.h"
+#include "ui_test_support.h"
+
+namespace articula::ui {
+namespace {
+
+class CurveEditorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    document.replaceScene(makeMannequin(), QString(), QStringLiteral("Mannequin"));
+    hips = document.scene().skeleton.findJoint("Hips");
+    ASSERT_GE(hips, 0);
+    view.resize(900, 500);
+    view.show();
+    QApplication::processEvents();
+    view.frameAll();
+  }
+
+  void select(int joint) {
+    document.setSelectedJoints({joint});
+    view.frameAll();
+  }
+
+  QWidget* plot() { return view.plotWidget(); }
+
+  void drag(QPointF from, QPointF to, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QTest::mousePress(plot(), Qt::LeftButton, modifiers, from.toPoint());
+    for (int step = 1; step <= 6; ++step) {
+      const QPointF at = from + (to - from) * (step / 6.0);
+      QMouseEvent move(QEvent::MouseMove, at, plot()->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, modifiers);
+      QApplication::sendEvent(plot(), &move);
+    }
+    QTest::mouseRelease(plot(), Qt::LeftButton, modifiers, to.toPoint());
+  }
+
+  void trigger(const char* action) {
+    QAction* found = view.findChild<QAction*>(QLatin1String(action));
+    ASSERT_NE(found, nullptr) << action;
+    found->trigger();
+  }
+
+  const Curve& curve(const KeyChannel& channel) const { return *findCurve(*document.currentClip(), channel); }
+
+  Document document;
+  CurveView view{&document};
+  int hips = -1;
+  const KeyChannel strideLeft{KeyChannel::Kind::Curve, -1, 0, "contact.left_foot"};
+  const KeyChannel strideRight{KeyChannel::Kind::Curve, -1, 0, "contact.right_foot"};
+};
+
+TEST_F(CurveEditorTest, ShowsBothStrideCurvesAndTheSelectedJointsChannels) {
+  EXPECT_NE(view.findEntry(QStringLiteral("contact.left_foot")), nullptr);
+  EXPECT_NE(view.findEntry(QStringLiteral("contact.right_foot")), nullptr);
+  EXPECT_EQ(view.entries().size(), 2u);
+  select(hips);
+  EXPECT_NE(view.findEntry(QStringLiteral("Hips.translation.y")), nullptr);
+  EXPECT_NE(view.findEntry(QStringLiteral("Hips.rotation.x (°)")), nullptr);
+  EXPECT_EQ(view.entries().size(), 2u + 3u + 3u);
+  // Every entry its own colour.
+  for (std::size_t a = 0; a < view.entries().size(); ++a) {
+    for (std::size_t b = a + 1; b < view.entries().size(); ++b)
+      EXPECT_NE(view.entries()[a].colour, view.entries()[b].colour) << a << " " << b;
+  }
+}
+
+TEST_F(CurveEditorTest, DraggingAKeyMovesItInTimeAndValueAsOneUndoStep) {
+  select(hips);
+  const std::string original = test::serializeDocument(document);
+  const KeyChannel bob{KeyChannel::Kind::Translation, hips, 1, {}};
+  const CurveKey key = curve(bob).keys()[2];
+  const auto from = view.keyPixel({bob, key.time});
+  ASSERT_TRUE(from.has_value());
+  const double frame = 1.0 / document.currentClip()->frameRate;
+  const QPointF to = *from + QPointF(view.axis().pixelsPerFrame() * 2.0, -30.0);
+  const int stackBefore = document.undoStack()->count();
+  drag(*from, to);
+  EXPECT_EQ(document.undoStack()->count(), stackBefore + 1) << "one drag, one undo step";
+  const std::vector<CurveKey>& keys = curve(bob).keys();
+  const auto moved = std::find_if(
+      keys.begin(), keys.end(), [&](const CurveKey& k) { return std::abs(k.time - (key.time + 2.0 * frame)) < 1e-9; });
+  ASSERT_NE(moved, keys.end());
+  // The key follows the mouse: 30 pixels up on the value axis.
+  EXPECT_GT(moved->value, key.value);
+  EXPECT_NEAR(view.keyPixel({bob, moved->time})->y(), to.y(), 1.0);
+  document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), original);
+}
+
+TEST_F(CurveEditorTest, DraggingAHandleReshapesTheCurveAndOneUndoRestoresIt) {
+  select(hips);
+  const std::string original = test::serializeDocument(document);
+  const KeyChannel bob{KeyChannel::Kind::Translation, hips, 1, {}};
+  const CurveKey key = curve(bob).keys()[2];
+  const CurveKey next = curve(bob).keys()[3];
+  view.setSelectedKeys({{bob, key.time}});
+  const auto handle = view.handlePixel({bob, key.time}, true);
+  ASSERT_TRUE(handle.has_value());
+  const double midTime = 0.5 * (key.time + next.time);
+  const double before = curve(bob).evaluate(midTime);
+  drag(*handle, *handle + QPointF(0.0, -60.0));
+  const CurveKey& edited = curve(bob).keys()[2];
+  EXPECT_GT(edited.right.y(), key.right.y()) << "the right handle went up";
+  EXPECT_EQ(edited.rightType, HandleType::Aligned) << "a dragged automatic handle becomes aligned";
+  // Aligned: the left handle turned to stay collinear through the key.
+  const Vec2d toRight = (edited.right - Vec2d(edited.time, edited.value)).normalized();
+  const Vec2d toLeft = (Vec2d(edited.time, edited.value) - edited.left).normalized();
+  EXPECT_NEAR(toRight.x() * toLeft.y() - toRight.y() * toLeft.x(), 0.0, 1e-6);
+  EXPECT_GT(curve(bob).evaluate(midTime), before);
+  EXPECT_EQ(document.undoStack()->undoText(), QStringLiteral("Move Handle"));
+  document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), original);
+}
+
+TEST_F(CurveEditorTest, InterpolationAndHandleTypeChangeTheSampledValues) {
+  const std::string original = test::serializeDocument(document);
+  const Curve& stride = curve(strideLeft);
+  // A segment from a planted key (1) to a lifted one (0).
+  std::size_t planted = 0;
+  while (planted + 1 < stride.size() &&
+         !(stride.keys()[planted].value == 1.0 && stride.keys()[planted + 1].value == 0.0))
+    ++planted;
+  ASSERT_LT(planted + 1, stride.size());
+  const double t0 = stride.keys()[planted].time;
+  const double t1 = stride.keys()[planted + 1].time;
+  const double quarter = t0 + 0.25 * (t1 - t0);
+  const double bezier = stride.evaluate(quarter);
+  view.setSelectedKeys({{strideLeft, t0}});
+  trigger("actionInterpolationConstant");
+  EXPECT_EQ(curve(strideLeft).evaluate(quarter), 1.0);
+  trigger("actionInterpolationLinear");
+  EXPECT_NEAR(curve(strideLeft).evaluate(quarter), 0.75, 1e-9);
+  trigger("actionInterpolationBezier");
+  EXPECT_NEAR(curve(strideLeft).evaluate(quarter), bezier, 1e-9);
+  // Vector handles point at the neighbours: the Bézier segment leaves the key steeper than
+  // the flat auto-clamped ease, so a quarter in it has dropped further.
+  view.setSelectedKeys({{strideLeft, t0}, {strideLeft, t1}});
+  trigger("actionHandleVector");
+  EXPECT_LT(curve(strideLeft).evaluate(quarter), bezier - 1e-3);
+  EXPECT_EQ(curve(strideLeft).keys()[planted].rightType, HandleType::Vector);
+  for (int step = 0; step < 4; ++step) document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), original);
+}
+
+TEST_F(CurveEditorTest, StrideKeysSnapToZeroAndOne) {
+  const Curve& stride = curve(strideLeft);
+  const auto lifted = std::find_if(stride.keys().begin() + 1, stride.keys().end(),
+                                   [](const CurveKey& key) { return key.value == 0.0; });
+  ASSERT_NE(lifted, stride.keys().end());
+  const double time = lifted->time;
+  const auto from = view.keyPixel({strideLeft, time});
+  ASSERT_TRUE(from.has_value());
+  const auto one = view.toPixel(time, 1.0);
+  // Released 4 pixels short of 1: snapped onto 1.
+  drag(*from, QPointF(from->x(), one.y() + 4.0));
+  const auto snapped = std::find_if(curve(strideLeft).keys().begin(), curve(strideLeft).keys().end(),
+                                    [&](const CurveKey& key) { return sameKeyTime(key.time, time); });
+  ASSERT_NE(snapped, curve(strideLeft).keys().end());
+  EXPECT_EQ(snapped->value, 1.0);
+  // Halfway: not snapped.
+  const auto half = view.toPixel(time, 0.5);
+  drag(one, half);
+  const auto middle = std::find_if(curve(strideLeft).keys().begin(), curve(strideLeft).keys().end(),
+                                   [&](const CurveKey& key) { return sameKeyTime(key.time, time); });
+  ASSERT_NE(middle, curve(strideLeft).keys().end());
+  EXPECT_NEAR(middle->value, 0.5, 0.05);
+  EXPECT_EQ(snappedStrideValue(0.03, 0.05), 0.0);
+  EXPECT_EQ(snappedStrideValue(0.93, 0.05), 0.93);
+}
+
+TEST_F(CurveEditorTest, CtrlClickAddsAKeyAndDeleteRemovesIt) {
+  const std::string original = test::serializeDocument(document);
+  const std::size_t before = curve(strideRight).size() + curve(strideLeft).size();
+  document.setFrame(0);
+  // On the right-foot curve at frame 20, where the left-foot curve is far away.
+  const double time = document.timeOfFrame(20);
+  const double value = curve(strideRight).evaluate(time);
+  ASSERT_GT(std::abs(value - curve(strideLeft).evaluate(time)), 0.3);
+  const QPointF at = view.toPixel(time, value);
+  QTest::mouseClick(plot(), Qt::LeftButton, Qt::ControlModifier, at.toPoint());
+  EXPECT_EQ(curve(strideRight).size() + curve(strideLeft).size(), before + 1);
+  const auto added = std::find_if(curve(strideRight).keys().begin(), curve(strideRight).keys().end(),
+                                  [&](const CurveKey& key) { return std::abs(key.time - time) < 1e-9; });
+  ASSERT_NE(added, curve(strideRight).keys().end());
+  EXPECT_NEAR(added->value, value, 0.02);
+  ASSERT_EQ(view.selectedKeys().size(), 1u);
+  view.setFocus();
+  QTest::keyClick(&view, Qt::Key_Delete);
+  EXPECT_EQ(curve(strideRight).size() + curve(strideLeft).size(), before);
+  document.undoStack()->undo();
+  document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), original);
+}
+
+TEST_F(CurveEditorTest, RotationPlotsAsEulerDegreesWithoutWraps) {
+  const int leftArm = document.scene().skeleton.findJoint("LeftArm");
+  select(leftArm);
+  const CurveView::Entry* x = view.findEntry(QStringLiteral("LeftArm.rotation.x (°)"));
+  ASSERT_NE(x, nullptr);
+  const Clip& clip = *document.currentClip();
+  const RotationTrack& rotation = clip.findTrack(leftArm)->rotation;
+  const KeyRef key{{KeyChannel::Kind::Rotation, leftArm, 0, {}}, rotation.keys()[1].time};
+  // The key sits on the plotted curve, at the angle its quaternion has.
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto pixel = view.keyPixel(key, axis);
+    ASSERT_TRUE(pixel.has_value());
+  }
+  const Vec3 euler = quatToEuler(rotation.keys()[1].value, RotationOrder::XYZ);
+  const QPointF pixel = *view.keyPixel(key, 0);
+  EXPECT_NEAR(pixel.y(), view.toPixel(key.time, euler.x() * 180.0 / 3.14159265358979).y(), 2.0);
+}
+
+TEST_F(CurveEditorTest, WheelZoomsBothAxesOrOneWithAModifier) {
+  const auto time = view.timeRange();
+  const auto value = view.valueRange();
+  const QPointF centre(plot()->width() / 2.0, plot()->height() / 2.0);
+  auto wheel = [&](Qt::KeyboardModifiers modifiers) {
+    QWheelEvent event(centre, plot()->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(plot(), &event);
+  };
+  wheel(Qt::ControlModifier);
+  EXPECT_LT(view.timeRange().second - view.timeRange().first, time.second - time.first);
+  EXPECT_DOUBLE_EQ(view.valueRange().second - view.valueRange().first, value.second - value.first);
+  const auto zoomedTime = view.timeRange();
+  wheel(Qt::ShiftModifier);
+  EXPECT_DOUBLE_EQ(view.timeRange().second - view.timeRange().first, zoomedTime.second - zoomedTime.first);
+  EXPECT_LT(view.valueRange().second - view.valueRange().first, value.second - value.first);
+  view.frameAll();
+  EXPECT_NEAR(view.timeRange().first, time.first, 1e-9);
+  EXPECT_NEAR(view.timeRange().second, time.second, 1e-9);
+}
+
+}  // namespace
+}  // namespace articula::ui

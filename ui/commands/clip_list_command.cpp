@@ -1,0 +1,68 @@
+#include "ui/commands/clip_list_command.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+#include "ui/document/document.h"
+
+namespace articula::ui {
+
+namespace {
+
+bool validIndex(const Document& document, int clipIndex) {
+  return clipIndex >= 0 && clipIndex < static_cast<int>(document.scene().clips.size());
+}
+
+// `base`, or `base 2`, `base 3`, … whichever no clip of `clips` is called.
+std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& base) {
+  auto taken = [&](const std::string& name) {
+    return std::any_of(clips.begin(), clips.end(), [&](const Clip& clip) { return clip.name == name; });
+  };
+  std::string name = base;
+  for (int suffix = 2; taken(name); ++suffix) name = base + " " + std::to_string(suffix);
+  return name;
+}
+
+}  // namespace
+
+ClipListCommand::ClipListCommand(Document* document, std::vector<Clip> clips, int currentIndex, const QString& text)
+    : QUndoCommand(text), mDocument(document), mClips(std::move(clips)), mCurrentIndex(currentIndex) {}
+
+ClipListCommand* ClipListCommand::duplicate(Document* document, int clipIndex) {
+  const QString text = QCoreApplication::translate("ClipListCommand", "Duplicate Clip");
+  std::vector<Clip> clips = document->scene().clips;
+  if (!validIndex(*document, clipIndex)) {
+    auto* command = new ClipListCommand(document, std::move(clips), document->currentClipIndex(), text);
+    command->setObsolete(true);
+    return command;
+  }
+  Clip copy = clips[static_cast<std::size_t>(clipIndex)];
+  copy.name = uniqueClipName(clips, copy.name + " copy");
+  clips.insert(clips.begin() + clipIndex + 1, std::move(copy));
+  return new ClipListCommand(document, std::move(clips), clipIndex + 1, text);
+}
+
+ClipListCommand* ClipListCommand::remove(Document* document, int clipIndex) {
+  const QString text = QCoreApplication::translate("ClipListCommand", "Delete Clip");
+  std::vector<Clip> clips = document->scene().clips;
+  if (!validIndex(*document, clipIndex)) {
+    auto* command = new ClipListCommand(document, std::move(clips), document->currentClipIndex(), text);
+    command->setObsolete(true);
+    return command;
+  }
+  clips.erase(clips.begin() + clipIndex);
+  return new ClipListCommand(document, std::move(clips), std::max(0, clipIndex - 1), text);
+}
+
+void ClipListCommand::redo() { swapClips(); }
+void ClipListCommand::undo() { swapClips(); }
+
+void ClipListCommand::swapClips() {
+  if (isObsolete()) return;
+  const int previousIndex = mDocument->currentClipIndex();
+  mClips = mDocument->replaceClips({}, std::move(mClips), mCurrentIndex);
+  mCurrentIndex = previousIndex;
+}
+
+}  // namespace articula::ui

@@ -1,0 +1,34 @@
+#pragma once
+#include <QUndoCommand>
+
+#include <vector>
+
+#include "core/anim/clip.h"
+
+namespace articula::ui {
+
+class Document;
+
+// Duplicates or deletes a clip of the scene: swaps the whole clip list and the current
+// clip, so undo gives back exactly the list (and the clip shown) from before.
+class ClipListCommand : public QUndoCommand {
+ public:
+  // A copy of clip `clipIndex` named "<name> copy" (made unique), inserted after it and made
+  // current. Obsolete when the clip does not exist.
+  static ClipListCommand* duplicate(Document* document, int clipIndex);
+  // Removes clip `clipIndex`; the clip before it (or the new first one) becomes current.
+  static ClipListCommand* remove(Document* document, int clipIndex);
+
+  void redo() override;
+  void undo() override;
+
+ private:
+  ClipListCommand(Document* document, std::vector<Clip> clips, int currentIndex, const QString& text);
+  void swapClips();
+
+  Document* const mDocument;
+  std::vector<Clip> mClips;  // the list redo (or undo) puts in place
+  int mCurrentIndex;         // the clip made current with it
+};
+
+}  // namespace articula::ui

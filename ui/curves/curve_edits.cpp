@@ -1,0 +1,148 @@
+#include "ui/curves/curve_edits.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace articula::ui {
+
+namespace {
+
+bool holds(std::span<const KeyRef> keys, const KeyChannel& channel, double time) {
+  for (const KeyRef& ref : keys) {
+    if (ref.channel == channel && sameKeyTime(ref.time, time)) return true;
+  }
+  return false;
+}
+
+std::optional<std::size_t> keyIndex(const Curve& curve, double time) {
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    if (sameKeyTime(curve.keys()[i].time, time)) return i;
+  }
+  return std::nullopt;
+}
+
+bool isAutomatic(HandleType type) {
+  return type == HandleType::Vector || type == HandleType::Auto || type == HandleType::AutoClamped;
+}
+
+Curve* createCurve(Clip& clip, const KeyChannel& channel) {
+  if (channel.kind == KeyChannel::Kind::Curve) return &clip.curves[channel.curve];
+  if (channel.kind == KeyChannel::Kind::Rotation || channel.joint < 0 || channel.component < 0 || channel.component > 2)
+    return nullptr;
+  Vec3Track& track = channel.kind == KeyChannel::Kind::Translation ? clip.trackFor(channel.joint).translation
+                                                                   : clip.trackFor(channel.joint).scale;
+  return channel.component == 0 ? &track.x : channel.component == 1 ? &track.y : &track.z;
+}
+
+}  // namespace
+
+bool isStrideCurve(const KeyChannel& channel) {
+  return channel.kind == KeyChannel::Kind::Curve && channel.curve.starts_with("contact.");
+}
+
+double snappedStrideValue(double value, double tolerance) {
+  if (std::abs(value) <= tolerance) return 0.0;
+  if (std::abs(value - 1.0) <= tolerance) return 1.0;
+  return value;
+}
+
+Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSeconds, double offsetValue) {
+  if (offsetValue != 0.0) {
+    std::vector<KeyChannel> done;
+    for (const KeyRef& ref : keys) {
+      if (std::find(done.begin(), done.end(), ref.channel) != done.end()) continue;
+      done.push_back(ref.channel);
+      Curve* curve = findCurve(clip, ref.channel);
+      if (!curve) continue;
+      std::vector<CurveKey> edited = curve->keys();
+      for (CurveKey& key : edited) {
+        if (!holds(keys, ref.channel, key.time)) continue;
+        key.value += offsetValue;
+        key.left.y() += offsetValue;
+        key.right.y() += offsetValue;
+      }
+      curve->setKeys(std::move(edited));
+    }
+  }
+  return offsetSeconds == 0.0 ? clip : movedKeys(std::move(clip), keys, offsetSeconds);
+}
+
+std::optional<Clip> movedHandle(const Clip& clip, const KeyRef& key, bool right, const Vec2d& handle) {
+  Clip edited = clip;
+  Curve* curve = findCurve(edited, key.channel);
+  if (!curve) return std::nullopt;
+  const std::optional<std::size_t> index = keyIndex(*curve, key.time);
+  if (!index) return std::nullopt;
+  CurveKey changed = curve->keys()[*index];
+  // A handle stays on its side of the key (Curve clamps the rest when it evaluates).
+  const Vec2d placed(right ? std::max(handle.x(), changed.time) : std::min(handle.x(), changed.time), handle.y());
+  if (right) {
+    changed.right = placed;
+    if (isAutomatic(changed.rightType)) changed.rightType = HandleType::Aligned;
+    if (isAutomatic(changed.leftType)) changed.leftType = HandleType::Aligned;
+  } else {
+    changed.left = placed;
+    if (isAutomatic(changed.leftType)) changed.leftType = HandleType::Aligned;
+    if (isAutomatic(changed.rightType)) changed.rightType = HandleType::Aligned;
+  }
+  curve->setKey(*index, changed);
+  return edited;
+}
+
+Clip withInterpolation(Clip clip, std::span<const KeyRef> keys, Interpolation interpolation) {
+  for (const KeyRef& ref : keys) {
+    if (Curve* curve = findCurve(clip, ref.channel)) {
+      if (const std::optional<std::size_t> index = keyIndex(*curve, ref.time)) {
+        CurveKey key = curve->keys()[*index];
+        key.interpolation = interpolation;
+        curve->setKey(*index, key);
+      }
+    } else if (ref.channel.kind == KeyChannel::Kind::Rotation && clip.findTrack(ref.channel.joint)) {
+      RotationTrack& track = clip.trackFor(ref.channel.joint).rotation;
+      for (std::size_t i = 0; i < track.size(); ++i) {
+        if (!sameKeyTime(track.keys()[i].time, ref.time)) continue;
+        RotationKey key = track.keys()[i];
+        // Flat controls for a key turned to Bézier: it eases in and out.
+        if (interpolation == Interpolation::Bezier && key.interpolation != RotationInterpolation::Bezier) {
+          key.inControl = key.value;
+          key.outControl = key.value;
+        }
+        key.interpolation = interpolation == Interpolation::Constant ? RotationInterpolation::Step
+                            : interpolation == Interpolation::Linear ? RotationInterpolation::Slerp
+                                                                     : RotationInterpolation::Bezier;
+        track.setKey(i, key);
+      }
+    }
+  }
+  return clip;
+}
+
+Clip withHandleType(Clip clip, std::span<const KeyRef> keys, HandleType type) {
+  for (const KeyRef& ref : keys) {
+    Curve* curve = findCurve(clip, ref.channel);
+    if (!curve) continue;
+    if (const std::optional<std::size_t> index = keyIndex(*curve, ref.time)) {
+      CurveKey key = curve->keys()[*index];
+      key.leftType = type;
+      key.rightType = type;
+      curve->setKey(*index, key);
+    }
+  }
+  return clip;
+}
+
+Clip withKeyAdded(Clip clip, const KeyChannel& channel, double time, double value) {
+  Curve* curve = createCurve(clip, channel);
+  if (!curve) return clip;
+  Interpolation interpolation = Interpolation::Bezier;
+  for (const CurveKey& key : curve->keys()) {
+    if (key.time > time) break;
+    interpolation = key.interpolation;
+  }
+  curve->insertKey(time, value, interpolation);
+  clip.startTime = std::min(clip.startTime, time);
+  clip.endTime = std::max(clip.endTime, time);
+  return clip;
+}
+
+}  // namespace articula::ui

@@ -1,0 +1,39 @@
+#pragma once
+#include <optional>
+#include <span>
+
+#include "core/anim/clip.h"
+#include "ui/timeline/key_channel.h"
+
+namespace articula::ui {
+
+// Key edits of the curve editor as plain functions on a Clip (Qt-free, tested directly and
+// through the view). Times in seconds; values in the channel's own unit (metres in the
+// parent's space for translation, a factor for scale, 0..1 for stride curves).
+
+// Stride curves (`contact.*`: 1 = foot planted) live between 0 and 1.
+bool isStrideCurve(const KeyChannel& channel);
+// `value` pulled onto 0 or 1 when within `tolerance` of it.
+double snappedStrideValue(double value, double tolerance);
+
+// `clip` with the scalar keys among `keys` moved by `offsetSeconds` in time and
+// `offsetValue` in value (handles with them). Rotation keys move in time only.
+Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSeconds, double offsetValue);
+
+// `clip` with the left (or right) handle of scalar key `key` at `handle` (time, value).
+// Automatic handles (Vector, Auto, AutoClamped) a user drags become Aligned, as in
+// Blender, and the other handle of the key turns with them; Free handles move alone.
+// nullopt when `key` names no scalar key.
+std::optional<Clip> movedHandle(const Clip& clip, const KeyRef& key, bool right, const Vec2d& handle);
+
+// `clip` with every scalar key of `keys` interpolating as `interpolation` (rotation keys:
+// Constant → Step, Linear → Slerp, Bézier → Bézier on the sphere).
+Clip withInterpolation(Clip clip, std::span<const KeyRef> keys, Interpolation interpolation);
+// `clip` with both handles of every scalar key of `keys` of type `type`, handles recomputed.
+Clip withHandleType(Clip clip, std::span<const KeyRef> keys, HandleType type);
+
+// `clip` with a key at `time` on scalar channel `channel` (created when missing), holding
+// `value`; interpolates like the key before it (Bézier auto-clamped when none).
+Clip withKeyAdded(Clip clip, const KeyChannel& channel, double time, double value);
+
+}  // namespace articula::ui

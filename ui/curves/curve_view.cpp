@@ -1,0 +1,683 @@
+// qcustomplot.h 2.1 uses `foreach` in inline code; this is the only file that includes it,
+// so Qt's foreach is allowed here alone (see curve_view.h). Nothing below uses it.
+#undef QT_NO_FOREACH
+#include "ui/curves/curve_view.h"
+
+#include <qcustomplot.h>
+#include <QAction>
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "core/math/euler.h"
+#include "ui/commands/edit_keys_command.h"
+#include "ui/curves/curve_edits.h"
+#include "ui/document/document.h"
+
+namespace articula::ui {
+
+namespace {
+
+constexpr double kHitRadius = 6.0;         // pixels around a key or handle that still hit it
+constexpr double kStrideSnapPixels = 8.0;  // stride keys this close to 0 or 1 snap onto it
+constexpr int kSamplesPerFrame = 4;
+constexpr double kRadToDeg = 180.0 / std::numbers::pi;
+
+QColor entryColour(const KeyChannel& channel, int eulerAxis, int curveIndex) {
+  static const QColor kAxes[] = {QColor(235, 90, 90), QColor(110, 205, 95), QColor(90, 150, 240)};
+  static const QColor kCurves[] = {QColor(255, 170, 50), QColor(70, 210, 220), QColor(215, 120, 230),
+                                   QColor(230, 220, 90)};
+  switch (channel.kind) {
+    case KeyChannel::Kind::Translation:
+      return kAxes[std::clamp(channel.component, 0, 2)];
+    case KeyChannel::Kind::Rotation:
+      return kAxes[std::clamp(eulerAxis, 0, 2)].lighter(125);
+    case KeyChannel::Kind::Scale:
+      return kAxes[std::clamp(channel.component, 0, 2)].darker(130);
+    case KeyChannel::Kind::Curve:
+      break;
+  }
+  return kCurves[curveIndex % 4];
+}
+
+RotationOrder rotationOrderOf(const Scene& scene, int joint) {
+  const auto index = static_cast<std::size_t>(joint);
+  return index < scene.rotationOrders.size() ? scene.rotationOrders[index] : RotationOrder::XYZ;
+}
+
+}  // namespace
+
+// The QCustomPlot the view draws into; its input and paint go back to the view.
+class CurvePlot : public QCustomPlot {
+ public:
+  CurvePlot(CurveView* view) : QCustomPlot(view), mView(view) {}
+
+ protected:
+  void paintEvent(QPaintEvent* event) override {
+    QCustomPlot::paintEvent(event);
+    QPainter painter(this);
+    mView->paintOverlay(painter);
+  }
+  void mousePressEvent(QMouseEvent* event) override { mView->plotMousePress(event); }
+  void mouseMoveEvent(QMouseEvent* event) override { mView->plotMouseMove(event); }
+  void mouseReleaseEvent(QMouseEvent* event) override { mView->plotMouseRelease(event); }
+  void mouseDoubleClickEvent(QMouseEvent* event) override { event->accept(); }
+  void wheelEvent(QWheelEvent* event) override { mView->plotWheel(event); }
+  void contextMenuEvent(QContextMenuEvent* event) override { mView->plotContextMenu(event); }
+  void resizeEvent(QResizeEvent* event) override {
+    QCustomPlot::resizeEvent(event);
+    mView->updateAxis();
+  }
+
+ private:
+  CurveView* const mView;
+};
+
+CurveView::CurveView(Document* document, QWidget* parent)
+    : QWidget(parent), KeyView(document), mDocument(document), mPlot(new CurvePlot(this)) {
+  setObjectName(QStringLiteral("CurveView"));
+  mPlot->setObjectName(QStringLiteral("CurvePlot"));
+  setFocusPolicy(Qt::ClickFocus);
+  mPlot->setFocusProxy(this);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(mPlot);
+  mPlot->setBackground(QColor(38, 38, 41));
+  mPlot->axisRect()->setBackground(QColor(44, 44, 48));
+  for (QCPAxis* axis : {mPlot->xAxis, mPlot->yAxis}) {
+    axis->setBasePen(QPen(QColor(120, 120, 126)));
+    axis->setTickPen(QPen(QColor(120, 120, 126)));
+    axis->setSubTickPen(QPen(QColor(90, 90, 96)));
+    axis->setTickLabelColor(QColor(185, 185, 190));
+    axis->setLabelColor(QColor(185, 185, 190));
+    axis->grid()->setPen(QPen(QColor(62, 62, 68), 1, Qt::DotLine));
+    axis->grid()->setZeroLinePen(QPen(QColor(95, 95, 102)));
+  }
+  mPlot->xAxis->setLabel(tr("time (s)"));
+  mPlot->legend->setVisible(true);
+  mPlot->legend->setBrush(QColor(30, 30, 33, 210));
+  mPlot->legend->setTextColor(QColor(215, 215, 220));
+  mPlot->legend->setBorderPen(QPen(QColor(80, 80, 86)));
+  QFont legendFont = font();
+  legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+  mPlot->legend->setFont(legendFont);
+  // The legend in its own column right of the plot, so it never hides a curve.
+  // Its column holds the legend at the top and an empty element that takes the rest.
+  mPlot->axisRect()->insetLayout()->take(mPlot->legend);
+  auto* side = new QCPLayoutGrid;
+  mPlot->plotLayout()->addElement(0, 1, side);
+  mPlot->plotLayout()->setColumnStretchFactor(1, 0.001);
+  side->addElement(0, 0, mPlot->legend);
+  side->addElement(1, 0, new QCPLayoutElement(mPlot));
+  side->setRowStretchFactor(0, 0.001);
+  mPlot->legend->setMargins(QMargins(4, 2, 4, 2));
+  mPlot->legend->setRowSpacing(0);
+  // Zoom and pan are ours (middle button pans; the left button edits keys).
+  mPlot->setInteractions(QCP::Interactions());
+  connect(mPlot, &QCustomPlot::afterReplot, this, &CurveView::updateAxis);
+  createActions();
+  setContextMenuPolicy(Qt::DefaultContextMenu);
+
+  rebuildEntries();
+  frameAll();
+  connect(mDocument, &Document::changed, this, &CurveView::documentChanged);
+}
+
+void CurveView::createActions() {
+  const struct {
+    QString text;
+    QKeySequence key;
+    std::function<void()> run;
+    const char* name;
+  } actions[] = {
+      {tr("Constant"), QKeySequence(Qt::CTRL | Qt::Key_1),
+       [this] { setSelectedInterpolation(Interpolation::Constant); }, "actionInterpolationConstant"},
+      {tr("Linear"), QKeySequence(Qt::CTRL | Qt::Key_2), [this] { setSelectedInterpolation(Interpolation::Linear); },
+       "actionInterpolationLinear"},
+      {tr("Bézier"), QKeySequence(Qt::CTRL | Qt::Key_3), [this] { setSelectedInterpolation(Interpolation::Bezier); },
+       "actionInterpolationBezier"},
+      {tr("Free"), QKeySequence(Qt::ALT | Qt::Key_1), [this] { setSelectedHandleType(HandleType::Free); },
+       "actionHandleFree"},
+      {tr("Aligned"), QKeySequence(Qt::ALT | Qt::Key_2), [this] { setSelectedHandleType(HandleType::Aligned); },
+       "actionHandleAligned"},
+      {tr("Vector"), QKeySequence(Qt::ALT | Qt::Key_3), [this] { setSelectedHandleType(HandleType::Vector); },
+       "actionHandleVector"},
+      {tr("Auto"), QKeySequence(Qt::ALT | Qt::Key_4), [this] { setSelectedHandleType(HandleType::Auto); },
+       "actionHandleAuto"},
+      {tr("Auto Clamped"), QKeySequence(Qt::ALT | Qt::Key_5),
+       [this] { setSelectedHandleType(HandleType::AutoClamped); }, "actionHandleAutoClamped"},
+      {tr("Delete Keys"), QKeySequence::Delete, [this] { deleteSelectedKeys(); }, "actionDeleteKeys"},
+      {tr("Copy Keys"), QKeySequence::Copy, [this] { copySelectedKeys(); }, "actionCopyKeys"},
+      {tr("Paste Keys"), QKeySequence::Paste, [this] { pasteKeys(); }, "actionPasteKeys"},
+      {tr("Frame All"), QKeySequence(Qt::Key_A), [this] { frameAll(); }, "actionCurvesFrameAll"},
+      {tr("Frame Selected"), QKeySequence(Qt::Key_F), [this] { frameSelected(); }, "actionCurvesFrameSelected"},
+  };
+  for (const auto& entry : actions) {
+    auto* action = new QAction(entry.text, this);
+    action->setObjectName(QLatin1String(entry.name));
+    action->setShortcut(entry.key);
+    action->setShortcutContext(Qt::WidgetShortcut);
+    connect(action, &QAction::triggered, this, entry.run);
+    addAction(action);
+  }
+}
+
+CurveView::~CurveView() = default;
+
+QWidget* CurveView::plotWidget() const { return mPlot; }
+std::pair<double, double> CurveView::timeRange() const {
+  return {mPlot->xAxis->range().lower, mPlot->xAxis->range().upper};
+}
+std::pair<double, double> CurveView::valueRange() const {
+  return {mPlot->yAxis->range().lower, mPlot->yAxis->range().upper};
+}
+
+const CurveView::Entry* CurveView::findEntry(const QString& name) const {
+  for (const Entry& entry : mEntries) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+std::vector<const CurveView::Entry*> CurveView::entriesOf(const KeyChannel& channel) const {
+  std::vector<const Entry*> found;
+  for (const Entry& entry : mEntries) {
+    if (entry.channel == channel) found.push_back(&entry);
+  }
+  return found;
+}
+
+void CurveView::documentChanged(const ChangeEvent& event) {
+  switch (event.type) {
+    case ChangeEvent::Type::SceneReplaced:
+    case ChangeEvent::Type::CurrentClipChanged:
+      setSelectedKeys({});
+      rebuildEntries();
+      frameAll();
+      break;
+    case ChangeEvent::Type::SelectionChanged:
+      rebuildEntries();
+      frameAll();
+      break;
+    case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::JointRenamed:
+      rebuildEntries();
+      mPlot->replot();
+      break;
+    case ChangeEvent::Type::TimeChanged:
+      mPlot->update();
+      break;
+    case ChangeEvent::Type::PoseEdited:
+      break;
+  }
+}
+
+void CurveView::rebuildEntries() {
+  mPlot->clearGraphs();
+  mEntries.clear();
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return;
+  const Scene& scene = mDocument->scene();
+  int curveIndex = 0;
+  for (const KeyChannel& channel : curveChannels(*clip)) {
+    mEntries.push_back({channel, -1, QString::fromStdString(channel.curve), entryColour(channel, -1, curveIndex++)});
+  }
+  static const char* kEulerNames[] = {".rotation.x", ".rotation.y", ".rotation.z"};
+  for (int joint : mDocument->selectedJoints()) {
+    for (const KeyChannel& channel : keyedJointChannels(*clip, joint)) {
+      if (channel.kind == KeyChannel::Kind::Rotation) {
+        for (int axis = 0; axis < 3; ++axis) {
+          mEntries.push_back({channel, axis,
+                              QString::fromStdString(scene.skeleton.name(joint)) + QLatin1String(kEulerNames[axis]) +
+                                  QStringLiteral(" (°)"),
+                              entryColour(channel, axis, 0)});
+        }
+      } else {
+        mEntries.push_back(
+            {channel, -1, QString::fromStdString(channelName(channel, scene.skeleton)), entryColour(channel, -1, 0)});
+      }
+    }
+  }
+  for (Entry& entry : mEntries) {
+    entry.graph = mPlot->addGraph();
+    entry.graph->setName(entry.name);
+    entry.graph->setPen(QPen(entry.colour, 1.6));
+    entry.graph->setAdaptiveSampling(false);
+  }
+  updateCurveData();
+}
+
+void CurveView::updateCurveData() {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return;
+  // Sampled over the clip's range, a second beyond each end (the curves hold their end
+  // values there), several samples per frame so Bézier shapes and constant steps show.
+  const double rate = clip->frameRate > 0.0 ? clip->frameRate : 30.0;
+  const double start = clip->startTime - 1.0;
+  const double end = clip->endTime + 1.0;
+  const auto sampleCount = static_cast<int>(std::min(20000.0, std::ceil((end - start) * rate * kSamplesPerFrame)));
+  const Scene& scene = mDocument->scene();
+  for (Entry& entry : mEntries) {
+    QVector<QCPGraphData> samples;
+    samples.reserve(sampleCount + 1);
+    if (const Curve* curve = findCurve(*clip, entry.channel)) {
+      CurveCursor cursor;
+      for (int i = 0; i <= sampleCount; ++i) {
+        const double t = start + (end - start) * i / sampleCount;
+        samples.push_back({t, curve->evaluate(t, cursor)});
+      }
+    } else if (const RotationTrack* rotation = findRotation(*clip, entry.channel)) {
+      const RotationOrder order = rotationOrderOf(scene, entry.channel.joint);
+      RotationCursor cursor;
+      std::optional<Vec3> previous;
+      for (int i = 0; i <= sampleCount; ++i) {
+        const double t = start + (end - start) * i / sampleCount;
+        // The continuity filter keeps each angle within 180° of the previous sample's.
+        const Vec3 euler = quatToEuler(rotation->evaluate(t, cursor), order, previous ? &*previous : nullptr);
+        previous = euler;
+        samples.push_back({t, euler[entry.eulerAxis] * kRadToDeg});
+      }
+    }
+    entry.graph->data()->set(samples, true);
+  }
+}
+
+std::optional<double> CurveView::keyValue(const Entry& entry, double time) const {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return std::nullopt;
+  if (const Curve* curve = findCurve(*clip, entry.channel)) {
+    for (const CurveKey& key : curve->keys()) {
+      if (sameKeyTime(key.time, time)) return key.value;
+    }
+    return std::nullopt;
+  }
+  // Rotation keys: the plotted (unwrapped) Euler angle at the key's time.
+  const auto plotted = entry.graph->data();
+  if (plotted->isEmpty()) return std::nullopt;
+  auto sample = plotted->findBegin(time, false);
+  if (sample == plotted->constEnd()) --sample;
+  return sample->value;
+}
+
+QPointF CurveView::toPixel(double time, double value) const {
+  return {mPlot->xAxis->coordToPixel(time), mPlot->yAxis->coordToPixel(value)};
+}
+
+std::optional<QPointF> CurveView::keyPixel(const KeyRef& key, int eulerAxis) const {
+  for (const Entry* entry : entriesOf(key.channel)) {
+    if (entry->eulerAxis != eulerAxis && !(eulerAxis < 0 && entry->eulerAxis == 0)) continue;
+    if (const std::optional<double> value = keyValue(*entry, key.time)) return toPixel(key.time, *value);
+  }
+  return std::nullopt;
+}
+
+std::optional<QPointF> CurveView::handlePixel(const KeyRef& key, bool right) const {
+  const Clip* clip = mDocument->currentClip();
+  const Curve* curve = clip ? findCurve(*clip, key.channel) : nullptr;
+  if (!curve || entriesOf(key.channel).empty()) return std::nullopt;
+  for (const CurveKey& curveKey : curve->keys()) {
+    if (!sameKeyTime(curveKey.time, key.time)) continue;
+    const Vec2d& handle = right ? curveKey.right : curveKey.left;
+    return toPixel(handle.x(), handle.y());
+  }
+  return std::nullopt;
+}
+
+std::vector<KeyRef> CurveView::keysAt(const QPointF& position) const {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return {};
+  std::optional<KeyRef> best;
+  double bestDistance = kHitRadius;
+  for (const Entry& entry : mEntries) {
+    for (double time : keyTimes(*clip, entry.channel)) {
+      const std::optional<double> value = keyValue(entry, time);
+      if (!value) continue;
+      const double distance = QLineF(toPixel(time, *value), position).length();
+      if (distance <= bestDistance) {
+        bestDistance = distance;
+        best = KeyRef{entry.channel, time};
+      }
+    }
+  }
+  return best ? std::vector<KeyRef>{*best} : std::vector<KeyRef>{};
+}
+
+std::vector<KeyRef> CurveView::keysInside(const QRectF& rect) const {
+  const Clip* clip = mDocument->currentClip();
+  std::vector<KeyRef> keys;
+  if (!clip) return keys;
+  for (const Entry& entry : mEntries) {
+    for (double time : keyTimes(*clip, entry.channel)) {
+      const std::optional<double> value = keyValue(entry, time);
+      if (value && rect.contains(toPixel(time, *value))) keys.push_back({entry.channel, time});
+    }
+  }
+  return keys;
+}
+
+std::optional<CurveView::HandleHit> CurveView::handleAt(const QPointF& position) const {
+  for (const KeyRef& key : selectedKeys()) {
+    for (bool right : {false, true}) {
+      const std::optional<QPointF> pixel = handlePixel(key, right);
+      if (pixel && QLineF(*pixel, position).length() <= kHitRadius) return HandleHit{key, right};
+    }
+  }
+  return std::nullopt;
+}
+
+void CurveView::keySelectionChanged() { mPlot->update(); }
+
+void CurveView::updateAxis() {
+  const Clip* clip = mDocument->currentClip();
+  mAxis.setFrameRate(clip ? clip->frameRate : 30.0);
+  mAxis.setRange(mPlot->xAxis->range().lower, mPlot->xAxis->range().upper);
+  mAxis.setPixelSpan(mPlot->axisRect()->left(), mPlot->axisRect()->right());
+}
+
+void CurveView::frameRect(double t0, double t1, double v0, double v1) {
+  if (t1 - t0 < 1e-6) {
+    t0 -= 0.5;
+    t1 += 0.5;
+  }
+  if (v1 - v0 < 1e-6) {
+    const double pad = std::max(0.1, std::abs(v0) * 0.1);
+    v0 -= pad;
+    v1 += pad;
+  }
+  const double timePad = (t1 - t0) * 0.04;
+  const double valuePad = (v1 - v0) * 0.08;
+  mPlot->xAxis->setRange(t0 - timePad, t1 + timePad);
+  mPlot->yAxis->setRange(v0 - valuePad, v1 + valuePad);
+  mPlot->replot();
+}
+
+void CurveView::frameAll() {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip || mEntries.empty()) {
+    frameRect(clip ? clip->startTime : 0.0, clip ? clip->endTime : 1.0, 0.0, 1.0);
+    return;
+  }
+  double v0 = std::numeric_limits<double>::max();
+  double v1 = std::numeric_limits<double>::lowest();
+  for (const Entry& entry : mEntries) {
+    for (const QCPGraphData& sample : *entry.graph->data()) {
+      if (sample.key < clip->startTime || sample.key > clip->endTime) continue;
+      v0 = std::min(v0, sample.value);
+      v1 = std::max(v1, sample.value);
+    }
+  }
+  if (v0 > v1) v0 = v1 = 0.0;
+  frameRect(clip->startTime, clip->endTime, v0, v1);
+}
+
+void CurveView::frameSelected() {
+  if (selectedKeys().empty()) return frameAll();
+  double t0 = std::numeric_limits<double>::max(), t1 = std::numeric_limits<double>::lowest();
+  double v0 = t0, v1 = t1;
+  for (const KeyRef& key : selectedKeys()) {
+    for (const Entry* entry : entriesOf(key.channel)) {
+      const std::optional<double> value = keyValue(*entry, key.time);
+      if (!value) continue;
+      t0 = std::min(t0, key.time);
+      t1 = std::max(t1, key.time);
+      v0 = std::min(v0, *value);
+      v1 = std::max(v1, *value);
+    }
+  }
+  if (t0 > t1) return frameAll();
+  frameRect(t0, t1, v0, v1);
+}
+
+void CurveView::setSelectedInterpolation(Interpolation interpolation) {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip || selectedKeys().empty()) return;
+  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
+                                                   withInterpolation(*clip, selectedKeys(), interpolation),
+                                                   tr("Set Interpolation")));
+}
+
+void CurveView::setSelectedHandleType(HandleType type) {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip || selectedKeys().empty()) return;
+  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
+                                                   withHandleType(*clip, selectedKeys(), type), tr("Set Handle Type")));
+}
+
+void CurveView::addKeyAt(const QPointF& position) {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return;
+  // The whole frame of the clip nearest the mouse (frames count from the clip's start, not
+  // from the left edge of the plot).
+  const double mouseTime = mPlot->xAxis->pixelToCoord(position.x());
+  const double time = clip->timeOf(static_cast<int>(std::lround((mouseTime - clip->startTime) * clip->frameRate)));
+  const Entry* nearest = nullptr;
+  double nearestDistance = std::numeric_limits<double>::max();
+  for (const Entry& entry : mEntries) {
+    const Curve* curve = findCurve(*clip, entry.channel);
+    if (!curve) continue;  // rotations are keyed from the viewport (Key Pose)
+    const double distance = std::abs(mPlot->yAxis->coordToPixel(curve->evaluate(time)) - position.y());
+    if (distance < nearestDistance) {
+      nearestDistance = distance;
+      nearest = &entry;
+    }
+  }
+  if (!nearest) return;
+  double value = mPlot->yAxis->pixelToCoord(position.y());
+  if (isStrideCurve(nearest->channel)) {
+    value = snappedStrideValue(value,
+                               std::abs(mPlot->yAxis->pixelToCoord(0) - mPlot->yAxis->pixelToCoord(kStrideSnapPixels)));
+  }
+  const KeyChannel channel = nearest->channel;
+  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
+                                                   withKeyAdded(*clip, channel, time, value), tr("Add Key")));
+  setSelectedKeys({{channel, time}});
+}
+
+bool CurveView::event(QEvent* event) { return routeViewShortcuts(this, event) || QWidget::event(event); }
+
+void CurveView::paintOverlay(QPainter& painter) {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return;
+  painter.setClipRect(mPlot->axisRect()->rect());
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  // Playhead.
+  const double playheadX = mPlot->xAxis->coordToPixel(mDocument->time());
+  painter.setPen(QPen(QColor(86, 156, 255), 2.0));
+  painter.drawLine(QPointF(playheadX, mPlot->axisRect()->top()), QPointF(playheadX, mPlot->axisRect()->bottom()));
+  // Handles of the selected Bézier keys, then every key.
+  for (const KeyRef& key : selectedKeys()) {
+    const std::optional<QPointF> centre = keyPixel(key);
+    if (!centre || !findCurve(*clip, key.channel)) continue;
+    for (bool right : {false, true}) {
+      const std::optional<QPointF> handle = handlePixel(key, right);
+      if (!handle) continue;
+      painter.setPen(QPen(QColor(230, 230, 235, 200), 1.0));
+      painter.drawLine(*centre, *handle);
+      painter.setBrush(QColor(40, 40, 44));
+      painter.drawEllipse(*handle, 3.5, 3.5);
+    }
+  }
+  for (const Entry& entry : mEntries) {
+    for (double time : keyTimes(*clip, entry.channel)) {
+      const std::optional<double> value = keyValue(entry, time);
+      if (!value) continue;
+      const bool selected = isKeySelected({entry.channel, time});
+      painter.setPen(QPen(QColor(20, 20, 22), 1.0));
+      painter.setBrush(selected ? QColor(255, 170, 60) : entry.colour.lighter(115));
+      const QPointF centre = toPixel(time, *value);
+      const double half = selected ? 4.0 : 3.0;
+      painter.drawRect(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half));
+    }
+  }
+  if (mGesture == Gesture::BoxSelect) {
+    painter.setPen(QPen(QColor(255, 255, 255, 160), 1.0, Qt::DashLine));
+    painter.setBrush(QColor(255, 255, 255, 30));
+    painter.drawRect(QRectF(mPressPosition, mCurrentPosition).normalized());
+  }
+}
+
+void CurveView::plotMousePress(QMouseEvent* event) {
+  mPressPosition = event->position();
+  mCurrentPosition = mPressPosition;
+  if (event->button() == Qt::MiddleButton) {
+    mGesture = Gesture::Pan;
+    mPanStartTime = timeRange();
+    mPanStartValue = valueRange();
+    mPanModifiers = event->modifiers();
+    return;
+  }
+  if (event->button() != Qt::LeftButton) return;
+  if (event->modifiers() & Qt::ControlModifier) {
+    addKeyAt(mPressPosition);
+    return;
+  }
+  if (const std::optional<HandleHit> handle = handleAt(mPressPosition)) {
+    mGesture = Gesture::MoveHandle;
+    mGrabbedHandle = *handle;
+    beginKeyDrag();
+    return;
+  }
+  const bool extend = event->modifiers() & Qt::ShiftModifier;
+  const std::vector<KeyRef> hit = keysAt(mPressPosition);
+  if (hit.empty()) {
+    mGesture = Gesture::BoxSelect;
+    mSelectionBeforeBox = extend ? selectedKeys() : std::vector<KeyRef>{};
+    if (!extend) setSelectedKeys({});
+    return;
+  }
+  if (extend) {
+    std::vector<KeyRef> keys = selectedKeys();
+    if (isKeySelected(hit.front())) {
+      std::erase(keys, hit.front());
+    } else {
+      keys.push_back(hit.front());
+    }
+    setSelectedKeys(std::move(keys));
+    return;
+  }
+  if (!isKeySelected(hit.front())) setSelectedKeys(hit);
+  mGesture = Gesture::MoveKeys;
+  mGrabbedKey = hit.front();
+  mGrabbedValue = mPlot->yAxis->pixelToCoord(keyPixel(mGrabbedKey).value_or(mPressPosition).y());
+  for (const Entry* entry : entriesOf(mGrabbedKey.channel)) {
+    if (const std::optional<double> value = keyValue(*entry, mGrabbedKey.time);
+        value && std::abs(mPlot->yAxis->coordToPixel(*value) - mPressPosition.y()) <= kHitRadius) {
+      mGrabbedValue = *value;
+    }
+  }
+  beginKeyDrag();
+}
+
+void CurveView::plotMouseMove(QMouseEvent* event) {
+  mCurrentPosition = event->position();
+  const Clip* start = dragStartClip();
+  switch (mGesture) {
+    case Gesture::MoveKeys: {
+      if (!start) return;
+      const double rawOffset =
+          mPlot->xAxis->pixelToCoord(mCurrentPosition.x()) - mPlot->xAxis->pixelToCoord(mPressPosition.x());
+      const double offsetSeconds = frameSnappedOffset(*start, mGrabbedKey.time, rawOffset);
+      double newValue = mGrabbedValue + mPlot->yAxis->pixelToCoord(mCurrentPosition.y()) -
+                        mPlot->yAxis->pixelToCoord(mPressPosition.y());
+      if (isStrideCurve(mGrabbedKey.channel)) {
+        newValue = snappedStrideValue(
+            newValue, std::abs(mPlot->yAxis->pixelToCoord(0) - mPlot->yAxis->pixelToCoord(kStrideSnapPixels)));
+      }
+      // Rotation keys move in time only: their values are quaternions.
+      const double offsetValue =
+          mGrabbedKey.channel.kind == KeyChannel::Kind::Rotation ? 0.0 : newValue - mGrabbedValue;
+      if (!dragHasMoved() && std::abs(offsetSeconds) <= kSameKeyTimeSeconds && offsetValue == 0.0) return;
+      dragToClip(movedCurveKeys(*start, dragStartSelection(), offsetSeconds, offsetValue), tr("Move Keys"));
+      std::vector<KeyRef> moved = dragStartSelection();
+      for (KeyRef& key : moved) key.time += offsetSeconds;
+      setSelectedKeys(std::move(moved));
+      break;
+    }
+    case Gesture::MoveHandle: {
+      if (!start) return;
+      const Vec2d handle(mPlot->xAxis->pixelToCoord(mCurrentPosition.x()),
+                         mPlot->yAxis->pixelToCoord(mCurrentPosition.y()));
+      if (std::optional<Clip> edited = movedHandle(*start, mGrabbedHandle.key, mGrabbedHandle.right, handle))
+        dragToClip(std::move(*edited), tr("Move Handle"));
+      break;
+    }
+    case Gesture::BoxSelect: {
+      std::vector<KeyRef> keys = mSelectionBeforeBox;
+      const std::vector<KeyRef> inside = keysInside(QRectF(mPressPosition, mCurrentPosition).normalized());
+      keys.insert(keys.end(), inside.begin(), inside.end());
+      setSelectedKeys(std::move(keys));
+      mPlot->update();
+      break;
+    }
+    case Gesture::Pan: {
+      const double dx =
+          mPlot->xAxis->pixelToCoord(mPressPosition.x()) - mPlot->xAxis->pixelToCoord(mCurrentPosition.x());
+      const double dy =
+          mPlot->yAxis->pixelToCoord(mPressPosition.y()) - mPlot->yAxis->pixelToCoord(mCurrentPosition.y());
+      // The ranges are moved from where the pan started, so the pixel deltas stay exact.
+      mPlot->xAxis->setRange(mPanStartTime.first, mPanStartTime.second);
+      mPlot->yAxis->setRange(mPanStartValue.first, mPanStartValue.second);
+      if (!(mPanModifiers & Qt::ShiftModifier)) mPlot->xAxis->moveRange(dx);
+      if (!(mPanModifiers & Qt::ControlModifier)) mPlot->yAxis->moveRange(dy);
+      mPlot->replot();
+      break;
+    }
+    case Gesture::None:
+      break;
+  }
+}
+
+void CurveView::plotMouseRelease(QMouseEvent* event) {
+  if (mGesture == Gesture::MoveKeys || mGesture == Gesture::MoveHandle) endKeyDrag();
+  mGesture = Gesture::None;
+  mSelectionBeforeBox.clear();
+  mPlot->update();
+  event->accept();
+}
+
+void CurveView::plotWheel(QWheelEvent* event) {
+  const double steps = event->angleDelta().y() / 120.0;
+  if (steps == 0.0) return;
+  const double factor = std::pow(0.85, steps);
+  const QPointF at = event->position();
+  if (!(event->modifiers() & Qt::ShiftModifier)) mPlot->xAxis->scaleRange(factor, mPlot->xAxis->pixelToCoord(at.x()));
+  if (!(event->modifiers() & Qt::ControlModifier)) mPlot->yAxis->scaleRange(factor, mPlot->yAxis->pixelToCoord(at.y()));
+  mPlot->replot();
+  event->accept();
+}
+
+void CurveView::plotContextMenu(QContextMenuEvent* event) {
+  const std::vector<KeyRef> hit = keysAt(event->pos());
+  if (!hit.empty() && !isKeySelected(hit.front())) setSelectedKeys(hit);
+  QMenu menu(this);
+  auto action = [this](const char* name) { return findChild<QAction*>(QLatin1String(name)); };
+  QMenu* interpolation = menu.addMenu(tr("Interpolation"));
+  for (const char* name : {"actionInterpolationConstant", "actionInterpolationLinear", "actionInterpolationBezier"})
+    interpolation->addAction(action(name));
+  QMenu* handles = menu.addMenu(tr("Handle Type"));
+  for (const char* name :
+       {"actionHandleFree", "actionHandleAligned", "actionHandleVector", "actionHandleAuto", "actionHandleAutoClamped"})
+    handles->addAction(action(name));
+  interpolation->setEnabled(!selectedKeys().empty());
+  handles->setEnabled(!selectedKeys().empty());
+  menu.addSeparator();
+  const QPointF position = event->pos();
+  menu.addAction(tr("Add Key Here"), this, [this, position] { addKeyAt(position); });
+  menu.addAction(action("actionDeleteKeys"));
+  menu.addAction(action("actionCopyKeys"));
+  menu.addAction(action("actionPasteKeys"));
+  menu.addSeparator();
+  menu.addAction(action("actionCurvesFrameAll"));
+  menu.addAction(action("actionCurvesFrameSelected"));
+  menu.exec(event->globalPos());
+}
+
+}  // namespace articula::ui

@@ -1,0 +1,134 @@
+#pragma once
+#include <QColor>
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "ui/timeline/key_channel.h"
+#include "ui/timeline/key_view.h"
+#include "ui/timeline/time_axis.h"
+
+class QCPGraph;
+class QCPRange;
+class QCustomPlot;
+class QContextMenuEvent;
+class QMouseEvent;
+class QPainter;
+class QWheelEvent;
+
+namespace articula::ui {
+
+class CurvePlot;
+class Document;
+struct ChangeEvent;
+
+// The curve editor (Olive's CurveView over its KeyframeView): the stride curves and the
+// channels of the selected joints plotted against time, one colour each with a legend.
+// Scalar curves (translation and scale components, named curves) show their keys and, for
+// selected Bézier keys, their handles; rotations show as Euler angles in degrees in the
+// joint's rotation order, unwrapped by the continuity filter of core/math/euler.h, with
+// their keys (movable in time; their values are quaternions, edited in the viewport).
+//
+// Mouse: click a key (Shift adds), drag it (whole frames in time; stride curves snap to 0
+// and 1), drag a handle, drag empty space to box-select, Ctrl+click to add a key on the
+// nearest curve, right-click for interpolation, handle type and delete. Middle drag pans,
+// the wheel zooms; with Ctrl only time, with Shift only values. Each drag is one undo step.
+//
+// The plot is a QCustomPlot child filling the view (same pixel coordinates). It stays out
+// of this header because qcustomplot.h 2.1 uses `foreach`, which the project turns off
+// (QT_NO_FOREACH) everywhere but the one file that includes it.
+class CurveView : public QWidget, public KeyView {
+  Q_OBJECT
+
+ public:
+  // One plotted curve.
+  struct Entry {
+    KeyChannel channel;
+    int eulerAxis = -1;  // rotation: 0, 1, 2 = the Euler angle about x, y, z; else -1
+    QString name;
+    QColor colour;
+    QCPGraph* graph = nullptr;
+  };
+
+  explicit CurveView(Document* document, QWidget* parent = nullptr);
+  ~CurveView() override;
+
+  // The widget that receives the mouse (for tests); at the same coordinates as this view.
+  QWidget* plotWidget() const;
+  // Visible ranges: time in seconds, values in the curves' units.
+  std::pair<double, double> timeRange() const;
+  std::pair<double, double> valueRange() const;
+
+  const std::vector<Entry>& entries() const { return mEntries; }
+  const Entry* findEntry(const QString& name) const;
+  // Time ↔ pixel of the plot's time axis, mirrored after every zoom and pan, so snapping
+  // to frames uses the same mapping as the ruler and dope sheet.
+  const TimeAxis& axis() const { return mAxis; }
+
+  // Pixel of a key and of its handles (widget coordinates); nullopt when not shown.
+  std::optional<QPointF> keyPixel(const KeyRef& key, int eulerAxis = -1) const;
+  std::optional<QPointF> handlePixel(const KeyRef& key, bool right) const;
+  QPointF toPixel(double time, double value) const;
+
+  std::vector<KeyRef> keysAt(const QPointF& position) const override;
+  std::vector<KeyRef> keysInside(const QRectF& rect) const override;
+
+  void setSelectedInterpolation(Interpolation interpolation);
+  void setSelectedHandleType(HandleType type);
+  void frameAll();
+  void frameSelected();
+  // Adds a key at `time` (snapped to a frame) on the curve nearest to (`time`, `value`)
+  // in pixels, or on `entryName` when given.
+  void addKeyAt(const QPointF& position);
+
+ protected:
+  void keySelectionChanged() override;
+  bool event(QEvent* event) override;
+
+ private:
+  friend class CurvePlot;
+  // Called by the plot from its own event handlers.
+  void paintOverlay(QPainter& painter);
+  void plotMousePress(QMouseEvent* event);
+  void plotMouseMove(QMouseEvent* event);
+  void plotMouseRelease(QMouseEvent* event);
+  void plotWheel(QWheelEvent* event);
+  void plotContextMenu(QContextMenuEvent* event);
+
+  struct HandleHit {
+    KeyRef key;
+    bool right = false;
+  };
+
+  void documentChanged(const ChangeEvent& event);
+  void rebuildEntries();
+  void updateCurveData();
+  void updateAxis();
+  void frameRect(double t0, double t1, double v0, double v1);
+  std::optional<double> keyValue(const Entry& entry, double time) const;
+  std::optional<HandleHit> handleAt(const QPointF& position) const;
+  std::vector<const Entry*> entriesOf(const KeyChannel& channel) const;
+  void createActions();
+
+  Document* const mDocument;
+  CurvePlot* const mPlot;
+  TimeAxis mAxis;
+  std::vector<Entry> mEntries;
+  enum class Gesture { None, MoveKeys, MoveHandle, BoxSelect, Pan };
+  Gesture mGesture = Gesture::None;
+  QPointF mPressPosition;
+  QPointF mCurrentPosition;
+  KeyRef mGrabbedKey;
+  double mGrabbedValue = 0.0;
+  int mGrabbedEulerAxis = -1;
+  HandleHit mGrabbedHandle;
+  std::vector<KeyRef> mSelectionBeforeBox;
+  std::pair<double, double> mPanStartTime;
+  std::pair<double, double> mPanStartValue;
+  Qt::KeyboardModifiers mPanModifiers;
+};
+
+}  // namespace articula::ui

@@ -1,0 +1,43 @@
+#pragma once
+#include <QObject>
+
+namespace articula::ui {
+
+class Document;
+struct ChangeEvent;
+
+// Auto key (Maya's, Blender's red record button): while enabled, every pose change made by
+// hand is keyed at the current frame. The key is pushed as its own KeyPoseCommand once the
+// edit is finished: at once for a typed value, after the mouse button is released for a
+// drag, so the drag's merged transform command stays one undo step. Only a freshly pushed
+// joint edit on top of the stack is keyed, never a pose that undo or redo brought back.
+class AutoKey : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit AutoKey(Document* document, QObject* parent = nullptr);
+
+  bool isEnabled() const { return mEnabled; }
+
+ public slots:
+  void setEnabled(bool enabled);
+  // Keys the pending pose edit now, if there is one (called when the edit is finished).
+  void keyPendingEdit();
+
+ signals:
+  void enabledChanged(bool enabled);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void documentChanged(const ChangeEvent& event);
+  void scheduleKey();
+
+  Document* const mDocument;
+  bool mEnabled = false;
+  bool mPending = false;
+  bool mKeyQueued = false;
+};
+
+}  // namespace articula::ui

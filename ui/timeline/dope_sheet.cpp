@@ -1,0 +1,292 @@
+#include "ui/timeline/dope_sheet.h"
+
+#include <QAction>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/document/document.h"
+#include "ui/timeline/time_axis.h"
+
+namespace articula::ui {
+
+namespace {
+
+// Half the width of a diamond, and how far from its centre a click still hits it (pixels).
+constexpr double kDiamondRadius = 5.0;
+constexpr double kHitRadius = 6.0;
+
+std::vector<KeyChannel> allChannels(const std::vector<DopeSheet::Row>& rows) {
+  std::vector<KeyChannel> channels;
+  for (const DopeSheet::Row& row : rows) {
+    if (row.depth != 2) continue;
+    channels.insert(channels.end(), row.channels.begin(), row.channels.end());
+  }
+  return channels;
+}
+
+}  // namespace
+
+DopeSheet::DopeSheet(Document* document, const TimeAxis* axis, QWidget* parent)
+    : QWidget(parent), KeyView(document), mDocument(document), mAxis(axis) {
+  setObjectName(QStringLiteral("DopeSheet"));
+  setFocusPolicy(Qt::ClickFocus);
+  setMinimumHeight(kRowHeight * 3);
+
+  // Widget shortcuts: they act while the dope sheet has focus, so the viewport's and the
+  // curve editor's keys stay theirs.
+  const struct {
+    QString text;
+    QKeySequence key;
+    void (KeyView::*slot)();
+    const char* name;
+  } actions[] = {{tr("Delete Keys"), QKeySequence::Delete, &KeyView::deleteSelectedKeys, "actionDeleteKeys"},
+                 {tr("Copy Keys"), QKeySequence::Copy, &KeyView::copySelectedKeys, "actionCopyKeys"},
+                 {tr("Paste Keys"), QKeySequence::Paste, &KeyView::pasteKeys, "actionPasteKeys"}};
+  for (const auto& entry : actions) {
+    auto* action = new QAction(entry.text, this);
+    action->setObjectName(QLatin1String(entry.name));
+    action->setShortcut(entry.key);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(action, &QAction::triggered, this, [this, slot = entry.slot] { (this->*slot)(); });
+    addAction(action);
+  }
+  setContextMenuPolicy(Qt::ActionsContextMenu);
+
+  rebuildRows();
+  connect(mDocument, &Document::changed, this, &DopeSheet::documentChanged);
+}
+
+QSize DopeSheet::sizeHint() const { return {600, kRowHeight * std::max<int>(4, static_cast<int>(mRows.size()))}; }
+
+void DopeSheet::documentChanged(const ChangeEvent& event) {
+  switch (event.type) {
+    case ChangeEvent::Type::SceneReplaced:
+    case ChangeEvent::Type::CurrentClipChanged:
+      setSelectedKeys({});
+      rebuildRows();
+      break;
+    case ChangeEvent::Type::SelectionChanged:
+    case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::JointRenamed:
+      rebuildRows();
+      break;
+    case ChangeEvent::Type::TimeChanged:
+    case ChangeEvent::Type::PoseEdited:
+      break;
+  }
+  update();
+}
+
+void DopeSheet::rebuildRows() {
+  mRows.clear();
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) {
+    updateGeometry();
+    return;
+  }
+  mRows.push_back({tr("Summary"), {}, 0});
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  for (int joint : mDocument->selectedJoints()) {
+    const std::size_t jointRow = mRows.size();
+    mRows.push_back({QString::fromStdString(skeleton.name(joint)), {}, 1});
+    const std::vector<KeyChannel> channels = jointChannels(joint);
+    const struct {
+      QString label;
+      std::size_t first, count;
+    } groups[] = {{tr("Translation"), 0, 3}, {tr("Rotation"), 3, 1}, {tr("Scale"), 4, 3}};
+    for (const auto& group : groups) {
+      Row row{group.label, {}, 2};
+      for (std::size_t i = group.first; i < group.first + group.count; ++i) {
+        if (!keyTimes(*clip, channels[i]).empty()) row.channels.push_back(channels[i]);
+      }
+      if (row.channels.empty()) continue;
+      std::vector<KeyChannel>& all = mRows[jointRow].channels;
+      all.insert(all.end(), row.channels.begin(), row.channels.end());
+      mRows.push_back(std::move(row));
+    }
+  }
+  const std::vector<KeyChannel> curves = curveChannels(*clip);
+  if (!curves.empty()) {
+    mRows.push_back({tr("Curves"), curves, 1});
+    for (const KeyChannel& channel : curves) mRows.push_back({QString::fromStdString(channel.curve), {channel}, 2});
+  }
+  mRows.front().channels = allChannels(mRows);
+  updateGeometry();
+}
+
+std::vector<double> DopeSheet::rowTimes(const Row& row) const {
+  std::vector<double> times;
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return times;
+  for (const KeyChannel& channel : row.channels) {
+    const std::vector<double> channelTimes = keyTimes(*clip, channel);
+    times.insert(times.end(), channelTimes.begin(), channelTimes.end());
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end(), sameKeyTime), times.end());
+  return times;
+}
+
+std::vector<KeyRef> DopeSheet::rowKeysAt(const Row& row, double time) const {
+  std::vector<KeyRef> keys;
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return keys;
+  for (const KeyChannel& channel : row.channels) {
+    for (double keyTime : keyTimes(*clip, channel)) {
+      if (sameKeyTime(keyTime, time)) keys.push_back({channel, keyTime});
+    }
+  }
+  return keys;
+}
+
+int DopeSheet::rowAt(double y) const {
+  const int row = static_cast<int>(std::floor(y / kRowHeight));
+  return row >= 0 && row < static_cast<int>(mRows.size()) ? row : -1;
+}
+
+QPointF DopeSheet::keyPosition(int row, double time) const {
+  return {mAxis->timeToPixel(time), (row + 0.5) * kRowHeight};
+}
+
+std::vector<KeyRef> DopeSheet::keysAt(const QPointF& position) const {
+  const int row = rowAt(position.y());
+  if (row < 0 || position.x() < kLabelWidth) return {};
+  std::optional<double> nearest;
+  for (double time : rowTimes(mRows[static_cast<std::size_t>(row)])) {
+    const double distance = std::abs(mAxis->timeToPixel(time) - position.x());
+    if (distance <= kHitRadius && (!nearest || distance < std::abs(mAxis->timeToPixel(*nearest) - position.x())))
+      nearest = time;
+  }
+  return nearest ? rowKeysAt(mRows[static_cast<std::size_t>(row)], *nearest) : std::vector<KeyRef>{};
+}
+
+std::vector<KeyRef> DopeSheet::keysInside(const QRectF& rect) const {
+  std::vector<KeyRef> keys;
+  for (std::size_t row = 0; row < mRows.size(); ++row) {
+    for (double time : rowTimes(mRows[row])) {
+      if (!rect.contains(keyPosition(static_cast<int>(row), time))) continue;
+      const std::vector<KeyRef> found = rowKeysAt(mRows[row], time);
+      keys.insert(keys.end(), found.begin(), found.end());
+    }
+  }
+  return keys;
+}
+
+void DopeSheet::keySelectionChanged() { update(); }
+
+bool DopeSheet::event(QEvent* event) { return routeViewShortcuts(this, event) || QWidget::event(event); }
+
+void DopeSheet::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.fillRect(rect(), QColor(38, 38, 41));
+  QFont font = painter.font();
+  font.setPointSizeF(font.pointSizeF() * 0.85);
+  painter.setFont(font);
+  const Clip* clip = mDocument->currentClip();
+  for (std::size_t index = 0; index < mRows.size(); ++index) {
+    const Row& row = mRows[index];
+    const QRectF band(0, static_cast<double>(index) * kRowHeight, width(), kRowHeight);
+    painter.fillRect(band, row.depth == 0 ? QColor(50, 50, 56) : index % 2 ? QColor(40, 40, 44) : QColor(44, 44, 48));
+    painter.setPen(row.depth < 2 ? QColor(220, 220, 225) : QColor(170, 170, 176));
+    painter.drawText(
+        band.adjusted(6 + 10 * row.depth, 0, 0, 0).intersected(QRectF(0, band.top(), kLabelWidth, kRowHeight)),
+        Qt::AlignVCenter | Qt::AlignLeft, row.label);
+  }
+  painter.setPen(QColor(70, 70, 76));
+  painter.drawLine(QPointF(kLabelWidth, 0), QPointF(kLabelWidth, height()));
+  if (!clip) return;
+
+  painter.setClipRect(QRectF(kLabelWidth, 0, width() - kLabelWidth, height()));
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  for (std::size_t index = 0; index < mRows.size(); ++index) {
+    const Row& row = mRows[index];
+    for (double time : rowTimes(row)) {
+      const std::vector<KeyRef> keys = rowKeysAt(row, time);
+      const bool selected = !keys.empty() && std::all_of(keys.begin(), keys.end(),
+                                                         [this](const KeyRef& key) { return isKeySelected(key); });
+      const QPointF centre = keyPosition(static_cast<int>(index), time);
+      const double radius = row.depth == 0 ? kDiamondRadius + 1.0 : kDiamondRadius;
+      QPainterPath diamond;
+      diamond.moveTo(centre + QPointF(0, -radius));
+      diamond.lineTo(centre + QPointF(radius, 0));
+      diamond.lineTo(centre + QPointF(0, radius));
+      diamond.lineTo(centre + QPointF(-radius, 0));
+      diamond.closeSubpath();
+      painter.setPen(QPen(QColor(20, 20, 22), 1.0));
+      painter.setBrush(selected         ? QColor(255, 170, 60)
+                       : row.depth == 0 ? QColor(200, 200, 205)
+                                        : QColor(170, 175, 185));
+      painter.drawPath(diamond);
+    }
+  }
+  // Playhead, on the same axis as the ruler above.
+  const double x = mAxis->timeToPixel(mDocument->time());
+  painter.setPen(QPen(QColor(86, 156, 255), 2.0));
+  painter.drawLine(QPointF(x, 0), QPointF(x, height()));
+  if (mGesture == Gesture::BoxSelect) {
+    painter.setPen(QPen(QColor(255, 255, 255, 160), 1.0, Qt::DashLine));
+    painter.setBrush(QColor(255, 255, 255, 30));
+    painter.drawRect(QRectF(mPressPosition, mCurrentPosition).normalized());
+  }
+}
+
+void DopeSheet::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+  mPressPosition = event->position();
+  mCurrentPosition = mPressPosition;
+  const bool extend = event->modifiers() & Qt::ShiftModifier;
+  const std::vector<KeyRef> hit = keysAt(mPressPosition);
+  if (hit.empty()) {
+    mGesture = Gesture::BoxSelect;
+    mSelectionBeforeBox = extend ? selectedKeys() : std::vector<KeyRef>{};
+    if (!extend) setSelectedKeys({});
+    return;
+  }
+  const bool hitSelected =
+      std::all_of(hit.begin(), hit.end(), [this](const KeyRef& key) { return isKeySelected(key); });
+  if (extend) {
+    std::vector<KeyRef> keys = selectedKeys();
+    if (hitSelected) {
+      std::erase_if(keys, [&](const KeyRef& key) { return std::find(hit.begin(), hit.end(), key) != hit.end(); });
+    } else {
+      keys.insert(keys.end(), hit.begin(), hit.end());
+    }
+    setSelectedKeys(std::move(keys));
+    mGesture = Gesture::None;
+    return;
+  }
+  if (!hitSelected) setSelectedKeys(hit);
+  mGesture = Gesture::MoveKeys;
+  mGrabbedTime = hit.front().time;
+  beginKeyDrag();
+}
+
+void DopeSheet::mouseMoveEvent(QMouseEvent* event) {
+  mCurrentPosition = event->position();
+  if (mGesture == Gesture::MoveKeys) {
+    const Clip* start = dragStartClip();
+    if (!start) return;
+    const double offset = mAxis->pixelToTime(mCurrentPosition.x()) - mAxis->pixelToTime(mPressPosition.x());
+    dragSelectedKeysBy(frameSnappedOffset(*start, mGrabbedTime, offset));
+  } else if (mGesture == Gesture::BoxSelect) {
+    std::vector<KeyRef> keys = mSelectionBeforeBox;
+    const std::vector<KeyRef> inside = keysInside(QRectF(mPressPosition, mCurrentPosition).normalized());
+    keys.insert(keys.end(), inside.begin(), inside.end());
+    setSelectedKeys(std::move(keys));
+    update();
+  }
+}
+
+void DopeSheet::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return QWidget::mouseReleaseEvent(event);
+  if (mGesture == Gesture::MoveKeys) endKeyDrag();
+  mGesture = Gesture::None;
+  mSelectionBeforeBox.clear();
+  update();
+}
+
+}  // namespace articula::ui

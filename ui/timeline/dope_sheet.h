@@ -1,0 +1,74 @@
+#pragma once
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+#include "ui/timeline/key_channel.h"
+#include "ui/timeline/key_view.h"
+
+namespace articula::ui {
+
+class Document;
+class TimeAxis;
+struct ChangeEvent;
+
+// Keys of the current clip as diamonds, one row per channel group: a summary row, then for
+// each selected joint its translation, rotation and scale rows, then one row per named
+// curve (stride curves `contact.*`). A diamond stands for every key of its row at that time.
+// Click selects (Shift adds), dragging on empty space box-selects, dragging a diamond
+// moves the selected keys by whole frames as one undo step; Delete, Ctrl+C, Ctrl+V.
+// Times map to pixels through the TimeAxis shared with the ruler above it.
+class DopeSheet : public QWidget, public KeyView {
+  Q_OBJECT
+
+ public:
+  struct Row {
+    QString label;
+    std::vector<KeyChannel> channels;
+    int depth = 0;  // 0 summary, 1 joint or curve group, 2 channel
+  };
+
+  // Width of the row labels on the left; the ruler leaves the same room so the shared
+  // axis lines up.
+  static constexpr int kLabelWidth = 150;
+  static constexpr int kRowHeight = 18;
+
+  DopeSheet(Document* document, const TimeAxis* axis, QWidget* parent = nullptr);
+
+  const std::vector<Row>& rows() const { return mRows; }
+  // Centre of the diamond of row `row` at `time` (seconds), in widget pixels.
+  QPointF keyPosition(int row, double time) const;
+
+  std::vector<KeyRef> keysAt(const QPointF& position) const override;
+  std::vector<KeyRef> keysInside(const QRectF& rect) const override;
+
+  QSize sizeHint() const override;
+
+ protected:
+  void keySelectionChanged() override;
+  bool event(QEvent* event) override;
+  void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+
+ private:
+  void documentChanged(const ChangeEvent& event);
+  void rebuildRows();
+  std::vector<double> rowTimes(const Row& row) const;
+  std::vector<KeyRef> rowKeysAt(const Row& row, double time) const;
+  int rowAt(double y) const;
+
+  Document* const mDocument;
+  const TimeAxis* const mAxis;
+  std::vector<Row> mRows;
+  enum class Gesture { None, MoveKeys, BoxSelect };
+  Gesture mGesture = Gesture::None;
+  QPointF mPressPosition;
+  QPointF mCurrentPosition;
+  double mGrabbedTime = 0.0;
+  std::vector<KeyRef> mSelectionBeforeBox;
+};
+
+}  // namespace articula::ui

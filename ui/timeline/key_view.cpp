@@ -1,0 +1,122 @@
+#include "ui/timeline/key_view.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QKeyEvent>
+#include <QUndoStack>
+#include <QWidget>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/commands/edit_keys_command.h"
+#include "ui/document/document.h"
+
+namespace articula::ui {
+
+namespace {
+
+// Shared by every key view: copy in the dope sheet, paste in the curve editor.
+std::vector<CopiedKey>& keyClipboard() {
+  static std::vector<CopiedKey> clipboard;
+  return clipboard;
+}
+
+QString tr(const char* text) { return QCoreApplication::translate("KeyView", text); }
+
+}  // namespace
+
+KeyView::KeyView(Document* document) : mDocument(document) {}
+KeyView::~KeyView() = default;
+
+bool KeyView::isKeySelected(const KeyRef& key) const {
+  return std::binary_search(mSelectedKeys.begin(), mSelectedKeys.end(), key);
+}
+
+void KeyView::setSelectedKeys(std::vector<KeyRef> keys) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  if (keys == mSelectedKeys) return;
+  mSelectedKeys = std::move(keys);
+  keySelectionChanged();
+}
+
+void KeyView::deleteSelectedKeys() {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip || mSelectedKeys.empty()) return;
+  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
+                                                   deletedKeys(*clip, mSelectedKeys), tr("Delete Keys")));
+  setSelectedKeys({});
+}
+
+void KeyView::copySelectedKeys() {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip || mSelectedKeys.empty()) return;
+  keyClipboard() = copyKeys(*clip, mSelectedKeys);
+}
+
+bool KeyView::hasCopiedKeys() const { return !keyClipboard().empty(); }
+
+void KeyView::pasteKeys() {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip || keyClipboard().empty()) return;
+  std::vector<KeyRef> pasted;
+  Clip edited = pastedKeys(*clip, keyClipboard(), mDocument->time(), &pasted);
+  mDocument->undoStack()->push(
+      new EditKeysCommand(mDocument, mDocument->currentClipIndex(), std::move(edited), tr("Paste Keys")));
+  setSelectedKeys(std::move(pasted));
+}
+
+void KeyView::beginKeyDrag() {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return;
+  mDragStartClip = *clip;
+  mDragStartSelection = mSelectedKeys;
+  mMergeUndo = false;
+}
+
+void KeyView::dragSelectedKeysBy(double offsetSeconds) {
+  // A click without a move (or before the keys have moved a frame) pushes nothing.
+  if (!mDragStartClip || (!mMergeUndo && std::abs(offsetSeconds) <= kSameKeyTimeSeconds)) return;
+  dragToClip(movedKeys(*mDragStartClip, mDragStartSelection, offsetSeconds), tr("Move Keys"));
+  std::vector<KeyRef> moved = mDragStartSelection;
+  for (KeyRef& key : moved) key.time += offsetSeconds;
+  setSelectedKeys(std::move(moved));
+}
+
+void KeyView::dragToClip(Clip clip, const QString& text) {
+  if (!mDragStartClip) return;
+  auto* command = new EditKeysCommand(mDocument, mDocument->currentClipIndex(), std::move(clip), text);
+  command->setMergeable(std::exchange(mMergeUndo, true));
+  mDocument->undoStack()->push(command);
+}
+
+void KeyView::endKeyDrag() {
+  mDragStartClip.reset();
+  mDragStartSelection.clear();
+  mMergeUndo = false;
+}
+
+bool routeViewShortcuts(QWidget* widget, QEvent* event) {
+  if (event->type() != QEvent::ShortcutOverride && event->type() != QEvent::KeyPress) return false;
+  const auto* keyEvent = static_cast<QKeyEvent*>(event);
+  const QKeySequence pressed(keyEvent->keyCombination());
+  for (QAction* action : widget->actions()) {
+    if (!action->isEnabled() || !action->shortcuts().contains(pressed)) continue;
+    event->accept();
+    if (event->type() == QEvent::KeyPress) action->trigger();
+    return true;
+  }
+  return false;
+}
+
+double frameSnappedOffset(const Clip& clip, double grabbedTime, double offsetSeconds) {
+  const double rate = clip.frameRate > 0.0 ? clip.frameRate : 30.0;
+  // Less than half a frame sideways is no move in time: a key dragged up or down keeps its
+  // time even when it lies between frames (imported keys often do).
+  if (std::abs(offsetSeconds) < 0.5 / rate) return 0.0;
+  const double frame = std::round((grabbedTime + offsetSeconds - clip.startTime) * rate);
+  return clip.startTime + frame / rate - grabbedTime;
+}
+
+}  // namespace articula::ui

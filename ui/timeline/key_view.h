@@ -1,0 +1,86 @@
+#pragma once
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+
+class QEvent;
+class QWidget;
+
+#include <optional>
+#include <vector>
+
+#include "core/anim/clip.h"
+#include "ui/timeline/key_channel.h"
+
+namespace articula::ui {
+
+class Document;
+
+// What the dope sheet and the curve editor have in common (Olive's KeyframeView, which
+// CurveView extends): the key selection, delete / copy / paste, and drags that become one
+// undo step. The views differ only in the hooks: how they find keys under the mouse or in
+// a box, and how they draw. A mixin rather than a QWidget so each view keeps its own widget
+// base (QWidget for the dope sheet, QCustomPlot for the curves).
+class KeyView {
+ public:
+  explicit KeyView(Document* document);
+  virtual ~KeyView();
+  KeyView(const KeyView&) = delete;
+  KeyView& operator=(const KeyView&) = delete;
+
+  const std::vector<KeyRef>& selectedKeys() const { return mSelectedKeys; }
+  bool isKeySelected(const KeyRef& key) const;
+  // Sorted and without duplicates; calls keySelectionChanged() when it changed.
+  void setSelectedKeys(std::vector<KeyRef> keys);
+
+  // Each is one undo step on the current clip; nothing happens without a selection.
+  void deleteSelectedKeys();
+  void copySelectedKeys();
+  // Pastes the copied keys (shared by every key view) so the earliest lands on the current
+  // time; the pasted keys become the selection.
+  void pasteKeys();
+  bool hasCopiedKeys() const;
+
+  // A drag: beginKeyDrag() remembers the clip and selection; each mouse move calls
+  // dragSelectedKeysBy() (times) or dragToClip() (any edit computed from dragStartClip());
+  // every command after the first of a drag merges into it.
+  void beginKeyDrag();
+  void dragSelectedKeysBy(double offsetSeconds);
+  void dragToClip(Clip clip, const QString& text);
+  void endKeyDrag();
+  bool isDraggingKeys() const { return mDragStartClip.has_value(); }
+  const Clip* dragStartClip() const { return mDragStartClip ? &*mDragStartClip : nullptr; }
+  const std::vector<KeyRef>& dragStartSelection() const { return mDragStartSelection; }
+  // Whether this drag has pushed its first command (later ones merge into it).
+  bool dragHasMoved() const { return mMergeUndo; }
+
+  // Hooks for the view.
+  // Keys drawn under `position` (widget pixels): one diamond may stand for several keys.
+  virtual std::vector<KeyRef> keysAt(const QPointF& position) const = 0;
+  // Keys drawn inside `rect` (widget pixels), for box selection.
+  virtual std::vector<KeyRef> keysInside(const QRectF& rect) const = 0;
+
+ protected:
+  virtual void keySelectionChanged() = 0;
+  Document* keyDocument() const { return mDocument; }
+
+ private:
+  Document* const mDocument;
+  std::vector<KeyRef> mSelectedKeys;
+  std::optional<Clip> mDragStartClip;
+  std::vector<KeyRef> mDragStartSelection;
+  bool mMergeUndo = false;
+};
+
+// Gives the key views' own shortcuts (their QActions) priority while they have focus, over
+// window shortcuts on the same keys (the viewport's F and A, Delete): accepts the
+// ShortcutOverride, then triggers the action on the key press. Returns true when `event`
+// was handled; call it first from the widget's event().
+bool routeViewShortcuts(QWidget* widget, QEvent* event);
+
+// Snaps `offsetSeconds` so that a key at `grabbedTime` moved by it lands on a whole frame
+// of `clip` (frames counted from its start time at its rate). Offsets under half a frame
+// are 0, so a key between frames only snaps once it is really moved in time.
+double frameSnappedOffset(const Clip& clip, double grabbedTime, double offsetSeconds);
+
+}  // namespace articula::ui
