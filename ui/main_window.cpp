@@ -17,10 +17,14 @@
 #include <QUndoStack>
 #include <QUrl>
 
+#include "core/bake/bake_pipeline.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
+#include "core/rig/humanoid_rig.h"
+#include "ui/commands/clip_list_command.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/commands/replace_clip_command.h"
+#include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/curve_editor_dock.h"
@@ -209,6 +213,57 @@ void MainWindow::createAnimationMenu() {
     if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Detect Contacts"), message);
   });
   contactsAction->setObjectName(QStringLiteral("actionDetectContacts"));
+
+  QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
+    const Clip* clip = mDocument->currentClip();
+    BakeDialog dialog(mBakeSettings, clip != nullptr ? clip->frameCount() : 0, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    mBakeSettings = dialog.settings();
+    QString message;
+    const auto connection =
+        connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });
+    const bool done = bake(mBakeSettings);
+    disconnect(connection);
+    if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Bake"), message);
+  });
+  bakeAction->setObjectName(QStringLiteral("actionBake"));
+  bakeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+}
+
+bool MainWindow::bake(const ProjectBakeSettings& settings) {
+  const int clipIndex = mDocument->currentClipIndex();
+  if (clipIndex < 0) {
+    emit animationFailed(tr("There is no clip to bake."));
+    return false;
+  }
+  const Scene& scene = mDocument->scene();
+  Result<RigDefinition> rig = buildHumanoidRig(scene.skeleton);
+  if (!rig) {
+    emit animationFailed(QString::fromStdString(rig.error()));
+    return false;
+  }
+  BakePipelineOptions options;
+  options.bake.firstFrame = settings.firstFrame;
+  options.bake.lastFrame = settings.lastFrame;
+  options.bake.step = settings.step;
+  options.bake.rootMotion = settings.rootMotion;
+  options.bake.reduction.toleranceModel = settings.toleranceRelative * scene.characterHeight();
+  options.detectContacts = settings.detectContacts;
+  // The worker bakes copies; the document changes only through the command below.
+  std::optional<Result<BakePipelineResult>> outcome = runInBackground<Result<BakePipelineResult>>(
+      this, tr("Baking %1…").arg(QString::fromStdString(mDocument->currentClip()->name)),
+      [scene, clip = *mDocument->currentClip(), definition = std::move(*rig), options](TaskProgress& progress) {
+        return bakeThroughRig(scene, clip, definition, options,
+                              [&progress](int done, int total) { return progress.report(done, total); });
+      });
+  if (!outcome) return false;
+  if (!*outcome) {
+    emit animationFailed(QString::fromStdString(outcome->error()));
+    return false;
+  }
+  mDocument->undoStack()->push(
+      ClipListCommand::insertAfter(mDocument, clipIndex, std::move((*outcome)->clip), "baked", tr("Bake")));
+  return true;
 }
 
 bool MainWindow::detectContacts(const ContactDetectionOptions& options) {

@@ -7,6 +7,7 @@ class QAction;
 class QMenu;
 
 #include "core/bake/contact_detection.h"
+#include "core/io/project_file.h"
 #include "core/scene/scene.h"
 
 namespace articula::ui {
@@ -53,6 +54,12 @@ class MainWindow : public QMainWindow {
   // curves (contact.left_foot, contact.right_foot) as one undoable command. On failure
   // emits animationFailed with the reason and returns false; the clip is untouched.
   bool detectContacts(const ContactDetectionOptions& options);
+  // Bakes the current clip through the humanoid rig (or the foot-skate cleanup when
+  // settings.detectContacts), off the GUI thread, with the same core pipeline as
+  // `articula-cli bake` (bakeThroughRig). The result is added as a new clip "<name> baked"
+  // after the source, as one undoable command; the source clip is untouched. Returns false
+  // on cancel, or on failure after emitting animationFailed with the reason.
+  bool bake(const ProjectBakeSettings& settings);
 
   // Name filters for an open dialog, built from the extensions the importers accept.
   static QStringList importFileFilters();
@@ -92,6 +99,7 @@ class MainWindow : public QMainWindow {
   PropertiesDock* const mPropertiesDock;
   QString mLastOpenDirectory;
   QByteArray mDefaultLayout;
+  ProjectBakeSettings mBakeSettings;  // the bake dialog's last settings
   QAction* mKeyPoseAction = nullptr;
   CurveEditorDock* mCurveEditorDock = nullptr;
 };

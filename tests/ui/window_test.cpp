@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -13,13 +14,19 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
+#include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
 
+#include "core/bake/bake_pipeline.h"
 #include "core/io/import.h"
+#include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
+#include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/history_dock.h"
@@ -133,6 +140,80 @@ TEST(MainWindowAnimation, ContactsOnACharacterWithoutLegsIsNamedAndChangesNothin
   EXPECT_TRUE(failed[0][0].toString().contains(QStringLiteral("leg"))) << failed[0][0].toString().toStdString();
   EXPECT_EQ(window.document()->undoStack()->count(), 0);
   EXPECT_EQ(window.document()->currentClip()->keyCount(), keys);
+}
+
+// The document's current clip baked through the window and through the core pipeline that
+// articula-cli bake runs, with the same settings.
+TEST(MainWindowAnimation, BakeAddsTheSameClipAsTheCommandLinePipelineAsOneUndoStep) {
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  ProjectBakeSettings settings;
+  settings.firstFrame = 2;
+  settings.lastFrame = 26;
+  settings.toleranceRelative = 2e-3f;
+  settings.detectContacts = true;
+  ASSERT_TRUE(window.bake(settings));
+  const Scene& scene = window.document()->scene();
+  ASSERT_EQ(scene.clips.size(), 2u);
+  EXPECT_EQ(scene.clips[1].name, "walk baked");
+  EXPECT_EQ(window.document()->currentClipIndex(), 1);
+
+  BakePipelineOptions options;
+  options.bake.firstFrame = 2;
+  options.bake.lastFrame = 26;
+  options.bake.reduction.toleranceModel = 2e-3f * scene.characterHeight();
+  options.detectContacts = true;
+  const auto rig = buildHumanoidRig(scene.skeleton);
+  ASSERT_TRUE(rig.ok()) << rig.error();
+  const auto expected = bakeThroughRig(scene, scene.clips[0], *rig, options);
+  ASSERT_TRUE(expected.ok()) << expected.error();
+  const Clip& baked = scene.clips[1];
+  ASSERT_EQ(baked.keyCount(), expected->clip.keyCount());
+  for (int f = 0; f < baked.frameCount(); ++f) {
+    Pose a(scene.skeleton.restPose().begin(), scene.skeleton.restPose().end());
+    Pose b = a;
+    ClipSampler(&baked).sample(baked.timeOf(f), a);
+    ClipSampler(&expected->clip).sample(baked.timeOf(f), b);
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      ASSERT_EQ(a[j].translation, b[j].translation) << "frame " << f << " joint " << j;
+      ASSERT_EQ(a[j].rotation.coeffs(), b[j].rotation.coeffs()) << "frame " << f << " joint " << j;
+    }
+  }
+  window.document()->undoStack()->undo();
+  EXPECT_EQ(window.document()->scene().clips.size(), 1u);
+}
+
+TEST(MainWindowAnimation, CancelledBakeLeavesTheDocumentUnchanged) {
+  MainWindow window;
+  Scene scene = makeMannequin();
+  scene.clips[0].endTime = 200.0;  // 6,000 frames: long enough to cancel
+  window.openScene(std::move(scene), QStringLiteral("Mannequin"));
+  // Cancel as soon as the bake's progress dialog exists.
+  QTimer::singleShot(0, &window, [&window] {
+    if (auto* dialog = window.findChild<QProgressDialog*>(QStringLiteral("taskProgressDialog"))) dialog->cancel();
+  });
+  EXPECT_FALSE(window.bake(ProjectBakeSettings{}));
+  EXPECT_EQ(window.document()->scene().clips.size(), 1u);
+  EXPECT_EQ(window.document()->undoStack()->count(), 0);
+}
+
+TEST(BakeDialog, EditsTheProjectsBakeSettingsAndKeepsTheRangeOrdered) {
+  ProjectBakeSettings start;
+  start.lastFrame = -1;
+  start.detectContacts = true;
+  BakeDialog dialog(start, 31);
+  EXPECT_EQ(dialog.lastFrame()->value(), 30);  // -1: the clip's last frame
+  dialog.firstFrame()->setValue(20);
+  dialog.lastFrame()->setValue(10);
+  EXPECT_EQ(dialog.firstFrame()->value(), 10);
+  dialog.tolerancePercent()->setValue(0.5);
+  dialog.rootMotion()->setChecked(false);
+  const ProjectBakeSettings settings = dialog.settings();
+  EXPECT_EQ(settings.firstFrame, 10);
+  EXPECT_EQ(settings.lastFrame, 10);
+  EXPECT_FLOAT_EQ(settings.toleranceRelative, 0.005f);
+  EXPECT_TRUE(settings.detectContacts);
+  EXPECT_FALSE(settings.rootMotion);
 }
 
 TEST(ContactsDialog, TurnsPercentagesOfTheCharacterIntoDistances) {

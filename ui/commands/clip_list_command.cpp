@@ -43,6 +43,15 @@ ClipListCommand* ClipListCommand::duplicate(Document* document, int clipIndex) {
   return new ClipListCommand(document, std::move(clips), clipIndex + 1, text);
 }
 
+ClipListCommand* ClipListCommand::insertAfter(Document* document, int clipIndex, Clip clip, const std::string& suffix,
+                                              const QString& text) {
+  std::vector<Clip> clips = document->scene().clips;
+  const int at = validIndex(*document, clipIndex) ? clipIndex + 1 : static_cast<int>(clips.size());
+  clip.name = uniqueClipName(clips, clip.name + " " + suffix);
+  clips.insert(clips.begin() + at, std::move(clip));
+  return new ClipListCommand(document, std::move(clips), at, text);
+}
+
 ClipListCommand* ClipListCommand::remove(Document* document, int clipIndex) {
   const QString text = QCoreApplication::translate("ClipListCommand", "Delete Clip");
   std::vector<Clip> clips = document->scene().clips;

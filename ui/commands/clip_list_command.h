@@ -1,6 +1,7 @@
 #pragma once
 #include <QUndoCommand>
 
+#include <string>
 #include <vector>
 
 #include "core/anim/clip.h"
@@ -16,6 +17,10 @@ class ClipListCommand : public QUndoCommand {
   // A copy of clip `clipIndex` named "<name> copy" (made unique), inserted after it and made
   // current. Obsolete when the clip does not exist.
   static ClipListCommand* duplicate(Document* document, int clipIndex);
+  // `clip` (a bake's result), renamed "<name> <suffix>" (made unique), inserted after clip
+  // `clipIndex` and made current; the clip it came from stays as it was.
+  static ClipListCommand* insertAfter(Document* document, int clipIndex, Clip clip, const std::string& suffix,
+                                      const QString& text);
   // Removes clip `clipIndex`; the clip before it (or the new first one) becomes current.
   static ClipListCommand* remove(Document* document, int clipIndex);
 

@@ -34,16 +34,17 @@ void runWithProgressDialog(QWidget* parent, const QString& label, TaskProgress& 
   // from re-entering itself through them.
   bool updating = false;
   QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-    if (finished.load(std::memory_order_acquire)) {
-      loop.quit();
-      return;
-    }
-    if (updating) return;
+    // A cancel the user asked for counts even when the work has just finished: its result is
+    // then discarded, as the user expects.
     if (dialog.wasCanceled() && !progress.cancelled()) {
       progress.cancel();
       dialog.setLabelText(QObject::tr("Cancelling…"));
     }
-    if (progress.cancelled()) return;  // the worker is winding down; keep the dialog as it is
+    if (finished.load(std::memory_order_acquire)) {
+      loop.quit();
+      return;
+    }
+    if (updating || progress.cancelled()) return;  // cancelled: the worker is winding down
     updating = true;
     const int total = progress.total();
     if (total > 0 && dialog.maximum() != total) dialog.setMaximum(total);
