@@ -3,19 +3,25 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QUndoStack>
 
 #include "core/io/import.h"
+#include "core/samples/mannequin.h"
 #include "ui/commands/key_pose_command.h"
+#include "ui/dialogs/recovery_dialog.h"
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
+#include "ui/document/project_session.h"
 #include "ui/timeline/playback_controller.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/viewport/viewport.h"
@@ -30,7 +36,12 @@ MainWindow::MainWindow(QWidget* parent)
       mOutlinerDock(new OutlinerDock(mDocument, this)),
       mTimelineDock(new TimelineDock(mDocument, mPlayback, this)),
       mHistoryDock(new HistoryDock(mDocument, this)),
-      mPropertiesDock(new PropertiesDock(mDocument, this)) {
+      mPropertiesDock(new PropertiesDock(mDocument, this)),
+      mSettings(new QSettings(this)),
+      mSession(new ProjectSession(
+          mDocument, mSettings,
+          QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recovery"), nullptr,
+          this)) {
   setObjectName(QStringLiteral("MainWindow"));
   setCentralWidget(mViewport);
   // The timeline spans the full width under the outliner, as in Maya and Blender.
@@ -49,18 +60,42 @@ MainWindow::MainWindow(QWidget* parent)
     updateEditActions();
   });
   connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
+  connect(mSession, &ProjectSession::pathChanged, this, &MainWindow::updateWindowTitle);
+  connect(mSession, &ProjectSession::recentFilesChanged, this, &MainWindow::rebuildRecentFilesMenu);
+  mSession->setCameraProvider([this] {
+    ProjectView view;
+    view.cameraTarget = mViewport->camera().target();
+    view.cameraDistance = mViewport->camera().distance();
+    view.cameraYawRad = mViewport->camera().yawRad();
+    view.cameraPitchRad = mViewport->camera().pitchRad();
+    return std::optional<ProjectView>(view);
+  });
   updateWindowTitle();
   updateEditActions();
   resize(1280, 800);
 }
 
-MainWindow::~MainWindow() = default;
+// A normal close: the autosaved recovery file is not needed (a crash never gets here).
+MainWindow::~MainWindow() { mSession->endCleanly(); }
 
 void MainWindow::createActions() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+  QAction* newAction = fileMenu->addAction(tr("&New"), this, &MainWindow::newDocument);
+  newAction->setObjectName(QStringLiteral("actionNew"));
+  newAction->setShortcut(QKeySequence::New);
   QAction* openAction = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFileToOpen);
   openAction->setObjectName(QStringLiteral("actionOpen"));
   openAction->setShortcut(QKeySequence::Open);
+  mRecentFilesMenu = fileMenu->addMenu(tr("Open &Recent"));
+  mRecentFilesMenu->setObjectName(QStringLiteral("menuRecentFiles"));
+  rebuildRecentFilesMenu();
+  fileMenu->addSeparator();
+  QAction* saveAction = fileMenu->addAction(tr("&Save"), this, &MainWindow::saveDocument);
+  saveAction->setObjectName(QStringLiteral("actionSave"));
+  saveAction->setShortcut(QKeySequence::Save);
+  QAction* saveAsAction = fileMenu->addAction(tr("Save &As…"), this, &MainWindow::saveDocumentAs);
+  saveAsAction->setObjectName(QStringLiteral("actionSaveAs"));
+  saveAsAction->setShortcut(QKeySequence::SaveAs);
   fileMenu->addSeparator();
   QAction* quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
   quitAction->setObjectName(QStringLiteral("actionQuit"));
@@ -162,7 +197,8 @@ QStringList MainWindow::importFileFilters() {
   QStringList patterns;
   for (const char* extension : importableExtensions()) patterns << QLatin1Char('*') + QLatin1String(extension);
   QStringList filters;
-  filters << tr("Scenes (%1)").arg(patterns.join(QLatin1Char(' ')));
+  filters << tr("Projects and scenes (*.articula %1)").arg(patterns.join(QLatin1Char(' ')));
+  filters << tr("Articula projects (*.articula)");
   filters << tr("glTF 2.0 (*.gltf *.glb)");
   for (const QString& pattern : std::as_const(patterns)) {
     if (pattern == QLatin1String("*.gltf") || pattern == QLatin1String("*.glb")) continue;
@@ -174,15 +210,67 @@ QStringList MainWindow::importFileFilters() {
 
 bool MainWindow::openFile(const QString& path) {
   QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-  Result<Scene> imported = importScene(path.toStdString());
+  const std::optional<QString> error = mSession->open(path);
   QGuiApplication::restoreOverrideCursor();
-  if (!imported) {
-    emit openFailed(QString::fromStdString(imported.error()));
+  if (error) {
+    emit openFailed(*error);
     return false;
   }
-  mDocument->replaceScene(std::move(imported).value(), QFileInfo(path).absoluteFilePath());
   mLastOpenDirectory = QFileInfo(path).absolutePath();
   return true;
+}
+
+bool MainWindow::saveDocument() {
+  if (mSession->projectPath().isEmpty()) return saveDocumentAs();
+  if (const std::optional<QString> error = mSession->save()) {
+    QMessageBox::warning(this, tr("Cannot Save"), *error);
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::saveDocumentAs() {
+  const QString suggested =
+      mSession->projectPath().isEmpty()
+          ? QDir(mLastOpenDirectory)
+                .filePath(QFileInfo(mSession->displayName()).completeBaseName() + QStringLiteral(".articula"))
+          : mSession->projectPath();
+  QString path =
+      QFileDialog::getSaveFileName(this, tr("Save Project"), suggested, tr("Articula projects (*.articula)"));
+  if (path.isEmpty()) return false;
+  if (!path.endsWith(QLatin1String(".articula"), Qt::CaseInsensitive)) path += QStringLiteral(".articula");
+  if (const std::optional<QString> error = mSession->saveAs(path)) {
+    QMessageBox::warning(this, tr("Cannot Save"), *error);
+    return false;
+  }
+  mLastOpenDirectory = QFileInfo(path).absolutePath();
+  return true;
+}
+
+void MainWindow::newDocument() { openScene(makeMannequin(), tr("Mannequin")); }
+
+void MainWindow::rebuildRecentFilesMenu() {
+  mRecentFilesMenu->clear();
+  const QStringList files = mSession->recentFiles();
+  for (const QString& file : files) {
+    mRecentFilesMenu->addAction(QFileInfo(file).fileName(), this, [this, file] { openShowingErrors(file); })
+        ->setToolTip(file);
+  }
+  mRecentFilesMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::offerRecovery() {
+  const QList<RecoveryCandidate> candidates = mSession->pendingRecoveries();
+  if (candidates.isEmpty()) return;
+  RecoveryDialog dialog(candidates, this);
+  dialog.exec();
+  if (dialog.choice() == RecoveryDialog::Choice::DiscardAll) {
+    for (const RecoveryCandidate& candidate : candidates) mSession->discardRecovery(candidate.recoveryPath);
+  } else if (const std::optional<RecoveryCandidate> chosen = dialog.chosen()) {
+    if (const std::optional<QString> error = mSession->recover(*chosen)) {
+      QMessageBox::warning(this, tr("Cannot Recover"), *error);
+    }
+  }
 }
 
 void MainWindow::openScene(Scene scene, const QString& name) {
@@ -191,9 +279,12 @@ void MainWindow::openScene(Scene scene, const QString& name) {
 
 void MainWindow::chooseFileToOpen() {
   const QStringList filters = importFileFilters();
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Character or Animation"), mLastOpenDirectory,
-                                                    filters.join(QStringLiteral(";;")));
-  if (path.isEmpty()) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Project, Character or Animation"),
+                                                    mLastOpenDirectory, filters.join(QStringLiteral(";;")));
+  if (!path.isEmpty()) openShowingErrors(path);
+}
+
+void MainWindow::openShowingErrors(const QString& path) {
   QString message;
   const auto connection = connect(this, &MainWindow::openFailed, this, [&message](const QString& m) { message = m; });
   const bool opened = openFile(path);
@@ -204,7 +295,7 @@ void MainWindow::chooseFileToOpen() {
 void MainWindow::updateEditActions() { mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument)); }
 
 void MainWindow::updateWindowTitle() {
-  setWindowTitle(tr("%1[*] — Articula").arg(mDocument->displayName()));
+  setWindowTitle(tr("%1[*] — Articula").arg(mSession->displayName()));
   setWindowModified(!mDocument->undoStack()->isClean());
 }
 

@@ -3,6 +3,8 @@
 #include <QString>
 
 class QAction;
+class QMenu;
+class QSettings;
 
 #include "core/scene/scene.h"
 
@@ -13,11 +15,15 @@ class HistoryDock;
 class OutlinerDock;
 class PropertiesDock;
 class PlaybackController;
+class ProjectSession;
 class TimelineDock;
 class Viewport;
 
 // The editor's main window: viewport in the centre, outliner on the left, properties and
 // history on the right, timeline at the bottom; File, Edit, Playback and View menus.
+// File ▸ New/Open/Save/Save As/Open Recent go through the ProjectSession, which also
+// autosaves; the title shows the project's name and a dirty marker (the undo stack's clean
+// state).
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -32,11 +38,20 @@ class MainWindow : public QMainWindow {
   HistoryDock* historyDock() const { return mHistoryDock; }
   PropertiesDock* propertiesDock() const { return mPropertiesDock; }
   PlaybackController* playback() const { return mPlayback; }
+  ProjectSession* session() const { return mSession; }
 
-  // Imports `path` completely and only then replaces the open scene, so a failed import
-  // leaves the document exactly as it was. On failure emits openFailed with a message that
-  // names the file and returns false; no dialog is shown (File ▸ Open shows one).
+  // Opens a project (.articula) or imports an asset completely and only then replaces the
+  // open scene, so a failed open leaves the document exactly as it was. On failure emits
+  // openFailed with a message that names the file and returns false; no dialog is shown
+  // (File ▸ Open shows one).
   bool openFile(const QString& path);
+  // Saves to the document's project, or asks for one (Save As) when it has none. A failed
+  // save shows why and leaves the document dirty. Returns whether it saved.
+  bool saveDocument();
+  bool saveDocumentAs();
+  // At start-up: when an earlier session crashed with autosaved work, asks (RecoveryDialog)
+  // whether to recover it.
+  void offerRecovery();
   // Shows a scene made in memory (the default mannequin); `name` goes in the title bar.
   void openScene(Scene scene, const QString& name);
 
@@ -49,6 +64,9 @@ class MainWindow : public QMainWindow {
  private:
   void createActions();
   void chooseFileToOpen();
+  void openShowingErrors(const QString& path);
+  void newDocument();
+  void rebuildRecentFilesMenu();
   void updateWindowTitle();
   void updateEditActions();
 
@@ -59,6 +77,9 @@ class MainWindow : public QMainWindow {
   TimelineDock* const mTimelineDock;
   HistoryDock* const mHistoryDock;
   PropertiesDock* const mPropertiesDock;
+  QSettings* const mSettings;
+  ProjectSession* const mSession;
+  QMenu* mRecentFilesMenu = nullptr;
   QString mLastOpenDirectory;
   QAction* mKeyPoseAction = nullptr;
 };
