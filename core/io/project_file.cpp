@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -43,6 +44,8 @@ struct Fields {
   bool number(const char* field, float& out) {
     double value = out;
     if (!number(field, value)) return false;
+    // A finite double beyond float's range would become infinity.
+    if (!std::isfinite(static_cast<float>(value))) return fail(field, "expected a number within float range");
     out = static_cast<float>(value);
     return true;
   }
@@ -50,7 +53,13 @@ struct Fields {
     if (!object.contains(field)) return true;
     const Json& v = object.at(field);
     if (!v.is_number_integer()) return fail(field, "expected a whole number");
-    out = v.get<int>();
+    // Unsigned JSON integers above INT64_MAX and values beyond int would wrap silently.
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX)) {
+      return fail(field, "expected a whole number within int range");
+    }
+    const std::int64_t value = v.get<std::int64_t>();
+    if (value < INT32_MIN || value > INT32_MAX) return fail(field, "expected a whole number within int range");
+    out = static_cast<int>(value);
     return true;
   }
   bool boolean(const char* field, bool& out) {

@@ -1,5 +1,6 @@
 #include "fuzz_entry_points.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -63,6 +64,15 @@ void readProjectFile(std::span<const std::uint8_t> bytes) {
     return;
   }
   checkScene(opened->scene);
+  // Settings the editor uses as they are: every number finite.
+  const Project& project = opened->project;
+  const ProjectView& view = project.view;
+  if (!project.ground.pointModel.allFinite() || !project.ground.normalModel.allFinite()) broken("ground not finite");
+  if (!std::isfinite(project.bake.toleranceRelative)) broken("bake.tolerance_relative not finite");
+  if (!view.cameraTarget.allFinite() || !std::isfinite(view.cameraDistance) || !std::isfinite(view.cameraYawRad) ||
+      !std::isfinite(view.cameraPitchRad)) {
+    broken("view.camera not finite");
+  }
 }
 
 void readBvh(std::span<const std::uint8_t> bytes) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/project_file.h"
 #include "fuzz_entry_points.h"
 
 namespace {
@@ -66,6 +67,24 @@ TEST(FuzzRegressions, KeptFindingsReplayWithoutCrashing) {
 TEST(FuzzRegressions, EverySeedReplaysWithoutCrashing) {
   for (const Target& target : targets()) {
     EXPECT_GT(replay("seeds", target.name, target.entry), 0) << "no seeds for " << target.name;
+  }
+}
+
+// The two project findings, read directly: numbers beyond float or int range were narrowed
+// silently (an infinite camera distance, a wrapped frame); now each is refused by its place.
+TEST(FuzzRegressions, ProjectNumbersBeyondTheirTypeAreRefusedByPlace) {
+  const fs::path folder = fs::path(ARTICULA_FUZZ_DIR) / "regressions" / "project_file";
+  const struct {
+    const char* file;
+    const char* place;
+  } cases[] = {{"camera_distance_beyond_float.articula", "view.camera.distance"},
+               {"frame_beyond_int.articula", "view.frame"}};
+  for (const auto& c : cases) {
+    const std::vector<std::uint8_t> bytes = bytesOf(folder / c.file);
+    const std::string text(bytes.begin(), bytes.end());
+    const auto opened = articula::openProjectFromText(text, (folder / c.file).string());
+    ASSERT_FALSE(opened) << c.file;
+    EXPECT_NE(opened.error().find(c.place), std::string::npos) << opened.error();
   }
 }
 
