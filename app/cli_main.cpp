@@ -31,7 +31,7 @@
 namespace {
 
 int runInfo(const std::string& path, bool json) {
-  auto scene = articula::importScene(path);
+  auto scene = articula::loadSceneOrProject(path);
   if (!scene) {
     std::cerr << "error: " << scene.error() << '\n';
     return 1;
@@ -47,20 +47,54 @@ int fail(std::string message) {
   return 1;
 }
 
-// nullopt when `path` ends in .glb or .gltf (any case); the CLI writes nothing else.
-std::optional<std::string> checkGltfOutput(const std::string& path) {
+std::string lowerExtension(const std::string& path) {
   std::string extension = std::filesystem::path(path).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return std::tolower(c); });
+  return extension;
+}
+
+// nullopt when `path` ends in .glb or .gltf (any case); contacts writes nothing else.
+std::optional<std::string> checkGltfOutput(const std::string& path) {
+  const std::string extension = lowerExtension(path);
   if (extension == ".glb" || extension == ".gltf") return std::nullopt;
   std::string message = path;
   message.append(": the output must end in .glb or .gltf");
   return message;
 }
 
+// A project for `inPath` written to `outPath`. An asset becomes a project naming it; a project
+// keeps its clips and settings, its asset path re-made relative to the new project's folder.
+int exportProject(const std::string& inPath, const std::string& outPath) {
+  namespace fs = std::filesystem;
+  articula::Project project;
+  articula::Skeleton skeleton;
+  if (fs::path(inPath).extension() == ".articula") {
+    auto opened = articula::openProject(inPath);
+    if (!opened) return fail(opened.error());
+    project = std::move(opened->project);
+    if (project.asset.builtin.empty()) {
+      const fs::path assetAbsolute = (fs::absolute(inPath).parent_path() / project.asset.path).lexically_normal();
+      project.asset.path = assetAbsolute.lexically_relative(fs::absolute(outPath).parent_path()).generic_string();
+    }
+    skeleton = std::move(opened->scene.skeleton);
+  } else {
+    auto scene = articula::importScene(inPath);
+    if (!scene) return fail(scene.error());
+    auto made = articula::projectForAsset(inPath, outPath, *scene);
+    if (!made) return fail(made.error());
+    project = std::move(*made);
+    skeleton = std::move(scene->skeleton);
+  }
+  if (auto error = articula::saveProject(outPath, project, skeleton)) return fail(*error);
+  std::cout << "wrote " << outPath << ": " << project.clips.size() << " clips\n";
+  return 0;
+}
+
 int runExport(const std::string& inPath, const std::string& outPath) {
-  if (auto error = checkGltfOutput(outPath)) return fail(*error);
-  auto scene = articula::importScene(inPath);
+  if (lowerExtension(outPath) == ".articula") return exportProject(inPath, outPath);
+  if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
+  auto scene = articula::loadSceneOrProject(inPath);
   if (!scene) return fail(scene.error());
   if (auto error = articula::exportGltf(*scene, outPath)) return fail(*error);
   std::cout << "wrote " << outPath << ": " << scene->skeleton.jointCount() << " nodes, " << scene->meshes.size()
@@ -117,7 +151,7 @@ articula::Result<articula::Clip*> findClip(articula::Scene& scene, const std::st
 int runContacts(const std::string& inPath, const std::string& outPath, const std::string& clipName,
                 const std::string& heightsPath) {
   if (auto error = checkGltfOutput(outPath)) return fail(*error);
-  auto scene = articula::importScene(inPath);
+  auto scene = articula::loadSceneOrProject(inPath);
   if (!scene) return fail(scene.error());
   if (scene->clips.empty()) return fail(inPath + ": has no animation to find contacts in");
   auto clip = findClip(*scene, inPath, clipName);
@@ -298,14 +332,16 @@ int main(int argc, char** argv) {
   std::string infoPath;
   bool infoJson = false;
   CLI::App* info = app.add_subcommand("info", "Print the skeleton, meshes and clips of a file");
-  info->add_option("FILE", infoPath, "glTF, FBX, Collada, BVH or any file Assimp opens")->required();
+  info->add_option("FILE", infoPath, "An Articula project, glTF, FBX, Collada, BVH or any file Assimp opens")
+      ->required();
   info->add_flag("--json", infoJson, "Print one JSON object instead of text");
 
   std::string exportIn;
   std::string exportOut;
-  CLI::App* exportCommand = app.add_subcommand("export", "Write a file's scene and clips as glTF 2.0");
+  CLI::App* exportCommand =
+      app.add_subcommand("export", "Write a file's scene and clips as glTF 2.0, or as an Articula project");
   exportCommand->add_option("IN", exportIn, "Any file articula-cli info reads")->required();
-  exportCommand->add_option("--out", exportOut, "Output .glb, or .gltf with its .bin beside it")->required();
+  exportCommand->add_option("--out", exportOut, "Output .glb, .gltf with its .bin beside it, or .articula")->required();
 
   std::string contactsIn;
   std::string contactsOut;

@@ -172,9 +172,10 @@ int main(int argc, char* argv[]) {
   parser.addOption(framesOption);
   parser.addOption(clipOption);
   parser.addOption(frameOption);
-  parser.addPositionalArgument(QStringLiteral("file"),
-                               QStringLiteral("Character or animation to open (glTF, FBX, BVH, Collada, ...)."),
-                               QStringLiteral("[file]"));
+  parser.addPositionalArgument(
+      QStringLiteral("file"),
+      QStringLiteral("Project or character or animation to open (.articula, glTF, FBX, BVH, Collada, ...)."),
+      QStringLiteral("[file]"));
   parser.process(app);
   if (parser.positionalArguments().size() > 1) return fail(QStringLiteral("expected at most one file"));
 
@@ -196,5 +197,6 @@ int main(int argc, char* argv[]) {
   if (parser.isSet(screenshotOption)) return takeScreenshot(window, parser.value(screenshotOption));
   if (parser.isSet(benchmarkOption)) return benchmarkViewport(window.document(), parser.value(framesOption));
   window.show();
+  window.offerRecovery();
   return QApplication::exec();
 }

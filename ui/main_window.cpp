@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -21,11 +22,13 @@
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
 #include "core/rig/humanoid_rig.h"
+#include "core/samples/mannequin.h"
 #include "ui/commands/clip_list_command.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/commands/replace_clip_command.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
+#include "ui/dialogs/recovery_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/curve_editor_dock.h"
 #include "ui/docks/history_dock.h"
@@ -33,6 +36,7 @@
 #include "ui/docks/properties_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
+#include "ui/document/project_session.h"
 #include "ui/tasks/background_task.h"
 #include "ui/timeline/playback_controller.h"
 #include "ui/timeline/timeline_widget.h"
@@ -48,7 +52,12 @@ MainWindow::MainWindow(QWidget* parent)
       mOutlinerDock(new OutlinerDock(mDocument, this)),
       mTimelineDock(new TimelineDock(mDocument, mPlayback, this)),
       mHistoryDock(new HistoryDock(mDocument, this)),
-      mPropertiesDock(new PropertiesDock(mDocument, this)) {
+      mPropertiesDock(new PropertiesDock(mDocument, this)),
+      mSettings(new QSettings(this)),
+      mSession(new ProjectSession(
+          mDocument, mSettings,
+          QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recovery"), nullptr,
+          this)) {
   setObjectName(QStringLiteral("MainWindow"));
   setCentralWidget(mViewport);
   setAcceptDrops(true);
@@ -72,17 +81,41 @@ MainWindow::MainWindow(QWidget* parent)
     updateEditActions();
   });
   connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
+  connect(mSession, &ProjectSession::pathChanged, this, &MainWindow::updateWindowTitle);
+  connect(mSession, &ProjectSession::recentFilesChanged, this, &MainWindow::rebuildRecentFilesMenu);
+  mSession->setCameraProvider([this] {
+    ProjectView view;
+    view.cameraTarget = mViewport->camera().target();
+    view.cameraDistance = mViewport->camera().distance();
+    view.cameraYawRad = mViewport->camera().yawRad();
+    view.cameraPitchRad = mViewport->camera().pitchRad();
+    return std::optional<ProjectView>(view);
+  });
   updateWindowTitle();
   updateEditActions();
 }
 
-MainWindow::~MainWindow() = default;
+// A normal close: the autosaved recovery file is not needed (a crash never gets here).
+MainWindow::~MainWindow() { mSession->endCleanly(); }
 
 void MainWindow::createActions() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+  QAction* newAction = fileMenu->addAction(tr("&New"), this, &MainWindow::newDocument);
+  newAction->setObjectName(QStringLiteral("actionNew"));
+  newAction->setShortcut(QKeySequence::New);
   QAction* openAction = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFileToOpen);
   openAction->setObjectName(QStringLiteral("actionOpen"));
   openAction->setShortcut(QKeySequence::Open);
+  mRecentFilesMenu = fileMenu->addMenu(tr("Open &Recent"));
+  mRecentFilesMenu->setObjectName(QStringLiteral("menuRecentFiles"));
+  rebuildRecentFilesMenu();
+  fileMenu->addSeparator();
+  QAction* saveAction = fileMenu->addAction(tr("&Save"), this, &MainWindow::saveDocument);
+  saveAction->setObjectName(QStringLiteral("actionSave"));
+  saveAction->setShortcut(QKeySequence::Save);
+  QAction* saveAsAction = fileMenu->addAction(tr("Save &As…"), this, &MainWindow::saveDocumentAs);
+  saveAsAction->setObjectName(QStringLiteral("actionSaveAs"));
+  saveAsAction->setShortcut(QKeySequence::SaveAs);
   QAction* exportAction = fileMenu->addAction(tr("&Export glTF…"), this, &MainWindow::chooseFileToExport);
   exportAction->setObjectName(QStringLiteral("actionExportGltf"));
   exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -216,13 +249,13 @@ void MainWindow::createAnimationMenu() {
 
   QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
     const Clip* clip = mDocument->currentClip();
-    BakeDialog dialog(mBakeSettings, clip != nullptr ? clip->frameCount() : 0, this);
+    BakeDialog dialog(mSession->bakeSettings(), clip != nullptr ? clip->frameCount() : 0, this);
     if (dialog.exec() != QDialog::Accepted) return;
-    mBakeSettings = dialog.settings();
+    mSession->setBakeSettings(dialog.settings());
     QString message;
     const auto connection =
         connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });
-    const bool done = bake(mBakeSettings);
+    const bool done = bake(mSession->bakeSettings());
     disconnect(connection);
     if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Bake"), message);
   });
@@ -311,15 +344,13 @@ void MainWindow::createWindowAndHelpMenus() {
 
 void MainWindow::restoreLayout() {
   mDefaultLayout = saveState();
-  const QSettings settings;
-  restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(settings.value(QStringLiteral("window/layout")).toByteArray());
+  restoreGeometry(mSettings->value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(mSettings->value(QStringLiteral("window/layout")).toByteArray());
 }
 
 void MainWindow::saveLayout() const {
-  QSettings settings;
-  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-  settings.setValue(QStringLiteral("window/layout"), saveState());
+  mSettings->setValue(QStringLiteral("window/geometry"), saveGeometry());
+  mSettings->setValue(QStringLiteral("window/layout"), saveState());
 }
 
 void MainWindow::resetLayout() {
@@ -337,7 +368,8 @@ QStringList MainWindow::importFileFilters() {
   QStringList patterns;
   for (const char* extension : importableExtensions()) patterns << QLatin1Char('*') + QLatin1String(extension);
   QStringList filters;
-  filters << tr("Scenes (%1)").arg(patterns.join(QLatin1Char(' ')));
+  filters << tr("Projects and scenes (*.articula %1)").arg(patterns.join(QLatin1Char(' ')));
+  filters << tr("Articula projects (*.articula)");
   filters << tr("glTF 2.0 (*.gltf *.glb)");
   for (const QString& pattern : std::as_const(patterns)) {
     if (pattern == QLatin1String("*.gltf") || pattern == QLatin1String("*.glb")) continue;
@@ -349,19 +381,71 @@ QStringList MainWindow::importFileFilters() {
 
 bool MainWindow::openFile(const QString& path) {
   // Off the GUI thread: a large FBX takes seconds. Importers cannot stop half-way, so Cancel
-  // discards the result when the import ends; the open document is untouched either way.
-  const std::string file = path.toStdString();
-  std::optional<Result<Scene>> outcome = runInBackground<Result<Scene>>(
-      this, tr("Opening %1…").arg(QFileInfo(path).fileName()), [file](TaskProgress&) { return importScene(file); });
+  // discards the result when the reading ends; the open document is untouched either way.
+  std::optional<Result<ProjectSession::LoadedFile>> outcome =
+      runInBackground<Result<ProjectSession::LoadedFile>>(this, tr("Opening %1…").arg(QFileInfo(path).fileName()),
+                                                          [path](TaskProgress&) { return ProjectSession::load(path); });
   if (!outcome) return false;
-  Result<Scene>& imported = *outcome;
-  if (!imported) {
-    emit openFailed(QString::fromStdString(imported.error()));
+  if (!*outcome) {
+    emit openFailed(QString::fromStdString(outcome->error()));
     return false;
   }
-  mDocument->replaceScene(std::move(imported).value(), QFileInfo(path).absoluteFilePath());
+  mSession->adopt(std::move(**outcome));
   mLastOpenDirectory = QFileInfo(path).absolutePath();
   return true;
+}
+
+bool MainWindow::saveDocument() {
+  if (mSession->projectPath().isEmpty()) return saveDocumentAs();
+  if (const std::optional<QString> error = mSession->save()) {
+    QMessageBox::warning(this, tr("Cannot Save"), *error);
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::saveDocumentAs() {
+  const QString suggested =
+      mSession->projectPath().isEmpty()
+          ? QDir(mLastOpenDirectory)
+                .filePath(QFileInfo(mSession->displayName()).completeBaseName() + QStringLiteral(".articula"))
+          : mSession->projectPath();
+  QString path =
+      QFileDialog::getSaveFileName(this, tr("Save Project"), suggested, tr("Articula projects (*.articula)"));
+  if (path.isEmpty()) return false;
+  if (!path.endsWith(QLatin1String(".articula"), Qt::CaseInsensitive)) path += QStringLiteral(".articula");
+  if (const std::optional<QString> error = mSession->saveAs(path)) {
+    QMessageBox::warning(this, tr("Cannot Save"), *error);
+    return false;
+  }
+  mLastOpenDirectory = QFileInfo(path).absolutePath();
+  return true;
+}
+
+void MainWindow::newDocument() { openScene(makeMannequin(), tr("Mannequin")); }
+
+void MainWindow::rebuildRecentFilesMenu() {
+  mRecentFilesMenu->clear();
+  const QStringList files = mSession->recentFiles();
+  for (const QString& file : files) {
+    mRecentFilesMenu->addAction(QFileInfo(file).fileName(), this, [this, file] { openShowingErrors(file); })
+        ->setToolTip(file);
+  }
+  mRecentFilesMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::offerRecovery() {
+  const QList<RecoveryCandidate> candidates = mSession->pendingRecoveries();
+  if (candidates.isEmpty()) return;
+  RecoveryDialog dialog(candidates, this);
+  dialog.exec();
+  if (dialog.choice() == RecoveryDialog::Choice::DiscardAll) {
+    for (const RecoveryCandidate& candidate : candidates) mSession->discardRecovery(candidate.recoveryPath);
+  } else if (const std::optional<RecoveryCandidate> chosen = dialog.chosen()) {
+    if (const std::optional<QString> error = mSession->recover(*chosen)) {
+      QMessageBox::warning(this, tr("Cannot Recover"), *error);
+    }
+  }
 }
 
 void MainWindow::openScene(Scene scene, const QString& name) {
@@ -370,9 +454,12 @@ void MainWindow::openScene(Scene scene, const QString& name) {
 
 void MainWindow::chooseFileToOpen() {
   const QStringList filters = importFileFilters();
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Character or Animation"), mLastOpenDirectory,
-                                                    filters.join(QStringLiteral(";;")));
-  if (path.isEmpty()) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Project, Character or Animation"),
+                                                    mLastOpenDirectory, filters.join(QStringLiteral(";;")));
+  if (!path.isEmpty()) openShowingErrors(path);
+}
+
+void MainWindow::openShowingErrors(const QString& path) {
   QString message;
   const auto connection = connect(this, &MainWindow::openFailed, this, [&message](const QString& m) { message = m; });
   const bool opened = openFile(path);
@@ -430,7 +517,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::updateEditActions() { mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument)); }
 
 void MainWindow::updateWindowTitle() {
-  setWindowTitle(tr("%1[*] — Articula").arg(mDocument->displayName()));
+  setWindowTitle(tr("%1[*] — Articula").arg(mSession->displayName()));
   setWindowModified(!mDocument->undoStack()->isClean());
 }
 

@@ -5,6 +5,7 @@
 
 class QAction;
 class QMenu;
+class QSettings;
 
 #include "core/bake/contact_detection.h"
 #include "core/io/project_file.h"
@@ -18,11 +19,15 @@ class HistoryDock;
 class OutlinerDock;
 class PropertiesDock;
 class PlaybackController;
+class ProjectSession;
 class TimelineDock;
 class Viewport;
 
 // The editor's main window: viewport in the centre, outliner on the left, properties and
 // history on the right, timeline at the bottom; File, Edit, Playback and View menus.
+// File ▸ New/Open/Save/Save As/Open Recent go through the ProjectSession, which also
+// autosaves; the title shows the project's name and a dirty marker (the undo stack's clean
+// state).
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -38,11 +43,20 @@ class MainWindow : public QMainWindow {
   PropertiesDock* propertiesDock() const { return mPropertiesDock; }
   PlaybackController* playback() const { return mPlayback; }
   CurveEditorDock* curveEditorDock() const { return mCurveEditorDock; }
+  ProjectSession* session() const { return mSession; }
 
-  // Imports `path` completely and only then replaces the open scene, so a failed import
-  // leaves the document exactly as it was. On failure emits openFailed with a message that
-  // names the file and returns false; no dialog is shown (File ▸ Open shows one).
+  // Opens a project (.articula) or imports an asset completely and only then replaces the
+  // open scene, so a failed open leaves the document exactly as it was. On failure emits
+  // openFailed with a message that names the file and returns false; no dialog is shown
+  // (File ▸ Open shows one).
   bool openFile(const QString& path);
+  // Saves to the document's project, or asks for one (Save As) when it has none. A failed
+  // save shows why and leaves the document dirty. Returns whether it saved.
+  bool saveDocument();
+  bool saveDocumentAs();
+  // At start-up: when an earlier session crashed with autosaved work, asks (RecoveryDialog)
+  // whether to recover it.
+  void offerRecovery();
   // Shows a scene made in memory (the default mannequin); `name` goes in the title bar.
   void openScene(Scene scene, const QString& name);
 
@@ -87,6 +101,9 @@ class MainWindow : public QMainWindow {
   void resetLayout();
   void chooseFileToOpen();
   void chooseFileToExport();
+  void openShowingErrors(const QString& path);
+  void newDocument();
+  void rebuildRecentFilesMenu();
   void updateWindowTitle();
   void updateEditActions();
 
@@ -97,9 +114,11 @@ class MainWindow : public QMainWindow {
   TimelineDock* const mTimelineDock;
   HistoryDock* const mHistoryDock;
   PropertiesDock* const mPropertiesDock;
+  QSettings* const mSettings;
+  ProjectSession* const mSession;
+  QMenu* mRecentFilesMenu = nullptr;
   QString mLastOpenDirectory;
   QByteArray mDefaultLayout;
-  ProjectBakeSettings mBakeSettings;  // the bake dialog's last settings
   QAction* mKeyPoseAction = nullptr;
   CurveEditorDock* mCurveEditorDock = nullptr;
 };

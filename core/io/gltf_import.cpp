@@ -297,7 +297,7 @@ class GltfConverter {
     if (!node.rotation.empty()) {
       const Quat q(static_cast<float>(node.rotation[3]), static_cast<float>(node.rotation[0]),
                    static_cast<float>(node.rotation[1]), static_cast<float>(node.rotation[2]));
-      if (q.norm() < 0.5f) return makeError(label + ": rotation is not a unit quaternion");
+      if (!std::isfinite(q.norm()) || q.norm() < 0.5f) return makeError(label + ": rotation is not a unit quaternion");
       t.rotation = q.normalized();
     }
     if (!node.scale.empty()) t.scale = Vec3d(node.scale[0], node.scale[1], node.scale[2]).cast<float>();
@@ -847,7 +847,12 @@ class GltfConverter {
       RotationKey& key = keys[k];
       key.time = times[k];
       key.value = quatFromOutput(output, output.cubic ? 3 * k + 1 : k);
-      if (key.value.norm() < 0.5f) return makeError(where + ": key " + std::to_string(k) + " is not a unit quaternion");
+      // NaN passes a plain `norm < 0.5` test and components near float's limit give an
+      // infinite norm that normalises to zero: both would reach the clip as a zero rotation.
+      const float norm = key.value.norm();
+      if (!std::isfinite(norm) || norm < 0.5f) {
+        return makeError(where + ": key " + std::to_string(k) + " is not a finite unit quaternion");
+      }
       switch (kind) {
         case SamplerKind::Step:
           key.interpolation = RotationInterpolation::Step;
@@ -861,6 +866,9 @@ class GltfConverter {
           key.interpolation = RotationInterpolation::CubicSpline;
           key.inControl = quatFromOutput(output, 3 * k);
           key.outControl = quatFromOutput(output, 3 * k + 2);
+          if (!key.inControl.coeffs().allFinite() || !key.outControl.coeffs().allFinite()) {
+            return makeError(where + ": key " + std::to_string(k) + " has a non-finite tangent");
+          }
           break;
       }
     }

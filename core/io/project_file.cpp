@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -42,6 +44,8 @@ struct Fields {
   bool number(const char* field, float& out) {
     double value = out;
     if (!number(field, value)) return false;
+    // A finite double beyond float's range would become infinity.
+    if (!std::isfinite(static_cast<float>(value))) return fail(field, "expected a number within float range");
     out = static_cast<float>(value);
     return true;
   }
@@ -49,7 +53,13 @@ struct Fields {
     if (!object.contains(field)) return true;
     const Json& v = object.at(field);
     if (!v.is_number_integer()) return fail(field, "expected a whole number");
-    out = v.get<int>();
+    // Unsigned JSON integers above INT64_MAX and values beyond int would wrap silently.
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX)) {
+      return fail(field, "expected a whole number within int range");
+    }
+    const std::int64_t value = v.get<std::int64_t>();
+    if (value < INT32_MIN || value > INT32_MAX) return fail(field, "expected a whole number within int range");
+    out = static_cast<int>(value);
     return true;
   }
   bool boolean(const char* field, bool& out) {
@@ -116,6 +126,34 @@ std::optional<std::string> readSettings(const Json& json, const std::string& whe
     }
     v.hasCamera = true;
   }
+  return std::nullopt;
+}
+
+// Reads "joint_renames" into the project and renames the asset's joints (all at once, so
+// two joints may swap names); the skeleton must still validate afterwards.
+std::optional<std::string> applyJointRenames(const Json& json, const std::string& where, Project& project,
+                                             Skeleton& skeleton) {
+  const Json noRenames = Json::array();
+  const Json& renames = objectOr(json, "joint_renames", noRenames);
+  if (!renames.is_array()) return where + ": 'joint_renames' must be an array";
+  std::vector<int> joints;
+  for (std::size_t i = 0; i < renames.size(); ++i) {
+    const std::string place = where + ": joint_renames[" + std::to_string(i) + "]";
+    if (!renames[i].is_object()) return place + ": expected {\"asset_name\": ..., \"project_name\": ...}";
+    ProjectJointRename rename;
+    Fields r{renames[i], place, {}};
+    if (!r.string("asset_name", rename.assetName) || !r.string("project_name", rename.projectName)) return r.error;
+    const int joint = skeleton.findJoint(rename.assetName);
+    if (joint < 0) return place + ": the asset has no joint '" + rename.assetName + "'";
+    if (std::find(joints.begin(), joints.end(), joint) != joints.end()) {
+      return place + ": joint '" + rename.assetName + "' is renamed twice";
+    }
+    joints.push_back(joint);
+    project.jointRenames.push_back(std::move(rename));
+  }
+  for (std::size_t i = 0; i < joints.size(); ++i) skeleton.setName(joints[i], project.jointRenames[i].projectName);
+  if (joints.empty()) return std::nullopt;
+  if (auto error = skeleton.validate()) return where + ": joint_renames: " + *error;
   return std::nullopt;
 }
 
@@ -206,6 +244,13 @@ std::string projectToJson(const Project& project, const Skeleton& skeleton) {
     asset["content_hash"] = project.asset.contentHash;
   }
   json["asset"] = std::move(asset);
+  if (!project.jointRenames.empty()) {
+    Json renames = Json::array();
+    for (const ProjectJointRename& rename : project.jointRenames) {
+      renames.push_back({{"asset_name", rename.assetName}, {"project_name", rename.projectName}});
+    }
+    json["joint_renames"] = std::move(renames);
+  }
   Json clips = Json::array();
   for (const Clip& clip : project.clips) clips.push_back(clipToJson(clip, skeleton));
   json["clips"] = std::move(clips);
@@ -263,6 +308,7 @@ Result<OpenedProject> openProjectFromText(std::string_view text, const std::stri
   Result<Scene> scene = loadAsset(project.asset, folder, where, opened.warnings);
   if (!scene) return makeError(scene.error());
   opened.scene = std::move(*scene);
+  if (auto error = applyJointRenames(json, where, project, opened.scene.skeleton)) return makeError(*error);
 
   const Json noClips = Json::array();
   const Json& clips = objectOr(json, "clips", noClips);

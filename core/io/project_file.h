@@ -53,8 +53,16 @@ struct ProjectView {
   float cameraPitchRad = 0.0f;
 };
 
+// A joint renamed in the editor: its name in the asset and in the project. Clips name the
+// joint by `projectName`; opening applies every rename before the clips are read.
+struct ProjectJointRename {
+  std::string assetName;
+  std::string projectName;
+};
+
 struct Project {
   ProjectAsset asset;
+  std::vector<ProjectJointRename> jointRenames;  // written as "joint_renames" when not empty
   std::vector<Clip> clips;
   ProjectGround ground;
   ProjectBakeSettings bake;
@@ -72,8 +80,9 @@ struct OpenedProject {
 
 // Opens a project file completely or not at all. Errors name the project and what is
 // wrong: not a project (bad JSON, no format_version), a newer format, a missing asset (with
-// the path it looked at), an asset that does not import, a clip whose joint the asset does
-// not have, a malformed field (with its place, e.g. "clips[1] 'walk': tracks[3].rotation[5]").
+// the path it looked at), an asset that does not import, a rename of a joint the asset does
+// not have (or to a name already taken), a clip whose joint the asset does not have, a malformed field (with its place,
+// e.g. "clips[1] 'walk': tracks[3].rotation[5]").
 Result<OpenedProject> openProject(const std::string& projectPath);
 // The same from the file's text (fuzzing); the asset path resolves against projectPath's folder.
 Result<OpenedProject> openProjectFromText(std::string_view text, const std::string& projectPath);

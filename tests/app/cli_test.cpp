@@ -232,6 +232,91 @@ TEST(CliContacts, CharacterWithoutLegsIsAOneLineError) {
   EXPECT_EQ(lineCount(run.stderrText), 1) << run.stderrText;
 }
 
+// ---- projects: read wherever an asset is, written by export ----
+
+nlohmann::json infoJson(const std::string& path) {
+  const CliRun run = runCli("info --json " + quoted(path));
+  EXPECT_EQ(run.exitCode, 0) << path << ": " << run.stderrText;
+  return run.exitCode == 0 ? nlohmann::json::parse(run.stdoutText) : nlohmann::json();
+}
+
+TEST(CliProject, InfoReadsAProjectAsItsAssetWithTheProjectsClips) {
+  const nlohmann::json project = infoJson(data("projects/rigged_simple_v1.articula"));
+  const nlohmann::json asset = infoJson(data("gltf/RiggedSimple/RiggedSimple.glb"));
+  ASSERT_TRUE(project.is_object());
+  EXPECT_EQ(project["joints"], asset["joints"]);
+  EXPECT_EQ(project["jointNames"], asset["jointNames"]);
+  ASSERT_EQ(project["clips"].size(), 1u);
+  EXPECT_EQ(project["clips"][0]["name"], "animation_0");
+}
+
+TEST(CliProject, ExportConvertsAnAssetToAProjectAndBack) {
+  const TempDir dir("articula_cli_project_roundtrip");
+  const std::string in = data("bvh/cmu-mb-2010/02_01.bvh");
+  const std::string project = dir / "walk.articula";
+  const CliRun toProject = runCli("export " + quoted(in) + " --out " + quoted(project));
+  ASSERT_EQ(toProject.exitCode, 0) << toProject.stderrText;
+  EXPECT_NE(toProject.stdoutText.find("1 clips"), std::string::npos) << toProject.stdoutText;
+  // The project names the asset relative to its own folder, with the asset's hash.
+  std::ifstream file(project);
+  const nlohmann::json json = nlohmann::json::parse(file);
+  EXPECT_EQ(json["format_version"], 1);
+  const std::string assetPath = json["asset"]["path"].get<std::string>();
+  EXPECT_EQ(std::filesystem::weakly_canonical(dir.path / assetPath), std::filesystem::weakly_canonical(in));
+  EXPECT_EQ(json["asset"]["content_hash"].get<std::string>().rfind("fnv1a64:", 0), 0u);
+
+  const nlohmann::json fromAsset = infoJson(in);
+  const nlohmann::json fromProject = infoJson(project);
+  EXPECT_EQ(fromProject["jointNames"], fromAsset["jointNames"]);
+  ASSERT_EQ(fromProject["clips"].size(), 1u);
+  EXPECT_NEAR(fromProject["clips"][0]["duration"].get<double>(), fromAsset["clips"][0]["duration"].get<double>(), 1e-9);
+
+  const std::string glb = dir / "walk.glb";
+  const CliRun toGlb = runCli("export " + quoted(project) + " --out " + quoted(glb));
+  ASSERT_EQ(toGlb.exitCode, 0) << toGlb.stderrText;
+  EXPECT_TRUE(validatesWithoutErrors(glb));
+  // A BVH has no skin, so glTF keeps its joints as plain nodes: compare the animation.
+  const nlohmann::json fromGlb = infoJson(glb);
+  ASSERT_EQ(fromGlb["clips"].size(), 1u);
+  EXPECT_NEAR(fromGlb["clips"][0]["duration"].get<double>(), fromAsset["clips"][0]["duration"].get<double>(), 1e-6);
+}
+
+TEST(CliProject, ProjectToProjectInAnotherFolderStillFindsTheAsset) {
+  const TempDir dir("articula_cli_project_move");
+  std::filesystem::create_directories(dir.path / "deeper/still");
+  const std::string moved = dir / "deeper/still/rigged.articula";
+  const CliRun run = runCli("export " + quoted(data("projects/rigged_simple_v1.articula")) + " --out " + quoted(moved));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  const nlohmann::json info = infoJson(moved);
+  EXPECT_EQ(info["jointNames"], infoJson(data("gltf/RiggedSimple/RiggedSimple.glb"))["jointNames"]);
+}
+
+TEST(CliProject, ContactsReadAProject) {
+  const TempDir dir("articula_cli_project_contacts");
+  const std::string out = dir / "walk.glb";
+  const CliRun run = runCli("contacts " + quoted(data("projects/mannequin_v1.articula")) + " --out " + quoted(out));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_NE(run.stdoutText.find("contact.left_foot: "), std::string::npos) << run.stdoutText;
+  EXPECT_TRUE(validatesWithoutErrors(out));
+}
+
+TEST(CliProject, BrokenProjectIsAOneLineErrorNamingIt) {
+  const TempDir dir("articula_cli_project_broken");
+  const std::string broken = dir / "broken.articula";
+  std::ofstream(broken) << "{\"format_version\": 1, \"asset\": {\"path\": \"gone.glb\"}}";
+  for (const std::string& command :
+       {"info " + quoted(broken), "export " + quoted(broken) + " --out " + quoted(dir / "a.glb"),
+        "export " + quoted(broken) + " --out " + quoted(dir / "b.articula")}) {
+    const CliRun run = runCli(command);
+    EXPECT_FALSE(run.signaled) << command;
+    EXPECT_EQ(run.exitCode, 1) << command;
+    EXPECT_NE(run.stderrText.find("broken.articula"), std::string::npos) << run.stderrText;
+    EXPECT_NE(run.stderrText.find("gone.glb"), std::string::npos) << run.stderrText;
+    EXPECT_EQ(lineCount(run.stderrText), 1) << run.stderrText;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "b.articula"));
+}
+
 }  // namespace
 
 // --contacts detect cleans foot skate on any humanoid the auto-rig recognises, whatever

@@ -1,0 +1,10 @@
+// libFuzzer target: readBvh (fuzz_entry_points.h).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_entry_points.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  articula::fuzz::readBvh({data, size});
+  return 0;
+}

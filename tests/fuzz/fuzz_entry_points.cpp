@@ -1,0 +1,96 @@
+#include "fuzz_entry_points.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/io/import.h"
+#include "core/io/project_file.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula::fuzz {
+namespace {
+
+[[noreturn]] void broken(const std::string& what) {
+  std::fprintf(stderr, "fuzz invariant broken: %s\n", what.c_str());
+  std::abort();
+}
+
+std::string_view asText(std::span<const std::uint8_t> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// What every importer promises on success: a valid node forest, clips that validate against
+// it and sample without reading outside the pose, meshes and skins indexing what exists.
+void checkScene(const Scene& scene) {
+  if (std::optional<std::string> error = scene.skeleton.validate()) broken("skeleton: " + *error);
+  const int jointCount = scene.skeleton.jointCount();
+  for (const Clip& clip : scene.clips) {
+    if (std::optional<std::string> error = clip.validate(jointCount)) broken("clip '" + clip.name + "': " + *error);
+    Pose localPose(scene.skeleton.restPose().begin(), scene.skeleton.restPose().end());
+    ClipSampler sampler(&clip);
+    sampler.sample(clip.startTime, localPose);
+    sampler.sample(0.5 * (clip.startTime + clip.endTime), localPose);
+    sampler.sample(clip.endTime, localPose);
+  }
+  for (const Mesh& mesh : scene.meshes) {
+    if (mesh.node < -1 || mesh.node >= jointCount) broken("mesh '" + mesh.name + "': node out of range");
+    for (const std::uint32_t index : mesh.indices) {
+      if (index >= mesh.positions.size()) broken("mesh '" + mesh.name + "': index past the vertices");
+    }
+    if (!mesh.hasSkin) continue;
+    for (const int joint : mesh.skin.joints) {
+      if (joint < 0 || joint >= jointCount) broken("mesh '" + mesh.name + "': skin joint out of range");
+    }
+    for (const std::uint16_t slot : mesh.skin.vertexJoints) {
+      if (slot >= mesh.skin.joints.size()) broken("mesh '" + mesh.name + "': vertex joint past the skin's joints");
+    }
+  }
+  if (!scene.rotationOrders.empty() && scene.rotationOrders.size() != static_cast<std::size_t>(jointCount)) {
+    broken("rotationOrders has one entry per node or none");
+  }
+}
+
+}  // namespace
+
+void readProjectFile(std::span<const std::uint8_t> bytes) {
+  const std::string projectPath = std::string(ARTICULA_FUZZ_PROJECT_DIR) + "/fuzz.articula";
+  Result<OpenedProject> opened = openProjectFromText(asText(bytes), projectPath);
+  if (!opened) {
+    if (opened.error().empty()) broken("a refused project without a message");
+    return;
+  }
+  checkScene(opened->scene);
+  // Settings the editor uses as they are: every number finite.
+  const Project& project = opened->project;
+  const ProjectView& view = project.view;
+  if (!project.ground.pointModel.allFinite() || !project.ground.normalModel.allFinite()) broken("ground not finite");
+  if (!std::isfinite(project.bake.toleranceRelative)) broken("bake.tolerance_relative not finite");
+  if (!view.cameraTarget.allFinite() || !std::isfinite(view.cameraDistance) || !std::isfinite(view.cameraYawRad) ||
+      !std::isfinite(view.cameraPitchRad)) {
+    broken("view.camera not finite");
+  }
+}
+
+void readBvh(std::span<const std::uint8_t> bytes) {
+  Result<Scene> scene = importBvhFromText(asText(bytes), "fuzz.bvh");
+  if (!scene) {
+    if (scene.error().empty()) broken("a refused BVH without a message");
+    return;
+  }
+  checkScene(*scene);
+}
+
+void readGltf(std::span<const std::uint8_t> bytes) {
+  Result<Scene> scene = importGltfFromMemory(bytes, std::string(), "fuzz.glb");
+  if (!scene) {
+    if (scene.error().empty()) broken("a refused glTF without a message");
+    return;
+  }
+  checkScene(*scene);
+}
+
+}  // namespace articula::fuzz

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target of a build made with -DARTICULA_FUZZ=ON for a share of
+# TOTAL_SECONDS, starting from its seeds and kept regressions (copied: the committed folders
+# are never written to). Exits non-zero, with the crash file's path, on the first finding.
+# Usage: tests/fuzz/run_fuzzers.sh BUILD_DIR [TOTAL_SECONDS=60]
+set -euo pipefail
+fuzz_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build="$(cd "$1" && pwd)"
+total="${2:-60}"
+targets=(project_file bvh gltf)
+seconds=$(( total / ${#targets[@]} ))
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+for target in "${targets[@]}"; do
+  corpus="$work/$target"
+  mkdir -p "$corpus" "$build/fuzz-findings/$target"
+  cp "$fuzz_dir/seeds/$target/"* "$corpus/"
+  cp "$fuzz_dir/regressions/$target/"* "$corpus/" 2>/dev/null || true
+  echo "fuzz_$target: ${seconds}s from $(ls "$corpus" | wc -l) seeds"
+  # One job, bounded memory and input size: the machine is shared and CI has 2 cores.
+  if ! "$build/tests/fuzz/fuzz_$target" "$corpus" -max_total_time="$seconds" -max_len=65536 \
+      -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+      -artifact_prefix="$build/fuzz-findings/$target/" >"$build/fuzz-findings/$target.log" 2>&1; then
+    tail -n 40 "$build/fuzz-findings/$target.log"
+    echo "fuzz_$target found a problem: see $build/fuzz-findings/$target/" >&2
+    exit 1
+  fi
+  grep -E "stat::number_of_executed_units|cov:" "$build/fuzz-findings/$target.log" | tail -n 2
+done
+echo "fuzzing: no findings in ${total}s"

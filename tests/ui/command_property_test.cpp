@@ -1,0 +1,171 @@
+// A property of the whole undo system rather than of one command: whatever sequence of
+// edits an animator makes, undoing all of it gives back the document it started from,
+// redoing all of it gives the document it ended with, and saving the project at any point
+// and opening it again gives the same document (the pose overrides aside: they are unkeyed
+// edits, which a project does not keep, so saves happen when there are none).
+#include <gtest/gtest.h>
+
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <random>
+#include <string>
+
+#include "core/samples/mannequin.h"
+#include "ui/commands/key_pose_command.h"
+#include "ui/commands/rename_joint_command.h"
+#include "ui/commands/replace_clip_command.h"
+#include "ui/commands/set_joint_transform_command.h"
+#include "ui/document/document.h"
+#include "ui/document/project_session.h"
+#include "ui_test_support.h"
+
+namespace articula::ui {
+namespace {
+
+class StillTicker : public AutosaveTicker {
+ public:
+  void start(int) override {}
+};
+
+class RandomEditor {
+ public:
+  RandomEditor(Document& document, unsigned seed) : mDocument(document), mRandom(seed) {}
+
+  // One random edit through an undo command; returns false when the drawn edit was not
+  // possible here (nothing to key), so the caller draws again.
+  bool editOnce(int step) {
+    switch (below(4)) {
+      case 0:
+        return poseJoint();
+      case 1:
+        return renameJoint(step);
+      case 2:
+        return keyPose();
+      default:
+        return moveKey();
+    }
+  }
+
+  // Moves the time (view state, not an edit) when no unkeyed pose would be dropped by it.
+  void maybeMoveTime() {
+    if (below(8) == 0 && mDocument.poseOverrides().empty()) mDocument.setFrame(below(mDocument.frameCount()));
+  }
+
+  int below(int n) { return std::uniform_int_distribution<int>(0, n - 1)(mRandom); }
+  double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(mRandom); }
+
+ private:
+  int randomJoint() { return below(mDocument.scene().skeleton.jointCount()); }
+
+  bool poseJoint() {
+    const int joint = randomJoint();
+    Transform local = mDocument.localPose()[static_cast<std::size_t>(joint)];
+    const Vec3 axis = Vec3(static_cast<float>(uniform(-1, 1)), static_cast<float>(uniform(-1, 1)), 1.0f).normalized();
+    local.rotation =
+        (Quat(Eigen::AngleAxisf(static_cast<float>(uniform(0.05, 0.6)), axis)) * local.rotation).normalized();
+    local.translation += Vec3(static_cast<float>(uniform(-0.05, 0.05)), 0.0f, static_cast<float>(uniform(-0.05, 0.05)));
+    const auto channel = static_cast<SetJointTransformCommand::Channel>(below(4));
+    mDocument.undoStack()->push(new SetJointTransformCommand(&mDocument, joint, local, channel));
+    return true;
+  }
+
+  bool renameJoint(int step) {
+    const int joint = randomJoint();
+    const QString name = QStringLiteral("joint_%1").arg(step);
+    if (!RenameJointCommand::validate(mDocument, joint, name).isEmpty()) return false;
+    mDocument.undoStack()->push(new RenameJointCommand(&mDocument, joint, name));
+    return true;
+  }
+
+  bool keyPose() {
+    if (below(2) == 0) mDocument.setSelectedJoints({randomJoint()});
+    if (!KeyPoseCommand::canKeyPose(mDocument)) return false;
+    mDocument.undoStack()->push(new KeyPoseCommand(&mDocument));
+    return true;
+  }
+
+  // The generic clip edit: one key of a translation channel moved in value, or a new key.
+  bool moveKey() {
+    const Clip* current = mDocument.currentClip();
+    if (current == nullptr || current->tracks.empty()) return false;
+    Clip clip = *current;
+    JointTrack& track = clip.tracks[static_cast<std::size_t>(below(static_cast<int>(clip.tracks.size())))];
+    Curve* channels[] = {&track.translation.x, &track.translation.y, &track.translation.z};
+    Curve& curve = *channels[below(3)];
+    if (!curve.keys().empty() && below(3) != 0) {
+      const std::size_t index = static_cast<std::size_t>(below(static_cast<int>(curve.keys().size())));
+      CurveKey key = curve.keys()[index];
+      key.value += uniform(-0.1, 0.1);
+      curve.setKey(index, key);
+    } else {
+      curve.insertKey(clip.timeOf(below(mDocument.frameCount())), uniform(-0.5, 0.5));
+    }
+    mDocument.undoStack()->push(
+        new ReplaceClipCommand(&mDocument, mDocument.currentClipIndex(), std::move(clip), QStringLiteral("Move key")));
+    return true;
+  }
+
+  Document& mDocument;
+  std::mt19937 mRandom;
+};
+
+// Saves the document as a project, opens it into a fresh document and returns that one's
+// serialisation (the current clip and frame come back from the project's view).
+std::string savedAndReopened(ProjectSession& session, QSettings& settings, const QString& path,
+                             const QString& recoveryFolder) {
+  if (std::optional<QString> error = session.saveAs(path)) return "save failed: " + error->toStdString();
+  Document reopened;
+  ProjectSession reader(&reopened, &settings, recoveryFolder, new StillTicker);
+  if (std::optional<QString> error = reader.open(path)) return "open failed: " + error->toStdString();
+  return test::serializeDocument(reopened);
+}
+
+TEST(CommandProperty, RandomEditsUndoToTheStartRedoToTheEndAndSurviveSaveAndOpen) {
+  constexpr int kEditsPerRun = 150;
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    QSettings settings(folder.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+    const QString recoveryFolder = folder.filePath(QStringLiteral("recovery"));
+    Document document;
+    ProjectSession session(&document, &settings, recoveryFolder, new StillTicker);
+    document.replaceScene(makeMannequin(), QString(), QStringLiteral("Mannequin"));
+    const int startFrame = 2;
+    document.setFrame(startFrame);
+    const std::string original = test::serializeDocument(document);
+
+    RandomEditor editor(document, seed);
+    int saves = 0;
+    for (int step = 0; step < kEditsPerRun; ++step) {
+      while (!editor.editOnce(step)) {
+      }
+      editor.maybeMoveTime();
+      if (editor.below(15) == 0 && document.poseOverrides().empty()) {
+        const std::string before = test::serializeDocument(document);
+        const QString path = folder.filePath(QStringLiteral("step_%1.articula").arg(step));
+        ASSERT_EQ(savedAndReopened(session, settings, path, recoveryFolder), before) << "saved at step " << step;
+        ASSERT_EQ(test::serializeDocument(document), before) << "saving changed the document";
+        ++saves;
+      }
+    }
+    EXPECT_GT(saves, 0);
+    EXPECT_GT(document.undoStack()->count(), kEditsPerRun / 2);
+    const std::string end = test::serializeDocument(document);
+    const int endFrame = document.currentFrame();
+
+    while (document.undoStack()->canUndo()) document.undoStack()->undo();
+    // Time is view state, not undone; the original had no pose overrides to lose by moving it.
+    document.setFrame(startFrame);
+    EXPECT_EQ(test::serializeDocument(document), original);
+
+    document.setFrame(endFrame);
+    while (document.undoStack()->canRedo()) document.undoStack()->redo();
+    EXPECT_EQ(test::serializeDocument(document), end);
+  }
+}
+
+}  // namespace
+}  // namespace articula::ui
