@@ -6,6 +6,8 @@ namespace articula::ui {
 // commands with the same id.
 enum CommandId : int {
   kSetJointTransformCommandId = 1,
+  kEditHandleCommandId = 2,
+  kMoveHandleCommandId = 3,
 };
 
 }  // namespace articula::ui

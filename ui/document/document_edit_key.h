@@ -3,6 +3,10 @@
 namespace articula::ui {
 
 class KeyPoseCommand;
+class MoveHandleCommand;
+class EditHandleCommand;
+class RigSetCommand;
+class SetRigEnabledCommand;
 class RenameJointCommand;
 class ReplaceClipCommand;
 class SetJointTransformCommand;
@@ -11,6 +15,14 @@ class SetJointTransformCommand;
 // one, so every change to the document's data goes through the undo stack.
 class DocumentEditKey {
   friend class KeyPoseCommand;
+  friend class MoveHandleCommand;
+  friend class EditHandleCommand;
+  friend class RigSetCommand;
+  friend class SetRigEnabledCommand;
+  class MoveHandleCommand;
+  class EditHandleCommand;
+  class RigSetCommand;
+  class SetRigEnabledCommand;
   friend class RenameJointCommand;
   friend class ReplaceClipCommand;
   friend class SetJointTransformCommand;
