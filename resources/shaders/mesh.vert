@@ -25,7 +25,11 @@ uniform bool uSkinned;
 uniform samplerBuffer uJointMatrices;
 uniform samplerBuffer uExtraInfluences;
 uniform int uExtraCount;
+uniform int uSlots;     // attribute slots (1..8) that carry a weight in this mesh
 
+// Influence slot k of the attribute pairs, or nothing for the slots this mesh leaves empty:
+// a software rasteriser pays four texel fetches per slot per vertex, and most skins use
+// four slots or fewer. uSlots is uniform, so the branches cost nothing on a GPU.
 out vec3 vNormalView;   // view space, for the headlight
 out vec2 vTexCoord;
 
@@ -38,10 +42,14 @@ mat4 jointMatrix(uint joint) {
 void main() {
   mat4 skin = mat4(1.0);
   if (uSkinned) {
-    mat4 sum = aWeights0.x * jointMatrix(aJoints0.x) + aWeights0.y * jointMatrix(aJoints0.y) +
-               aWeights0.z * jointMatrix(aJoints0.z) + aWeights0.w * jointMatrix(aJoints0.w) +
-               aWeights1.x * jointMatrix(aJoints1.x) + aWeights1.y * jointMatrix(aJoints1.y) +
-               aWeights1.z * jointMatrix(aJoints1.z) + aWeights1.w * jointMatrix(aJoints1.w);
+    mat4 sum = aWeights0.x * jointMatrix(aJoints0.x);
+    if (uSlots > 1) sum += aWeights0.y * jointMatrix(aJoints0.y);
+    if (uSlots > 2) sum += aWeights0.z * jointMatrix(aJoints0.z);
+    if (uSlots > 3) sum += aWeights0.w * jointMatrix(aJoints0.w);
+    if (uSlots > 4) {
+      sum += aWeights1.x * jointMatrix(aJoints1.x) + aWeights1.y * jointMatrix(aJoints1.y) +
+             aWeights1.z * jointMatrix(aJoints1.z) + aWeights1.w * jointMatrix(aJoints1.w);
+    }
     float total = dot(aWeights0, vec4(1.0)) + dot(aWeights1, vec4(1.0));
     for (int k = 0; k < uExtraCount; ++k) {
       vec2 influence = texelFetch(uExtraInfluences, gl_VertexID * uExtraCount + k).xy;

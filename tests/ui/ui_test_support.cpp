@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/io/rig_json.h"
 #include "ui/document/document.h"
 #include "ui/viewport/viewport.h"
 
@@ -100,6 +101,10 @@ std::string serializeDocument(const Document& document) {
     }
     for (const auto& [name, curve] : clip->curves) printCurve(out, name.c_str(), curve);
   }
+  // Rigs as their JSON (every field of each definition), then which one solves.
+  out << "rigs " << document.rigSet().rigs.size() << " active " << document.rigSet().active << " enabled "
+      << document.rigEnabled() << '\n';
+  for (const RigDefinition& rig : document.rigSet().rigs) out << rigToJson(rig, skeleton) << '\n';
   out << "overrides\n";
   for (const auto& [joint, local] : document.poseOverrides()) {
     out << ' ' << joint;

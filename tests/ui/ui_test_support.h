@@ -23,7 +23,8 @@ std::string dataPath(const std::string& relative);
 std::vector<std::filesystem::path> importableTestFiles();
 
 // The document's editable state as text: joint names and parents, the current clip's keys
-// (every channel, with handles and interpolation), the pose overrides and the evaluated
+// (every channel, with handles and interpolation), the rigs (as rig JSON), which rig is
+// active and enabled, the pose overrides and the evaluated
 // local pose at the current time. Two documents that serialise equally hold the same edit
 // state, so undo tests compare "before" and "after undo" with one string comparison.
 // Floats are printed with 6 significant digits so float noise of a redo does not count.

@@ -7,6 +7,8 @@ namespace articula::ui {
 enum CommandId : int {
   kSetJointTransformCommandId = 1,
   kEditKeysCommandId = 2,
+  kEditHandleCommandId = 3,
+  kMoveHandleCommandId = 4,
 };
 
 }  // namespace articula::ui

@@ -216,6 +216,9 @@ void CurveView::documentChanged(const ChangeEvent& event) {
       mPlot->update();
       break;
     case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::RigChanged:  // rigs move the pose, never the clip's keys
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
       break;
   }
 }

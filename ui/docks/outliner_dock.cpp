@@ -88,6 +88,9 @@ void OutlinerDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::JointRenamed:  // the model updates its own item
     case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::RigChanged:
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
       break;
   }
 }

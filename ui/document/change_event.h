@@ -15,11 +15,15 @@ struct ChangeEvent {
     PoseEdited,          // pose overrides changed (`joint`, or -1 for several); the pose moved
     JointRenamed,        // `joint` has a new name
     ClipEdited,          // keys of clip `clip` changed; the pose was re-evaluated
+    RigChanged,          // the rigs, the active rig or its handle list changed; pose re-evaluated
+    HandleEdited,        // handle `handle` of the active rig changed (settings, target, pole)
+    RigEnabledChanged,   // the active rig was switched on or off; the pose was re-evaluated
   };
 
   Type type;
-  int joint = -1;  // PoseEdited, JointRenamed: the skeleton node concerned
-  int clip = -1;   // ClipEdited: index of the clip in the scene
+  int joint = -1;   // PoseEdited, JointRenamed: the skeleton node concerned
+  int clip = -1;    // ClipEdited: index of the clip in the scene
+  int handle = -1;  // HandleEdited: index of the handle in the active rig
 };
 
 }  // namespace articula::ui

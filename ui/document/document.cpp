@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/skeleton/local_to_model.h"
 
@@ -31,6 +32,10 @@ void Document::replaceScene(Scene scene, const QString& filePath, const QString&
   mTime = currentClip() ? currentClip()->startTime : 0.0;
   mSelectedJoints.clear();
   mPoseOverrides.clear();
+  // Rigs index the old skeleton's joints.
+  mRigSet = RigSet{};
+  mRigEnabled = true;
+  bindRig();
   mUndoStack->clear();
   evaluatePose();
   emitChanged(ChangeEvent::Type::SceneReplaced);
@@ -111,6 +116,69 @@ void Document::evaluatePose() {
   job.local = mLocalPose;
   job.model = mModelPose;
   if (!job.run()) std::fill(mModelPose.begin(), mModelPose.end(), Affine::Identity());
+  mRigSolved = false;
+  if (!mRigEnabled || !mRig) return;
+  mInputModelPose.assign(mModelPose.begin(), mModelPose.end());
+  if (!mRig->solve(mLocalPose, mTime, currentClip())) return;
+  const auto solvedModel = mRig->modelMatrices();
+  std::copy_n(solvedModel.begin(), std::min(solvedModel.size(), mModelPose.size()), mModelPose.begin());
+  mRigSolved = true;
+}
+
+void Document::bindRig() {
+  mRig.reset();
+  mRigError.clear();
+  const RigDefinition* definition = mRigSet.activeRig();
+  if (!definition) return;
+  Result<Rig> bound = Rig::bind(mScene.skeleton, *definition);
+  if (!bound) {
+    mRigError = QString::fromStdString(bound.error());
+    return;
+  }
+  mRig = std::move(bound).value();
+  // The character stands in world space as it is in model space, on the grid's plane.
+  Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+  if (ground) mRig->setGround(std::move(ground).value());
+}
+
+RigSet Document::setRigSet(DocumentEditKey, RigSet rigs) {
+  std::swap(rigs, mRigSet);
+  bindRig();
+  evaluatePose();
+  emitChanged(ChangeEvent::Type::RigChanged);
+  return rigs;
+}
+
+std::optional<IkHandle> Document::setHandle(DocumentEditKey, int handle, IkHandle value) {
+  RigDefinition* definition = mRigSet.active >= 0 && mRigSet.active < static_cast<int>(mRigSet.rigs.size())
+                                  ? &mRigSet.rigs[static_cast<std::size_t>(mRigSet.active)]
+                                  : nullptr;
+  if (!definition || handle < 0 || handle >= static_cast<int>(definition->handles.size())) return std::nullopt;
+  IkHandle& stored = definition->handles[static_cast<std::size_t>(handle)];
+  // A drag changes only where the target or the pole is: the bound rig takes that without
+  // rebinding, so a live drag allocates nothing per mouse move.
+  IkHandle movedOnly = stored;
+  movedOnly.targetModel = value.targetModel;
+  movedOnly.targetSource = value.targetSource;
+  movedOnly.pole.position = value.pole.position;
+  const bool moveOnly = mRig && movedOnly == value && value.targetSource == TargetSource::Handle;
+  IkHandle previous = std::exchange(stored, std::move(value));
+  if (moveOnly) {
+    mRig->setTarget(handle, stored.targetModel);
+    mRig->setPolePosition(handle, stored.pole.position);
+  } else {
+    bindRig();
+  }
+  evaluatePose();
+  emitChanged(ChangeEvent::Type::HandleEdited, -1, -1, handle);
+  return previous;
+}
+
+bool Document::setRigEnabled(DocumentEditKey, bool enabled) {
+  const bool previous = std::exchange(mRigEnabled, enabled);
+  evaluatePose();
+  emitChanged(ChangeEvent::Type::RigEnabledChanged);
+  return previous;
 }
 
 std::optional<Transform> Document::setPoseOverride(DocumentEditKey, int joint, std::optional<Transform> local) {
@@ -168,8 +236,8 @@ std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clip
   return clips;
 }
 
-void Document::emitChanged(ChangeEvent::Type type, int joint, int clip) {
-  emit changed(ChangeEvent{type, joint, clip});
+void Document::emitChanged(ChangeEvent::Type type, int joint, int clip, int handle) {
+  emit changed(ChangeEvent{type, joint, clip, handle});
 }
 
 }  // namespace articula::ui

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/anim/clip.h"
+#include "core/rig/rig.h"
 #include "core/scene/scene.h"
 #include "ui/document/change_event.h"
 #include "ui/document/document_edit_key.h"
@@ -16,6 +17,18 @@
 class QUndoStack;
 
 namespace articula::ui {
+
+// The rigs of the character: editable definitions (what the Rig panel edits and a project
+// stores), one of them active. Indices of joints are the document skeleton's.
+struct RigSet {
+  std::vector<RigDefinition> rigs;
+  int active = -1;  // index into rigs, -1: no rig solves
+
+  const RigDefinition* activeRig() const {
+    return active >= 0 && active < static_cast<int>(rigs.size()) ? &rigs[static_cast<std::size_t>(active)] : nullptr;
+  }
+  bool operator==(const RigSet& other) const = default;
+};
 
 // The open character: the scene, the clip and time being looked at, the joint selection,
 // and the undo stack of every edit made to it.
@@ -74,6 +87,23 @@ class Document : public QObject {
   std::span<const Transform> localPose() const { return mLocalPose; }
   std::span<const Affine> modelPose() const { return mModelPose; }
 
+  // Rigs. The active rig is bound to the skeleton (Rig::bind) with the ground plane y = 0
+  // under the character, and while it is enabled it solves the evaluated pose after the
+  // clip and the pose overrides (Rig::solve at the current time, the current clip giving
+  // its curves), so localPose() and modelPose() are the rig's result.
+  const RigSet& rigSet() const { return mRigSet; }
+  const RigDefinition* activeRig() const { return mRigSet.activeRig(); }
+  bool rigEnabled() const { return mRigEnabled; }
+  // The bound active rig (its reports describe the last solve), null when there is no
+  // active rig or it did not bind (rigError() says why).
+  const Rig* boundRig() const { return mRig ? &*mRig : nullptr; }
+  const QString& rigError() const { return mRigError; }
+  // Whether the bound rig solved the current pose (enabled, bound, and the solve ran).
+  bool rigSolved() const { return mRigSolved; }
+  // Model-space matrices of the pose the rig started from (clip + overrides, before IK):
+  // what IkPole::Space::Joint poles are carried by. Equals modelPose() when no rig solved.
+  std::span<const Affine> inputModelPose() const { return mRigSolved ? mInputModelPose : mModelPose; }
+
   // Pose overrides: joints posed by hand at the current time, as local transforms that
   // replace what the clip gives. As in Maya and Blender, such an edit shows at once but is
   // not animation until it is keyed (KeyPoseCommand writes it into the clip); moving the
@@ -94,13 +124,23 @@ class Document : public QObject {
   // current at its start time (-1 when the list is empty); returns the list it replaced.
   // Emits CurrentClipChanged, whose listeners re-read the list.
   std::vector<Clip> replaceClips(DocumentEditKey, std::vector<Clip> clips, int currentIndex);
+  // Replaces every rig (an out-of-range active index means no active rig), rebinds the
+  // active one and re-evaluates the pose. Emits RigChanged.
+  RigSet setRigSet(DocumentEditKey, RigSet rigs);
+  // Replaces handle `handle` of the active rig. A change of target or pole position only
+  // (a drag) goes to the bound rig without rebinding; anything else rebinds. Emits
+  // HandleEdited. Ignored (returns nullopt) without an active rig or for a bad index.
+  std::optional<IkHandle> setHandle(DocumentEditKey, int handle, IkHandle value);
+  // Emits RigEnabledChanged; returns the previous state.
+  bool setRigEnabled(DocumentEditKey, bool enabled);
 
  signals:
   void changed(const articula::ui::ChangeEvent& event);
 
  private:
   void evaluatePose();
-  void emitChanged(ChangeEvent::Type type, int joint = -1, int clip = -1);
+  void emitChanged(ChangeEvent::Type type, int joint = -1, int clip = -1, int handle = -1);
+  void bindRig();
 
   Scene mScene;
   QString mFilePath;
@@ -113,6 +153,12 @@ class Document : public QObject {
   std::map<int, Transform> mPoseOverrides;
   Pose mLocalPose;
   std::vector<Affine> mModelPose;
+  RigSet mRigSet;
+  bool mRigEnabled = true;
+  std::optional<Rig> mRig;
+  QString mRigError;
+  bool mRigSolved = false;
+  std::vector<Affine> mInputModelPose;
 };
 
 }  // namespace articula::ui

@@ -4,6 +4,10 @@ namespace articula::ui {
 
 class ClipListCommand;
 class KeyPoseCommand;
+class MoveHandleCommand;
+class EditHandleCommand;
+class RigSetCommand;
+class SetRigEnabledCommand;
 class RenameJointCommand;
 class ReplaceClipCommand;
 class SetJointTransformCommand;
@@ -13,6 +17,14 @@ class SetJointTransformCommand;
 class DocumentEditKey {
   friend class ClipListCommand;
   friend class KeyPoseCommand;
+  friend class MoveHandleCommand;
+  friend class EditHandleCommand;
+  friend class RigSetCommand;
+  friend class SetRigEnabledCommand;
+  class MoveHandleCommand;
+  class EditHandleCommand;
+  class RigSetCommand;
+  class SetRigEnabledCommand;
   friend class RenameJointCommand;
   friend class ReplaceClipCommand;
   friend class SetJointTransformCommand;

@@ -76,6 +76,9 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
       break;
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::RigChanged:  // rigs move the pose, never the clip's keys
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
       break;
   }
   update();

@@ -93,6 +93,9 @@ void PlaybackController::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::JointRenamed:
     case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::RigChanged:
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
       break;
   }
 }

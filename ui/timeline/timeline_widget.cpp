@@ -176,6 +176,9 @@ void TimelineWidget::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::SelectionChanged:
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::JointRenamed:
+    case ChangeEvent::Type::RigChanged:
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
       break;
   }
 }

@@ -13,7 +13,7 @@ namespace articula::ui {
 
 namespace {
 
-constexpr int kAttributeInfluences = 8;  // slots carried by the two uvec4/vec4 attribute pairs
+constexpr int kAttributeInfluences = 8;               // slots carried by the two uvec4/vec4 attribute pairs
 const Vec4 kDefaultColor(0.60f, 0.60f, 0.64f, 1.0f);  // linear "clay" for meshes without material
 
 struct MeshVertex {
@@ -54,6 +54,7 @@ struct MeshRenderer::GpuMesh {
   GLuint extraTexture = 0;
   GLsizei indexCount = 0;
   int extraCount = 0;  // influences per vertex beyond the attribute slots
+  int usedSlots = 1;   // attribute slots that carry a non-zero weight in some vertex (1..8)
   int sceneMesh = -1;
   bool skinned = false;
 };
@@ -117,8 +118,8 @@ unsigned MeshRenderer::loadTexture(const Scene& scene, const Material& material)
   mGl->glBindTexture(GL_TEXTURE_2D, texture);
   mGl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   // Colour textures are sRGB-encoded; GL decodes them to linear when sampling.
-  mGl->glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, image.width(), image.height(), 0, GL_RGBA,
-                    GL_UNSIGNED_BYTE, image.constBits());
+  mGl->glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, image.width(), image.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                    image.constBits());
   mGl->glGenerateMipmap(GL_TEXTURE_2D);
   mGl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
   mGl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
@@ -138,7 +139,8 @@ void MeshRenderer::upload(const Scene& scene) {
     const Mesh& mesh = scene.meshes[meshIndex];
     const std::size_t vertexCount = mesh.vertexCount();
     if (vertexCount == 0 || mesh.indices.size() < 3) continue;
-    if (std::any_of(mesh.indices.begin(), mesh.indices.end(), [&](std::uint32_t i) { return i >= vertexCount; })) continue;
+    if (std::any_of(mesh.indices.begin(), mesh.indices.end(), [&](std::uint32_t i) { return i >= vertexCount; }))
+      continue;
 
     const std::vector<Vec3> normals = mesh.normals.size() == vertexCount ? mesh.normals : computeNormals(mesh);
     std::vector<MeshVertex> vertices(vertexCount);
@@ -165,11 +167,13 @@ void MeshRenderer::upload(const Scene& scene) {
                       GL_STATIC_DRAW);
     const auto stride = static_cast<GLsizei>(sizeof(MeshVertex));
     mGl->glEnableVertexAttribArray(0);
-    mGl->glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, position)));
+    mGl->glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride,
+                               reinterpret_cast<void*>(offsetof(MeshVertex, position)));
     mGl->glEnableVertexAttribArray(1);
     mGl->glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, normal)));
     mGl->glEnableVertexAttribArray(2);
-    mGl->glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MeshVertex, texCoord)));
+    mGl->glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride,
+                               reinterpret_cast<void*>(offsetof(MeshVertex, texCoord)));
 
     if (gpu.skinned) {
       // Heaviest influences first, so the attribute slots carry most of the weight and the
@@ -190,6 +194,7 @@ void MeshRenderer::upload(const Scene& scene) {
           if (k < kAttributeInfluences) {
             skinVertices[v].joints[k] = joint;
             skinVertices[v].weights[k] = weight;
+            if (weight != 0.0f) gpu.usedSlots = std::max(gpu.usedSlots, static_cast<int>(k) + 1);
           } else {
             const std::size_t e = (v * static_cast<std::size_t>(gpu.extraCount) + (k - kAttributeInfluences)) * 2;
             extras[e] = static_cast<float>(joint);
@@ -204,8 +209,9 @@ void MeshRenderer::upload(const Scene& scene) {
       const auto skinStride = static_cast<GLsizei>(sizeof(SkinVertex));
       for (GLuint pair = 0; pair < 2; ++pair) {
         mGl->glEnableVertexAttribArray(3 + 2 * pair);
-        mGl->glVertexAttribIPointer(3 + 2 * pair, 4, GL_UNSIGNED_SHORT, skinStride,
-                                    reinterpret_cast<void*>(offsetof(SkinVertex, joints) + pair * 4 * sizeof(std::uint16_t)));
+        mGl->glVertexAttribIPointer(
+            3 + 2 * pair, 4, GL_UNSIGNED_SHORT, skinStride,
+            reinterpret_cast<void*>(offsetof(SkinVertex, joints) + pair * 4 * sizeof(std::uint16_t)));
         mGl->glEnableVertexAttribArray(4 + 2 * pair);
         mGl->glVertexAttribPointer(4 + 2 * pair, 4, GL_FLOAT, GL_FALSE, skinStride,
                                    reinterpret_cast<void*>(offsetof(SkinVertex, weights) + pair * 4 * sizeof(float)));
@@ -279,6 +285,7 @@ void MeshRenderer::draw(const Scene& scene, std::span<const Affine> modelPose, c
     mGl->glUniformMatrix4fv(modelLocation, 1, GL_FALSE, model.data());
     mProgram->setUniformValue("uSkinned", gpu.skinned);
     mProgram->setUniformValue("uExtraCount", gpu.extraCount);
+    mProgram->setUniformValue("uSlots", gpu.usedSlots);
 
     Vec4 color = kDefaultColor;
     GLuint texture = 0;

@@ -1,6 +1,7 @@
 #include "ui/viewport/viewport.h"
 
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLShaderProgram>
@@ -36,6 +37,9 @@ Viewport::Viewport(Document* document, QWidget* parent) : QOpenGLWidget(parent),
   setObjectName(QStringLiteral("Viewport"));
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(200, 150);
+  QSurfaceFormat widgetFormat = surfaceFormat();
+  widgetFormat.setSamples(multisampleSamples());
+  setFormat(widgetFormat);
   mBones = bonesOf(mDocument->scene().skeleton);
   connect(mDocument, &Document::changed, this, &Viewport::documentChanged);
   frameAll();
@@ -56,6 +60,27 @@ QSurfaceFormat Viewport::surfaceFormat() {
   format.setDepthBufferSize(24);
   format.setSamples(4);
   return format;
+}
+
+int Viewport::multisampleSamples() {
+  static const int samples = [] {
+    bool overridden = false;
+    const int fromEnvironment = qEnvironmentVariableIntValue("ARTICULA_MSAA_SAMPLES", &overridden);
+    if (overridden && fromEnvironment >= 0) return fromEnvironment;
+    QOffscreenSurface surface;
+    surface.setFormat(surfaceFormat());
+    surface.create();
+    QOpenGLContext context;
+    context.setFormat(surfaceFormat());
+    if (!context.create() || !context.makeCurrent(&surface)) return 4;
+    const auto* renderer = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+    const QString name = QString::fromLatin1(renderer ? renderer : "").toLower();
+    context.doneCurrent();
+    const bool software = name.contains(QLatin1String("llvmpipe")) || name.contains(QLatin1String("softpipe")) ||
+                          name.contains(QLatin1String("swiftshader")) || name.contains(QLatin1String("software"));
+    return software ? 0 : 4;
+  }();
+  return samples;
 }
 
 void Viewport::documentChanged(const ChangeEvent& event) {

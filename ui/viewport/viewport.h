@@ -40,6 +40,12 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   // OpenGL 3.3 core with depth and multisampling; set as the application default before
   // the QApplication exists so every context matches.
   static QSurfaceFormat surfaceFormat();
+  // Multisampling of the viewport's framebuffer: 4 samples on a GPU, none on a software
+  // rasteriser (llvmpipe, softpipe, SwiftShader), where 4× MSAA more than doubles the cost
+  // of a frame (every fragment is shaded and stored per sample on the CPU). The environment
+  // variable ARTICULA_MSAA_SAMPLES overrides it. Probed once with a throwaway context; needs
+  // the QGuiApplication.
+  static int multisampleSamples();
 
   const OrbitCamera& camera() const { return mCamera; }
   GizmoMode gizmoMode() const { return mGizmoMode; }

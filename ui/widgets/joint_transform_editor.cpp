@@ -95,6 +95,9 @@ void JointTransformEditor::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::RigChanged:  // the rig moves the pose
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
       refreshValues();
       break;
   }

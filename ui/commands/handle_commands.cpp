@@ -1,0 +1,106 @@
+#include "ui/commands/handle_commands.h"
+
+#include <QCoreApplication>
+
+#include "ui/commands/command_ids.h"
+#include "ui/document/document.h"
+
+namespace articula::ui {
+
+namespace {
+
+const IkHandle* activeHandle(const Document& document, int handle) {
+  const RigDefinition* rig = document.activeRig();
+  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) return nullptr;
+  return &rig->handles[static_cast<std::size_t>(handle)];
+}
+
+}  // namespace
+
+EditHandleCommand::EditHandleCommand(Document* document, int handle, IkHandle value, const QString& text,
+                                     QUndoCommand* parent)
+    : QUndoCommand(text, parent), mDocument(document), mHandle(handle), mValue(std::move(value)) {
+  const IkHandle* current = activeHandle(*document, handle);
+  if (!current || *current == mValue) {
+    setObsolete(true);
+    return;
+  }
+  mPrevious = *current;
+}
+
+QString EditHandleCommand::validate(const Document& document, int handle, const IkHandle& value) {
+  if (!activeHandle(document, handle)) {
+    return QCoreApplication::translate("EditHandleCommand", "there is no IK handle %1 in the active rig").arg(handle);
+  }
+  RigDefinition rig = *document.activeRig();
+  rig.handles[static_cast<std::size_t>(handle)] = value;
+  const Result<Rig> bound = Rig::bind(document.scene().skeleton, std::move(rig));
+  return bound ? QString() : QString::fromStdString(bound.error());
+}
+
+void EditHandleCommand::redo() {
+  if (!isObsolete()) mDocument->setHandle({}, mHandle, mValue);
+}
+
+void EditHandleCommand::undo() {
+  if (!isObsolete()) mDocument->setHandle({}, mHandle, mPrevious);
+}
+
+int EditHandleCommand::id() const { return kEditHandleCommandId; }
+
+bool EditHandleCommand::mergeWith(const QUndoCommand* other) {
+  const auto* next = static_cast<const EditHandleCommand*>(other);
+  if (!next->mMergeable || next->mDocument != mDocument || next->mHandle != mHandle || next->isObsolete()) return false;
+  mValue = next->mValue;
+  setObsolete(mValue == mPrevious);
+  return true;
+}
+
+MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, const Vec3& position,
+                                     QUndoCommand* parent)
+    : QUndoCommand(parent), mDocument(document), mHandle(handle), mPart(part) {
+  const IkHandle* current = activeHandle(*document, handle);
+  const QString name = current ? QString::fromStdString(current->name) : QStringLiteral("?");
+  setText(part == Part::Target ? QCoreApplication::translate("MoveHandleCommand", "Move IK Target %1").arg(name)
+                               : QCoreApplication::translate("MoveHandleCommand", "Move IK Pole %1").arg(name));
+  if (!current || !position.allFinite()) {
+    setObsolete(true);
+    return;
+  }
+  mPrevious = *current;
+  mValue = *current;
+  if (part == Part::Target) {
+    mValue.targetSource = TargetSource::Handle;
+    mValue.targetModel = position;
+  } else {
+    mValue.pole.position = position;
+  }
+  if (mValue == mPrevious) setObsolete(true);
+}
+
+void MoveHandleCommand::redo() {
+  if (!isObsolete()) mDocument->setHandle({}, mHandle, mValue);
+}
+
+void MoveHandleCommand::undo() {
+  if (!isObsolete()) mDocument->setHandle({}, mHandle, mPrevious);
+}
+
+int MoveHandleCommand::id() const { return kMoveHandleCommandId; }
+
+bool MoveHandleCommand::mergeWith(const QUndoCommand* other) {
+  const auto* next = static_cast<const MoveHandleCommand*>(other);
+  if (!next->mMergeable || next->mDocument != mDocument || next->mHandle != mHandle || next->mPart != mPart ||
+      next->isObsolete())
+    return false;
+  mValue = next->mValue;
+  if (mValue == mPrevious) {
+    // Back where the drag started: the stack drops an obsolete command without undoing
+    // it, so put the document back ourselves.
+    mDocument->setHandle({}, mHandle, mPrevious);
+    setObsolete(true);
+  }
+  return true;
+}
+
+}  // namespace articula::ui

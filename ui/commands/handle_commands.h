@@ -1,0 +1,66 @@
+#pragma once
+#include <QString>
+#include <QUndoCommand>
+
+#include <optional>
+
+#include "core/rig/ik_handle.h"
+
+namespace articula::ui {
+
+class Document;
+
+// Changes the settings of handle `handle` of the active rig (solver, weight, iterations,
+// tolerance, enabled, pole, limits, ...): the whole handle is swapped, so one command covers
+// every field. Slider drags are one undo step: commands after the first of a drag are made
+// mergeable and fold into the previous one when they edit the same handle.
+class EditHandleCommand : public QUndoCommand {
+ public:
+  EditHandleCommand(Document* document, int handle, IkHandle value, const QString& text,
+                    QUndoCommand* parent = nullptr);
+
+  // Why handle `handle` of the active rig cannot become `value` (no rig, bad index, or
+  // Rig::bind's message), empty when it can.
+  static QString validate(const Document& document, int handle, const IkHandle& value);
+
+  void setMergeable(bool mergeable) { mMergeable = mergeable; }
+  void redo() override;
+  void undo() override;
+  int id() const override;
+  bool mergeWith(const QUndoCommand* other) override;
+
+ private:
+  Document* const mDocument;
+  const int mHandle;
+  bool mMergeable = false;
+  IkHandle mValue;     // applied by redo
+  IkHandle mPrevious;  // the handle before the first command of the drag
+};
+
+// Moves the target (model space) or the pole (in the pole's space, IkPole::space) of handle
+// `handle` of the active rig. Dragging solves the rig at every mouse move: the tool pushes
+// one command per move, mergeable after the first (Tiled's object drag), so a drag is one
+// undo step; a drag back to the start leaves an obsolete command, which the stack drops.
+// A target move switches the handle to TargetSource::Handle; undo restores its source.
+class MoveHandleCommand : public QUndoCommand {
+ public:
+  enum class Part { Target, Pole };
+
+  MoveHandleCommand(Document* document, int handle, Part part, const Vec3& position, QUndoCommand* parent = nullptr);
+
+  void setMergeable(bool mergeable) { mMergeable = mergeable; }
+  void redo() override;
+  void undo() override;
+  int id() const override;
+  bool mergeWith(const QUndoCommand* other) override;
+
+ private:
+  Document* const mDocument;
+  const int mHandle;
+  const Part mPart;
+  bool mMergeable = false;
+  IkHandle mValue;     // applied by redo
+  IkHandle mPrevious;  // the handle before the first command of the drag
+};
+
+}  // namespace articula::ui
