@@ -311,5 +311,26 @@ TEST_F(RigCommandsTest, NewSceneDropsTheRigs) {
   EXPECT_EQ(document.boundRig(), nullptr);
 }
 
+TEST_F(RigCommandsTest, HandleSelectionFollowsTheActiveRig) {
+  document.setSelectedHandle(0);
+  EXPECT_EQ(document.selectedHandle(), -1) << "no rig, nothing to select";
+  buildHumanoid();
+  QSignalSpy changed(&document, &Document::changed);
+  document.setSelectedHandle(4);
+  EXPECT_EQ(document.selectedHandle(), 4);
+  ASSERT_EQ(changed.size(), 1);
+  EXPECT_EQ(changed.front().front().value<ChangeEvent>().type, ChangeEvent::Type::SelectionChanged);
+  document.setSelectedHandle(5);
+  EXPECT_EQ(document.selectedHandle(), -1) << "out of range selects none";
+  document.setSelectedHandle(4);
+  document.undoStack()->push(new RemoveHandleCommand(&document, 0));
+  EXPECT_EQ(document.selectedHandle(), -1) << "the fifth handle is gone";
+  document.setSelectedHandle(1);
+  document.undoStack()->undo();
+  EXPECT_EQ(document.selectedHandle(), 1) << "an index still in the rig stays selected";
+  document.undoStack()->undo();
+  EXPECT_EQ(document.selectedHandle(), -1) << "no rig after undoing its build";
+}
+
 }  // namespace
 }  // namespace articula::ui

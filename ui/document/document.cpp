@@ -31,6 +31,7 @@ void Document::replaceScene(Scene scene, const QString& filePath, const QString&
   mSampler.reset(currentClip());
   mTime = currentClip() ? currentClip()->startTime : 0.0;
   mSelectedJoints.clear();
+  mSelectedHandle = -1;
   mPoseOverrides.clear();
   // Rigs index the old skeleton's joints.
   mRigSet = RigSet{};
@@ -104,6 +105,14 @@ void Document::setSelectedJoints(std::vector<int> joints) {
   emitChanged(ChangeEvent::Type::SelectionChanged);
 }
 
+void Document::setSelectedHandle(int handle) {
+  const RigDefinition* rig = activeRig();
+  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) handle = -1;
+  if (handle == mSelectedHandle) return;
+  mSelectedHandle = handle;
+  emitChanged(ChangeEvent::Type::SelectionChanged);
+}
+
 void Document::evaluatePose() {
   const Skeleton& skeleton = mScene.skeleton;
   const auto rest = skeleton.restPose();
@@ -145,6 +154,9 @@ RigSet Document::setRigSet(DocumentEditKey, RigSet rigs) {
   std::swap(rigs, mRigSet);
   bindRig();
   evaluatePose();
+  const RigDefinition* rig = activeRig();
+  const bool handleGone = !rig || mSelectedHandle >= static_cast<int>(rig->handles.size());
+  if (handleGone) mSelectedHandle = -1;
   emitChanged(ChangeEvent::Type::RigChanged);
   return rigs;
 }

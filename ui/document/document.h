@@ -80,6 +80,10 @@ class Document : public QObject {
   const std::vector<int>& selectedJoints() const { return mSelectedJoints; }
   bool isSelected(int joint) const;
   void setSelectedJoints(std::vector<int> joints);  // invalid indices are dropped
+  // The selected IK handle of the active rig (-1: none). Selecting one keeps the joint
+  // selection; both changes emit SelectionChanged. A rig change that removes it clears it.
+  int selectedHandle() const { return mSelectedHandle; }
+  void setSelectedHandle(int handle);  // an index outside the active rig selects none
 
   // The scene evaluated at the current time: local transforms (each in its parent's
   // space) and model-space matrices, one per skeleton node. Without a clip this is the
@@ -149,6 +153,7 @@ class Document : public QObject {
   int mClipIndex = -1;
   double mTime = 0.0;
   std::vector<int> mSelectedJoints;
+  int mSelectedHandle = -1;
   ClipSampler mSampler;
   std::map<int, Transform> mPoseOverrides;
   Pose mLocalPose;
