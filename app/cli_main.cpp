@@ -63,9 +63,32 @@ std::optional<std::string> checkGltfOutput(const std::string& path) {
   return message;
 }
 
+// A RIG.json, or the humanoid rig the skeleton's names give ("auto"), or the active rig of
+// the input project ("project"; `projectRigs` holds the input's rigs, empty for an asset).
+articula::Result<articula::RigDefinition> loadRig(const std::string& rig, const articula::Skeleton& skeleton,
+                                                  const articula::ProjectRigs& projectRigs = {}) {
+  if (rig == "project") {
+    if (projectRigs.active < 0)
+      return articula::makeError("--rig project: the input is not a project with an active rig");
+    return projectRigs.rigs[static_cast<std::size_t>(projectRigs.active)];
+  }
+  if (rig == "auto") {
+    auto definition = articula::buildHumanoidRig(skeleton);
+    if (!definition) return articula::makeError("--rig auto: " + definition.error());
+    return definition;
+  }
+  std::ifstream file(rig, std::ios::binary);
+  if (!file) return articula::makeError(rig + ": cannot be read (--rig takes auto or a rig JSON file)");
+  const std::string text(std::istreambuf_iterator<char>(file), {});
+  auto definition = articula::rigFromJson(text, skeleton);
+  if (!definition) return articula::makeError(rig + ": " + definition.error());
+  return definition;
+}
+
 // A project for `inPath` written to `outPath`. An asset becomes a project naming it; a project
-// keeps its clips and settings, its asset path re-made relative to the new project's folder.
-int exportProject(const std::string& inPath, const std::string& outPath) {
+// keeps its clips, rigs and settings, its asset path re-made relative to the new project's
+// folder. `rig` (auto or a rig JSON file), when given, is added as the active rig.
+int exportProject(const std::string& inPath, const std::string& outPath, const std::string& rig) {
   namespace fs = std::filesystem;
   articula::Project project;
   articula::Skeleton skeleton;
@@ -86,13 +109,22 @@ int exportProject(const std::string& inPath, const std::string& outPath) {
     project = std::move(*made);
     skeleton = std::move(scene->skeleton);
   }
+  if (!rig.empty()) {
+    auto definition = loadRig(rig, skeleton, project.rigs);
+    if (!definition) return fail(definition.error());
+    project.rigs.rigs.push_back(std::move(*definition));
+    project.rigs.active = static_cast<int>(project.rigs.rigs.size()) - 1;
+    project.rigs.enabled = true;
+  }
   if (auto error = articula::saveProject(outPath, project, skeleton)) return fail(*error);
-  std::cout << "wrote " << outPath << ": " << project.clips.size() << " clips\n";
+  std::cout << "wrote " << outPath << ": " << project.clips.size() << " clips, " << project.rigs.rigs.size()
+            << " rigs\n";
   return 0;
 }
 
-int runExport(const std::string& inPath, const std::string& outPath) {
-  if (lowerExtension(outPath) == ".articula") return exportProject(inPath, outPath);
+int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig) {
+  if (lowerExtension(outPath) == ".articula") return exportProject(inPath, outPath, rig);
+  if (!rig.empty()) return fail("--rig is written into projects: the output must end in .articula");
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
   auto scene = articula::loadSceneOrProject(inPath);
   if (!scene) return fail(scene.error());
@@ -176,7 +208,7 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
 }
 
 struct BakeArgs {
-  std::string in, out, clip, range, rig = "auto", ground, contacts = "keep";
+  std::string in, out, clip, range, rig, ground, contacts = "keep";
   std::optional<double> tolerance;
   bool json = false;
 };
@@ -199,21 +231,6 @@ std::optional<std::string> parseRange(const std::string& text, articula::BakeOpt
   }
   if (options.firstFrame < 0 || options.lastFrame < options.firstFrame) return message;
   return std::nullopt;
-}
-
-// A RIG.json, or the humanoid rig the skeleton's names give ("auto").
-articula::Result<articula::RigDefinition> loadRig(const std::string& rig, const articula::Skeleton& skeleton) {
-  if (rig == "auto") {
-    auto definition = articula::buildHumanoidRig(skeleton);
-    if (!definition) return articula::makeError("--rig auto: " + definition.error());
-    return definition;
-  }
-  std::ifstream file(rig, std::ios::binary);
-  if (!file) return articula::makeError(rig + ": cannot be read (--rig takes auto or a rig JSON file)");
-  const std::string text(std::istreambuf_iterator<char>(file), {});
-  auto definition = articula::rigFromJson(text, skeleton);
-  if (!definition) return articula::makeError(rig + ": " + definition.error());
-  return definition;
 }
 
 // "plane": the world's y = 0 plane; anything else: a file whose meshes (at their nodes'
@@ -260,11 +277,14 @@ int runBake(const BakeArgs& args) {
     return fail("--contacts '" + args.contacts + "': expected detect or keep");
   if (args.contacts == "detect" && !args.ground.empty())
     return fail("--ground works with --contacts keep: detect holds each foot where it landed, on no ground");
-  auto scene = articula::loadSceneOrProject(args.in);
+  articula::ProjectRigs projectRigs;
+  auto scene = articula::loadSceneOrProject(args.in, &projectRigs);
   if (!scene) return fail(scene.error());
   auto clip = findClip(*scene, args.in, args.clip);
   if (!clip) return fail(clip.error());
-  auto rig = loadRig(args.rig, scene->skeleton);
+  // A project bakes through the rig the animator set up in it unless told otherwise.
+  const std::string rigChoice = !args.rig.empty() ? args.rig : projectRigs.active >= 0 ? "project" : "auto";
+  auto rig = loadRig(rigChoice, scene->skeleton, projectRigs);
   if (!rig) return fail(rig.error());
 
   articula::BakeOptions options;
@@ -342,6 +362,10 @@ int main(int argc, char** argv) {
       app.add_subcommand("export", "Write a file's scene and clips as glTF 2.0, or as an Articula project");
   exportCommand->add_option("IN", exportIn, "Any file articula-cli info reads")->required();
   exportCommand->add_option("--out", exportOut, "Output .glb, .gltf with its .bin beside it, or .articula")->required();
+  std::string exportRig;
+  exportCommand->add_option("--rig", exportRig,
+                            "Add a rig to the written project as its active rig: auto (the humanoid rig from joint "
+                            "names) or a rig JSON file");
 
   std::string contactsIn;
   std::string contactsOut;
@@ -361,7 +385,9 @@ int main(int argc, char** argv) {
   bake->add_option("--out", bakeArgs.out, "Output .glb, or .gltf with its .bin beside it")->required();
   bake->add_option("--clip", bakeArgs.clip, "Clip to bake (default: the first)");
   bake->add_option("--range", bakeArgs.range, "Frames to bake, FIRST:LAST inclusive (default: all)");
-  bake->add_option("--rig", bakeArgs.rig, "auto (the humanoid rig from joint names) or a rig JSON file");
+  bake->add_option("--rig", bakeArgs.rig,
+                   "auto (the humanoid rig from joint names), a rig JSON file, or project (the input project's "
+                   "active rig); default: project for a project with an active rig, else auto");
   bake->add_option("--ground", bakeArgs.ground, "plane (y = 0) or a mesh file the feet stand on (contacts keep)");
   bake->add_option("--contacts", bakeArgs.contacts,
                    "detect: find contacts and hold planted feet (foot-skate cleanup); keep: the clip's stride "
@@ -378,7 +404,7 @@ int main(int argc, char** argv) {
   // Nothing may escape as a crash: a library exception becomes a one-line error.
   try {
     if (*info) return runInfo(infoPath, infoJson);
-    if (*exportCommand) return runExport(exportIn, exportOut);
+    if (*exportCommand) return runExport(exportIn, exportOut, exportRig);
     if (*contacts) return runContacts(contactsIn, contactsOut, contactsClip, contactsHeights);
     if (*bake) return runBake(bakeArgs);
   } catch (const std::exception& e) {

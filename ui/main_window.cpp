@@ -91,6 +91,11 @@ MainWindow::MainWindow(QWidget* parent)
     view.cameraPitchRad = mViewport->camera().pitchRad();
     return std::optional<ProjectView>(view);
   });
+  // A project reopens with the camera it was saved with (after the scene's frame-all).
+  connect(mSession, &ProjectSession::projectOpened, this, [this](const ProjectView& view) {
+    if (view.hasCamera)
+      mViewport->setCameraView(view.cameraTarget, view.cameraYawRad, view.cameraPitchRad, view.cameraDistance);
+  });
   updateWindowTitle();
   updateEditActions();
 }
@@ -359,7 +364,39 @@ void MainWindow::resetLayout() {
   for (QDockWidget* dock : findChildren<QDockWidget*>()) dock->show();
 }
 
+void MainWindow::setUnsavedChangesPrompt(std::function<UnsavedChoice()> prompt) {
+  mUnsavedChangesPrompt = std::move(prompt);
+}
+
+bool MainWindow::confirmDiscardingChanges() {
+  if (mDocument->undoStack()->isClean()) return true;
+  UnsavedChoice choice = UnsavedChoice::Cancel;
+  if (mUnsavedChangesPrompt) {
+    choice = mUnsavedChangesPrompt();
+  } else {
+    const auto button = QMessageBox::warning(
+        this, tr("Unsaved Changes"), tr("Save the changes to %1 before closing it?").arg(mSession->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    choice = button == QMessageBox::Save      ? UnsavedChoice::Save
+             : button == QMessageBox::Discard ? UnsavedChoice::Discard
+                                              : UnsavedChoice::Cancel;
+  }
+  switch (choice) {
+    case UnsavedChoice::Save:
+      return saveDocument();
+    case UnsavedChoice::Discard:
+      return true;
+    case UnsavedChoice::Cancel:
+      return false;
+  }
+  return false;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmDiscardingChanges()) {
+    event->ignore();
+    return;
+  }
   saveLayout();
   QMainWindow::closeEvent(event);
 }
@@ -422,13 +459,19 @@ bool MainWindow::saveDocumentAs() {
   return true;
 }
 
-void MainWindow::newDocument() { openScene(makeMannequin(), tr("Mannequin")); }
+void MainWindow::newDocument() {
+  if (confirmDiscardingChanges()) openScene(makeMannequin(), tr("Mannequin"));
+}
 
 void MainWindow::rebuildRecentFilesMenu() {
   mRecentFilesMenu->clear();
   const QStringList files = mSession->recentFiles();
   for (const QString& file : files) {
-    mRecentFilesMenu->addAction(QFileInfo(file).fileName(), this, [this, file] { openShowingErrors(file); })
+    mRecentFilesMenu
+        ->addAction(QFileInfo(file).fileName(), this,
+                    [this, file] {
+                      if (confirmDiscardingChanges()) openShowingErrors(file);
+                    })
         ->setToolTip(file);
   }
   mRecentFilesMenu->setEnabled(!files.isEmpty());
@@ -453,6 +496,7 @@ void MainWindow::openScene(Scene scene, const QString& name) {
 }
 
 void MainWindow::chooseFileToOpen() {
+  if (!confirmDiscardingChanges()) return;
   const QStringList filters = importFileFilters();
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Project, Character or Animation"),
                                                     mLastOpenDirectory, filters.join(QStringLiteral(";;")));
@@ -507,6 +551,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
   const QString path = event->mimeData()->urls().value(0).toLocalFile();
   if (path.isEmpty()) return;
   event->acceptProposedAction();
+  if (!confirmDiscardingChanges()) return;
   QString message;
   const auto connection = connect(this, &MainWindow::openFailed, this, [&message](const QString& m) { message = m; });
   const bool opened = openFile(path);

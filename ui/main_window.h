@@ -3,6 +3,8 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <functional>
+
 class QAction;
 class QMenu;
 class QSettings;
@@ -75,6 +77,15 @@ class MainWindow : public QMainWindow {
   // on cancel, or on failure after emitting animationFailed with the reason.
   bool bake(const ProjectBakeSettings& settings);
 
+  // What the user answers when unsaved edits would be lost.
+  enum class UnsavedChoice { Save, Discard, Cancel };
+  // The question asked before New, Open, a drop or closing with unsaved edits: a Save /
+  // Don't Save / Cancel box by default; tests answer with their own function.
+  void setUnsavedChangesPrompt(std::function<UnsavedChoice()> prompt);
+  // True when the open document may be replaced or closed: it has no unsaved edits, or the
+  // user saved them (and the save worked) or chose to discard them.
+  bool confirmDiscardingChanges();
+
   // Name filters for an open dialog, built from the extensions the importers accept.
   static QStringList importFileFilters();
 
@@ -121,6 +132,7 @@ class MainWindow : public QMainWindow {
   QByteArray mDefaultLayout;
   QAction* mKeyPoseAction = nullptr;
   CurveEditorDock* mCurveEditorDock = nullptr;
+  std::function<UnsavedChoice()> mUnsavedChangesPrompt;
 };
 
 }  // namespace articula::ui

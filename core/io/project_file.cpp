@@ -11,6 +11,7 @@
 #include "core/io/atomic_file.h"
 #include "core/io/clip_json.h"
 #include "core/io/import.h"
+#include "core/io/rig_json.h"
 #include "core/samples/mannequin.h"
 
 namespace articula {
@@ -157,6 +158,29 @@ std::optional<std::string> applyJointRenames(const Json& json, const std::string
   return std::nullopt;
 }
 
+// Reads "rigs" against the skeleton the clips use (renames applied). Absent: no rigs.
+std::optional<std::string> readRigs(const Json& json, const std::string& where, const Skeleton& skeleton,
+                                    ProjectRigs& rigs) {
+  if (!json.contains("rigs")) return std::nullopt;
+  const Json& object = json.at("rigs");
+  if (!object.is_object()) return where + ": 'rigs' must be an object";
+  Fields r{object, where + ": rigs", {}};
+  if (!r.integer("active", rigs.active) || !r.boolean("enabled", rigs.enabled)) return r.error;
+  const Json noDefinitions = Json::array();
+  const Json& definitions = objectOr(object, "definitions", noDefinitions);
+  if (!definitions.is_array()) return where + ": rigs.definitions must be an array";
+  for (std::size_t i = 0; i < definitions.size(); ++i) {
+    Result<RigDefinition> rig = rigFromJson(definitions[i].dump(), skeleton);
+    if (!rig) return where + ": rigs.definitions[" + std::to_string(i) + "]: " + rig.error();
+    rigs.rigs.push_back(std::move(*rig));
+  }
+  if (rigs.active < -1 || rigs.active >= static_cast<int>(rigs.rigs.size())) {
+    return where + ": rigs.active " + std::to_string(rigs.active) + " names no rig (there are " +
+           std::to_string(rigs.rigs.size()) + ")";
+  }
+  return std::nullopt;
+}
+
 Result<Scene> loadAsset(const ProjectAsset& asset, const fs::path& folder, const std::string& where,
                         std::vector<std::string>& warnings) {
   if (!asset.builtin.empty()) {
@@ -272,6 +296,12 @@ std::string projectToJson(const Project& project, const Skeleton& skeleton) {
                       {"pitch_rad", v.cameraPitchRad}};
   }
   json["view"] = std::move(view);
+  if (!project.rigs.rigs.empty()) {
+    Json definitions = Json::array();
+    for (const RigDefinition& rig : project.rigs.rigs) definitions.push_back(Json::parse(rigToJson(rig, skeleton)));
+    json["rigs"] = {
+        {"active", project.rigs.active}, {"enabled", project.rigs.enabled}, {"definitions", std::move(definitions)}};
+  }
   std::string text;
   writeReadable(json, 0, text);
   text += '\n';
@@ -319,6 +349,7 @@ Result<OpenedProject> openProjectFromText(std::string_view text, const std::stri
     project.clips.push_back(std::move(*clip));
   }
   opened.scene.clips = project.clips;
+  if (auto error = readRigs(json, where, opened.scene.skeleton, project.rigs)) return makeError(*error);
   return opened;
 }
 
@@ -345,10 +376,11 @@ Result<Project> projectForAsset(const std::string& assetPath, const std::string&
   return project;
 }
 
-Result<Scene> loadSceneOrProject(const std::string& path) {
+Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs) {
   if (fs::path(path).extension() == ".articula") {
     Result<OpenedProject> opened = openProject(path);
     if (!opened) return makeError(opened.error());
+    if (rigs) *rigs = std::move(opened->project.rigs);
     return std::move(opened->scene);
   }
   return importScene(path);

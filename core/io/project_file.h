@@ -12,12 +12,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/rig/rig.h"
 #include "core/scene/scene.h"
 #include "core/util/result.h"
 
 namespace articula {
 
-inline constexpr int kProjectFormatVersion = 1;
+inline constexpr int kProjectFormatVersion = 2;
 
 struct ProjectAsset {
   std::string path;         // relative to the project file's folder, '/' separators
@@ -60,6 +61,14 @@ struct ProjectJointRename {
   std::string projectName;
 };
 
+// The character's IK rigs as the Rig panel left them. Joints are written by name (their
+// project names, after joint_renames).
+struct ProjectRigs {
+  std::vector<RigDefinition> rigs;
+  int active = -1;  // index into rigs, -1: no rig solves
+  bool enabled = true;
+};
+
 struct Project {
   ProjectAsset asset;
   std::vector<ProjectJointRename> jointRenames;  // written as "joint_renames" when not empty
@@ -67,6 +76,7 @@ struct Project {
   ProjectGround ground;
   ProjectBakeSettings bake;
   ProjectView view;
+  ProjectRigs rigs;  // written as "rigs" when there is one
 };
 
 // A project with its scene: the asset imported, the project's clips in place of the
@@ -81,8 +91,9 @@ struct OpenedProject {
 // Opens a project file completely or not at all. Errors name the project and what is
 // wrong: not a project (bad JSON, no format_version), a newer format, a missing asset (with
 // the path it looked at), an asset that does not import, a rename of a joint the asset does
-// not have (or to a name already taken), a clip whose joint the asset does not have, a malformed field (with its place,
-// e.g. "clips[1] 'walk': tracks[3].rotation[5]").
+// not have (or to a name already taken), a clip or rig whose joint the asset does not have,
+// an active rig index out of range, a malformed field (with its place, e.g.
+// "clips[1] 'walk': tracks[3].rotation[5]" or "rigs.definitions[0]: handles[2] ...").
 Result<OpenedProject> openProject(const std::string& projectPath);
 // The same from the file's text (fuzzing); the asset path resolves against projectPath's folder.
 Result<OpenedProject> openProjectFromText(std::string_view text, const std::string& projectPath);
@@ -102,7 +113,8 @@ Result<Project> projectForAsset(const std::string& assetPath, const std::string&
 std::string contentHash(std::string_view bytes);
 
 // Any file the CLI or the editor accepts: a project (.articula) opened with its clips, or an
-// asset imported (importScene).
-Result<Scene> loadSceneOrProject(const std::string& path);
+// asset imported (importScene). `rigs`, when given, receives the project's rigs (none for
+// an asset).
+Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs = nullptr);
 
 }  // namespace articula

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/io/project_file.h"
 #include "tools/gltf_validator.h"
 
 namespace {
@@ -260,7 +261,7 @@ TEST(CliProject, ExportConvertsAnAssetToAProjectAndBack) {
   // The project names the asset relative to its own folder, with the asset's hash.
   std::ifstream file(project);
   const nlohmann::json json = nlohmann::json::parse(file);
-  EXPECT_EQ(json["format_version"], 1);
+  EXPECT_EQ(json["format_version"], articula::kProjectFormatVersion);
   const std::string assetPath = json["asset"]["path"].get<std::string>();
   EXPECT_EQ(std::filesystem::weakly_canonical(dir.path / assetPath), std::filesystem::weakly_canonical(in));
   EXPECT_EQ(json["asset"]["content_hash"].get<std::string>().rfind("fnv1a64:", 0), 0u);
@@ -357,6 +358,40 @@ TEST(CliBake, RangeAndGroundWithTheTextSummary) {
   EXPECT_TRUE(validatesWithoutErrors(out));
 }
 
+// A project carries its rig: export --rig writes it, bake uses it unless --rig says otherwise.
+TEST(CliBake, AProjectBakesThroughItsOwnRig) {
+  const TempDir dir("articula_cli_bake_project_rig");
+  const std::string walk = data("bvh/cmu-mb-2010/02_01.bvh");
+  const std::string project = dir / "walk.articula";
+  const CliRun written = runCli("export " + quoted(walk) + " --out " + quoted(project) + " --rig auto");
+  ASSERT_EQ(written.exitCode, 0) << written.stderrText;
+  EXPECT_NE(written.stdoutText.find("1 rigs"), std::string::npos) << written.stdoutText;
+
+  auto bakeJson = [&](const std::string& in, const std::string& extra) {
+    const CliRun run =
+        runCli("bake " + quoted(in) + " --out " + quoted(dir / "o.glb") + " --range 0:40 --json" + extra);
+    EXPECT_EQ(run.exitCode, 0) << run.stderrText;
+    return run.exitCode == 0 ? nlohmann::json::parse(run.stdoutText) : nlohmann::json();
+  };
+  const nlohmann::json fromAsset = bakeJson(walk, " --rig auto");
+  EXPECT_EQ(bakeJson(project, ""), fromAsset) << "the project's rig is the humanoid rig";
+
+  // The animator switched the legs off in the project: the default bake honours that.
+  nlohmann::ordered_json json;
+  {
+    std::ifstream file(project);
+    json = nlohmann::ordered_json::parse(file);
+  }
+  for (auto& handle : json["rigs"]["definitions"][0]["handles"]) {
+    if (handle["name"].get<std::string>().find("leg") != std::string::npos) handle["enabled"] = false;
+  }
+  std::ofstream(project) << json.dump(1);
+  const nlohmann::json legsOff = bakeJson(project, "");
+  ASSERT_TRUE(legsOff.is_object());
+  EXPECT_NE(legsOff, fromAsset);
+  EXPECT_EQ(bakeJson(project, " --rig auto"), fromAsset) << "--rig overrides the project's rig";
+}
+
 TEST(CliBake, BadArgumentsAreOneLineErrors) {
   const TempDir dir("articula_cli_bake_bad");
   const std::string walk = quoted(data("bvh/cmu-mb-2010/02_03.bvh"));
@@ -370,6 +405,7 @@ TEST(CliBake, BadArgumentsAreOneLineErrors) {
       {"bake " + walk + out + " --range 9:3", "--range '9:3'"},
       {"bake " + walk + out + " --range 0:900", "0..900"},
       {"bake " + walk + out + " --rig /nonexistent/rig.json", "/nonexistent/rig.json"},
+      {"bake " + walk + out + " --rig project", "not a project with an active rig"},
       {"bake " + walk + out + " --contacts maybe", "--contacts 'maybe'"},
       {"bake " + walk + out + " --tolerance -1", "--tolerance"},
       {"bake " + walk + out + " --clip nope", "no clip named 'nope'"},

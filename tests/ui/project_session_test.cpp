@@ -19,14 +19,18 @@
 
 #include "core/io/project_file.h"
 #include "core/samples/mannequin.h"
+#include "ui/commands/handle_commands.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/commands/rename_joint_command.h"
 #include "ui/commands/replace_clip_command.h"
+#include "ui/commands/rig_set_command.h"
 #include "ui/commands/set_joint_transform_command.h"
+#include "ui/commands/set_rig_enabled_command.h"
 #include "ui/dialogs/recovery_dialog.h"
 #include "ui/document/document.h"
 #include "ui/document/project_session.h"
 #include "ui/main_window.h"
+#include "ui/viewport/viewport.h"
 #include "ui_test_support.h"
 
 namespace articula::ui {
@@ -130,6 +134,32 @@ TEST_F(ProjectSessionTest, SaveAndOpenRoundTripKeepsClipsRenamesAndViewState) {
   ASSERT_EQ(second->session->save(), std::nullopt);
   ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
   EXPECT_EQ(saved.readAll(), before);
+}
+
+TEST_F(ProjectSessionTest, RigsSaveAndReopenWithTheProject) {
+  auto first = makeEditor();
+  Document& document = first->document;
+  document.replaceScene(makeMannequin(), QString(), QStringLiteral("Mannequin"));
+  auto humanoid = BuildHumanoidRigCommand::humanoidRig(document);
+  ASSERT_TRUE(humanoid) << humanoid.error();
+  document.undoStack()->push(new BuildHumanoidRigCommand(&document, std::move(humanoid).value()));
+  IkHandle leg = document.activeRig()->handles[1];
+  leg.weight = 0.4f;
+  leg.maxIterations = 7;
+  document.undoStack()->push(new EditHandleCommand(&document, 1, leg, QStringLiteral("Edit Handle")));
+  document.undoStack()->push(new SetRigEnabledCommand(&document, false));
+  const QString path = folder.filePath(QStringLiteral("rigged.articula"));
+  ASSERT_EQ(first->session->saveAs(path), std::nullopt);
+
+  auto second = makeEditor();
+  ASSERT_EQ(second->session->open(path), std::nullopt);
+  EXPECT_EQ(second->document.rigSet(), document.rigSet());
+  EXPECT_FALSE(second->document.rigEnabled());
+  ASSERT_NE(second->document.boundRig(), nullptr) << second->document.rigError().toStdString();
+  EXPECT_EQ(test::serializeDocument(second->document), test::serializeDocument(document));
+  // The rigs came with the file: nothing to undo, nothing unsaved.
+  EXPECT_EQ(second->document.undoStack()->count(), 0);
+  EXPECT_TRUE(second->document.undoStack()->isClean());
 }
 
 TEST_F(ProjectSessionTest, TheMannequinSavesAsTheBuiltinCharacter) {
@@ -315,6 +345,71 @@ TEST(MainWindowProject, TitleShowsTheProjectAndADirtyMarker) {
   ASSERT_TRUE(window.openFile(path));
   EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("titled.articula[*]")));
   EXPECT_EQ(window.document()->scene().skeleton.name(1), "renamed_joint");
+}
+
+TEST(MainWindowProject, ReopeningAProjectRestoresItsCamera) {
+  QStandardPaths::setTestModeEnabled(true);
+  QTemporaryDir folder;
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  const Vec3 target(0.2f, 0.8f, -0.1f);
+  window.viewport()->setCameraView(target, 1.1f, -0.3f, 4.25f);
+  const QString path = folder.filePath(QStringLiteral("camera.articula"));
+  ASSERT_EQ(window.session()->saveAs(path), std::nullopt);
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  window.viewport()->setCameraView(Vec3::Zero(), 0.0f, 0.0f, 9.0f);
+  ASSERT_TRUE(window.openFile(path));
+  const OrbitCamera& camera = window.viewport()->camera();
+  EXPECT_TRUE(camera.target().isApprox(target)) << camera.target().transpose();
+  EXPECT_FLOAT_EQ(camera.yawRad(), 1.1f);
+  EXPECT_FLOAT_EQ(camera.pitchRad(), -0.3f);
+  EXPECT_FLOAT_EQ(camera.distance(), 4.25f);
+}
+
+TEST(MainWindowProject, UnsavedEditsAreSavedDiscardedOrKeptBeforeTheyWouldBeLost) {
+  QStandardPaths::setTestModeEnabled(true);
+  QTemporaryDir folder;
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  const QString path = folder.filePath(QStringLiteral("unsaved.articula"));
+  ASSERT_EQ(window.session()->saveAs(path), std::nullopt);
+  int asked = 0;
+  MainWindow::UnsavedChoice answer = MainWindow::UnsavedChoice::Cancel;
+  window.setUnsavedChangesPrompt([&] {
+    ++asked;
+    return answer;
+  });
+  QAction* newAction = window.findChild<QAction*>(QStringLiteral("actionNew"));
+  ASSERT_NE(newAction, nullptr);
+
+  // Nothing unsaved: no question.
+  EXPECT_TRUE(window.confirmDiscardingChanges());
+  EXPECT_EQ(asked, 0);
+
+  window.document()->undoStack()->push(new RenameJointCommand(window.document(), 1, QStringLiteral("kept_name")));
+  // Cancel: File ▸ New and closing leave the document and its edit as they are.
+  newAction->trigger();
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(window.document()->scene().skeleton.name(1), "kept_name");
+  window.show();
+  EXPECT_FALSE(window.close());
+  EXPECT_EQ(asked, 2);
+  EXPECT_EQ(window.document()->scene().skeleton.name(1), "kept_name");
+
+  // Save: the project on disk gets the edit, then the window closes.
+  answer = MainWindow::UnsavedChoice::Save;
+  EXPECT_TRUE(window.close());
+  EXPECT_TRUE(window.document()->undoStack()->isClean());
+  const auto reopened = openProject(path.toStdString());
+  ASSERT_TRUE(reopened.ok()) << reopened.error();
+  EXPECT_EQ(reopened->scene.skeleton.name(1), "kept_name");
+
+  // Discard: File ▸ New replaces the edited document.
+  window.document()->undoStack()->push(new RenameJointCommand(window.document(), 1, QStringLiteral("dropped")));
+  answer = MainWindow::UnsavedChoice::Discard;
+  newAction->trigger();
+  EXPECT_EQ(asked, 4);
+  EXPECT_NE(window.document()->scene().skeleton.name(1), "dropped");
 }
 
 }  // namespace

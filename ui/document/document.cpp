@@ -22,7 +22,8 @@ QString Document::displayName() const {
   return mDisplayName.isEmpty() ? tr("Untitled") : mDisplayName;
 }
 
-void Document::replaceScene(Scene scene, const QString& filePath, const QString& displayName) {
+void Document::replaceScene(Scene scene, const QString& filePath, const QString& displayName, RigSet rigs,
+                            bool rigEnabled) {
   mScene = std::move(scene);
   mFilePath = filePath;
   mDisplayName = displayName;
@@ -33,9 +34,8 @@ void Document::replaceScene(Scene scene, const QString& filePath, const QString&
   mSelectedJoints.clear();
   mSelectedHandle = -1;
   mPoseOverrides.clear();
-  // Rigs index the old skeleton's joints.
-  mRigSet = RigSet{};
-  mRigEnabled = true;
+  mRigSet = std::move(rigs);
+  mRigEnabled = rigEnabled;
   bindRig();
   mUndoStack->clear();
   evaluatePose();

@@ -58,8 +58,10 @@ class Document : public QObject {
 
   // Takes over a fully imported scene (the open one is only dropped once the new one is
   // complete), selects its first clip at its start time, clears the selection and the undo
-  // history.
-  void replaceScene(Scene scene, const QString& filePath, const QString& displayName = QString());
+  // history. `rigs` (a project's, indexing this scene's skeleton) replace the old ones,
+  // which indexed the old skeleton.
+  void replaceScene(Scene scene, const QString& filePath, const QString& displayName = QString(), RigSet rigs = {},
+                    bool rigEnabled = true);
 
   // Clip being played and edited, -1 when the scene has none.
   int currentClipIndex() const { return mClipIndex; }

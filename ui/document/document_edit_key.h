@@ -21,10 +21,6 @@ class DocumentEditKey {
   friend class EditHandleCommand;
   friend class RigSetCommand;
   friend class SetRigEnabledCommand;
-  class MoveHandleCommand;
-  class EditHandleCommand;
-  class RigSetCommand;
-  class SetRigEnabledCommand;
   friend class RenameJointCommand;
   friend class ReplaceClipCommand;
   friend class SetJointTransformCommand;

@@ -95,8 +95,10 @@ void ProjectSession::adoptOpened(OpenedProject opened, const QString& projectPat
   mBake = project.bake;
   mProjectPath = projectPath;
   mReplacing = true;
+  RigSet rigs{project.rigs.rigs, project.rigs.active};
   mDocument->replaceScene(std::move(opened.scene), mAssetPath,
-                          mBuiltinMannequin ? QStringLiteral("Mannequin") : QString());
+                          mBuiltinMannequin ? QStringLiteral("Mannequin") : QString(), std::move(rigs),
+                          project.rigs.enabled);
   mReplacing = false;
   const int clip = clipIndexNamed(mDocument->scene(), project.view.clip);
   if (clip >= 0) mDocument->setCurrentClip(clip);
@@ -154,6 +156,10 @@ Result<Project> ProjectSession::currentProject(const QString& projectPath) const
       project.jointRenames.push_back({assetName, scene.skeleton.name(joint)});
   }
   project.clips = scene.clips;
+  project.rigs.rigs = mDocument->rigSet().rigs;
+  // The document treats an index outside its rigs as none; the file says so plainly.
+  project.rigs.active = mDocument->activeRig() ? mDocument->rigSet().active : -1;
+  project.rigs.enabled = mDocument->rigEnabled();
   project.ground = mGround;
   project.bake = mBake;
   if (const Clip* clip = mDocument->currentClip()) project.view.clip = clip->name;

@@ -126,6 +126,12 @@ void Viewport::setNamedView(OrbitCamera::NamedView view) {
   update();
 }
 
+void Viewport::setCameraView(const Vec3& target, float yawRad, float pitchRad, float distance) {
+  mCamera.setView(target, yawRad, pitchRad, distance);
+  mPendingFrame.reset();
+  update();
+}
+
 void Viewport::setGizmoMode(GizmoMode mode) {
   mGizmoMode = mode;
   if (mDrag == Drag::Gizmo) mDrag = Drag::None;

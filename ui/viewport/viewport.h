@@ -74,6 +74,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   // Fits the camera to the selected joints and their bones (frame all without selection).
   void frameSelected();
   void setNamedView(OrbitCamera::NamedView view);
+  // Puts the camera where a saved project had it (and cancels a pending frame-all).
+  void setCameraView(const Vec3& target, float yawRad, float pitchRad, float distance);
   void setGizmoMode(GizmoMode mode);
   void setGizmoSpace(GizmoSpace space);
   void setOnionSkin(const OnionSkinSettings& settings);

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "core/io/atomic_file.h"
+#include "core/io/rig_json.h"
+#include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
 
 namespace articula {
@@ -57,6 +59,21 @@ Project mannequinProject(const Scene& scene) {
   project.view.cameraDistance = 3.5f;
   project.view.cameraYawRad = 0.4f;
   project.view.cameraPitchRad = -0.2f;
+  // The humanoid rig with hand edits: a weaker left leg and a lowered spine tolerance; and a
+  // second, inactive rig with one CCD handle; the active rig switched off.
+  Result<RigDefinition> humanoid = buildHumanoidRig(scene.skeleton);
+  EXPECT_TRUE(humanoid.ok()) << humanoid.error();
+  if (humanoid) {
+    humanoid->handles[1].weight = 0.25f;
+    humanoid->handles[0].toleranceModel = 5e-4f;
+    project.rigs.rigs.push_back(*humanoid);
+    RigDefinition arm;
+    arm.name = "arm only";
+    arm.handles.push_back(humanoid->handles.back());
+    project.rigs.rigs.push_back(std::move(arm));
+  }
+  project.rigs.active = 0;
+  project.rigs.enabled = false;
   return project;
 }
 
@@ -76,6 +93,10 @@ TEST_F(ProjectFile, RoundTripKeepsEveryKeyAndSetting) {
   EXPECT_FLOAT_EQ(opened->project.view.cameraDistance, 3.5f);
   EXPECT_EQ(opened->project.bake.step, 2);
   EXPECT_FALSE(opened->project.bake.rootMotion);
+  ASSERT_EQ(opened->project.rigs.rigs.size(), 2u);
+  EXPECT_EQ(opened->project.rigs.rigs, project.rigs.rigs);
+  EXPECT_EQ(opened->project.rigs.active, 0);
+  EXPECT_FALSE(opened->project.rigs.enabled);
   // The clip samples exactly as the original.
   Pose a(scene.skeleton.restPose().begin(), scene.skeleton.restPose().end());
   Pose b = a;
@@ -129,11 +150,13 @@ TEST_F(ProjectFile, NewerCorruptAndForeignFilesAreRefusedWithAReason) {
   const std::string good = projectToJson(mannequinProject(scene), scene.skeleton);
 
   std::string newer = good;
-  newer.replace(newer.find("\"format_version\": 1"), 19, "\"format_version\": 7");
+  const std::string version = "\"format_version\": " + std::to_string(kProjectFormatVersion);
+  newer.replace(newer.find(version), version.size(), "\"format_version\": 7");
   write(path("newer.articula"), newer);
   auto opened = openProject(path("newer.articula"));
   ASSERT_FALSE(opened.ok());
-  EXPECT_NE(opened.error().find("saved by a newer Articula (format 7; this version reads formats 1 to 1)"),
+  EXPECT_NE(opened.error().find("saved by a newer Articula (format 7; this version reads formats 1 to " +
+                                std::to_string(kProjectFormatVersion) + ")"),
             std::string::npos)
       << opened.error();
 
@@ -168,6 +191,46 @@ TEST_F(ProjectFile, NewerCorruptAndForeignFilesAreRefusedWithAReason) {
   EXPECT_NE(opened.error().find("absent.articula': no such file"), std::string::npos) << opened.error();
 }
 
+TEST_F(ProjectFile, RigsNamingMissingJointsOrABadActiveIndexAreRefused) {
+  const Scene scene = makeMannequin();
+  const std::string good = projectToJson(mannequinProject(scene), scene.skeleton);
+  const std::size_t rigs = good.find("\"rigs\"");
+  ASSERT_NE(rigs, std::string::npos);
+
+  std::string unknownJoint = good;
+  unknownJoint.replace(unknownJoint.find("\"LeftUpLeg\"", rigs), 11, "\"LeftUpLegX\"");
+  auto opened = openProjectFromText(unknownJoint, path("joint.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("rigs.definitions[0]: "), std::string::npos) << opened.error();
+  EXPECT_NE(opened.error().find("'LeftUpLegX'"), std::string::npos) << opened.error();
+
+  std::string badActive = good;
+  badActive.replace(badActive.find("\"active\": 0", rigs), 11, "\"active\": 2");
+  opened = openProjectFromText(badActive, path("active.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("rigs.active 2 names no rig (there are 2)"), std::string::npos) << opened.error();
+
+  std::string notObject =
+      good.substr(0, rigs) + "\"rigs\": [],\n \"unused\": {" + good.substr(good.find('{', rigs) + 1);
+  opened = openProjectFromText(notObject, path("array.articula"));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().find("'rigs' must be an object"), std::string::npos) << opened.error();
+}
+
+TEST_F(ProjectFile, RigsFollowJointRenames) {
+  Scene scene = makeMannequin();
+  Project project = mannequinProject(scene);
+  const int knee = scene.skeleton.findJoint("LeftLeg");
+  project.jointRenames.push_back({"LeftLeg", "knee_L"});
+  scene.skeleton.setName(knee, "knee_L");
+  ASSERT_FALSE(saveProject(path("renamed.articula"), project, scene.skeleton).has_value());
+  const auto opened = openProject(path("renamed.articula"));
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  EXPECT_NE(read(path("renamed.articula")).find("\"knee_L\""), std::string::npos);
+  ASSERT_EQ(opened->project.rigs.rigs.size(), 2u);
+  EXPECT_EQ(opened->project.rigs.rigs[0], project.rigs.rigs[0]) << "same joint indices, found by the new name";
+}
+
 TEST_F(ProjectFile, EveryPrefixOfAProjectFailsCleanlyOrOpens) {
   const Scene scene = makeMannequin();
   const std::string good = projectToJson(mannequinProject(scene), scene.skeleton);
@@ -181,12 +244,19 @@ TEST_F(ProjectFile, EveryPrefixOfAProjectFailsCleanlyOrOpens) {
 
 TEST_F(ProjectFile, OlderFormatsKeepLoading) {
   // One file per format version, written by that version and never rewritten.
-  for (const char* file : {"projects/mannequin_v1.articula", "projects/rigged_simple_v1.articula"}) {
+  for (const char* file :
+       {"projects/mannequin_v1.articula", "projects/rigged_simple_v1.articula", "projects/mannequin_v2.articula"}) {
     const auto opened = openProject(kData + "/" + file);
     ASSERT_TRUE(opened.ok()) << file << ": " << opened.error();
     EXPECT_FALSE(opened->scene.clips.empty()) << file;
     EXPECT_FALSE(opened->scene.clips[0].validate(opened->scene.skeleton.jointCount()).has_value()) << file;
   }
+  // Version 2 carries the rig it was written with (articula-cli export --rig auto).
+  const auto v2 = openProject(kData + "/projects/mannequin_v2.articula");
+  ASSERT_TRUE(v2.ok()) << v2.error();
+  ASSERT_EQ(v2->project.rigs.rigs.size(), 1u);
+  EXPECT_EQ(v2->project.rigs.active, 0);
+  EXPECT_EQ(v2->project.rigs.rigs[0].handles.size(), 5u);
 }
 
 TEST_F(ProjectFile, AtomicSaveReplacesWholeOrLeavesTheOldFile) {
