@@ -11,6 +11,8 @@
 #include <algorithm>
 
 #include "core/samples/mannequin.h"
+#include "ui/commands/replace_clip_command.h"
+#include "ui/commands/rig_set_command.h"
 #include "ui/commands/set_joint_transform_command.h"
 #include "ui/document/document.h"
 #include "ui/timeline/auto_key.h"
@@ -71,6 +73,38 @@ TEST_F(TimelineTest, RowsShowTheSelectedJointsChannelsAndTheStrideCurves) {
   EXPECT_LT(rowIndex(QStringLiteral("Scale")), 0) << "the walk keys no scale";
   // The summary row holds every channel of the rows below it.
   EXPECT_EQ(sheet().rows().front().channels.size(), 3u + 1u + 2u);
+}
+
+// A handle's animated target and weight are its keys: under the handle while it is
+// selected, never mixed into the stride curves.
+TEST_F(TimelineTest, TheSelectedHandlesCurvesAreRowsUnderIt) {
+  auto rig = BuildHumanoidRigCommand::humanoidRig(document);
+  ASSERT_TRUE(rig) << rig.error();
+  document.undoStack()->push(new BuildHumanoidRigCommand(&document, std::move(rig).value()));
+  const IkHandle& leg = document.activeRig()->handles[1];
+  Clip clip = *document.currentClip();
+  clip.curves[handleCurveName(leg.name, "target.y")].insertKey(0.2, 0.1, Interpolation::Bezier);
+  clip.curves[handleCurveName(leg.name, "target.y")].insertKey(0.6, 0.3, Interpolation::Bezier);
+  clip.curves[handleCurveName(leg.name, "weight")].insertKey(0.4, 0.5, Interpolation::Linear);
+  clip.curves["ik.no_such_handle.weight"].insertKey(0.4, 1.0, Interpolation::Linear);
+  document.undoStack()->push(new ReplaceClipCommand(&document, 0, clip, QStringLiteral("Key handle")));
+
+  const QString legName = QString::fromStdString(leg.name);
+  EXPECT_LT(rowIndex(legName), 0);
+  EXPECT_LT(rowIndex(QString::fromStdString(handleCurveName(leg.name, "weight"))), 0) << "not among the curves";
+  EXPECT_GE(rowIndex(QStringLiteral("ik.no_such_handle.weight")), 0) << "no rig owns it: it stays visible";
+
+  document.setSelectedHandle(1);
+  const int handleRow = rowIndex(legName);
+  ASSERT_GE(handleRow, 0);
+  EXPECT_EQ(sheet().rows()[static_cast<std::size_t>(handleRow)].channels.size(), 2u);
+  EXPECT_EQ(rowIndex(QStringLiteral("target.y")), handleRow + 1);
+  EXPECT_EQ(rowIndex(QStringLiteral("weight")), handleRow + 2);
+  EXPECT_EQ(sheet().keysAt(sheet().keyPosition(handleRow + 1, 0.6)).size(), 1u)
+      << "its diamonds are where its keys are";
+
+  document.setSelectedHandle(-1);
+  EXPECT_LT(rowIndex(legName), 0);
 }
 
 TEST_F(TimelineTest, DraggingADiamondMovesItsKeysByWholeFramesInOneUndoStep) {

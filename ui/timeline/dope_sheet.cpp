@@ -72,12 +72,14 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::SelectionChanged:
     case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::JointRenamed:
+    case ChangeEvent::Type::RigChanged:  // handles (which own their curves' rows) came or went
       rebuildRows();
+      break;
+    case ChangeEvent::Type::HandleEdited:  // a rename gives its curves another prefix: rebuild
+      if (event.handle == mDocument->selectedHandle()) rebuildRows();
       break;
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
-    case ChangeEvent::Type::RigChanged:  // rigs move the pose, never the clip's keys
-    case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
       break;
   }
@@ -112,7 +114,31 @@ void DopeSheet::rebuildRows() {
       mRows.push_back(std::move(row));
     }
   }
-  const std::vector<KeyChannel> curves = curveChannels(*clip);
+  // Curves of the active rig's handles ("ik.<handle>.target.x", ...) belong to their handle:
+  // shown under it while it is selected, as a joint's channels are; the others (stride
+  // curves, curves of handles no rig has) in the Curves group.
+  const RigDefinition* rig = mDocument->activeRig();
+  auto handlePrefix = [](const IkHandle& handle) { return handleCurveName(handle.name, ""); };
+  auto ownedByRig = [&](const std::string& curve) {
+    return rig && std::any_of(rig->handles.begin(), rig->handles.end(),
+                              [&](const IkHandle& h) { return curve.starts_with(handlePrefix(h)); });
+  };
+  std::vector<KeyChannel> curves = curveChannels(*clip);
+  if (rig && mDocument->selectedHandle() >= 0) {
+    const IkHandle& handle = rig->handles[static_cast<std::size_t>(mDocument->selectedHandle())];
+    const std::string prefix = handlePrefix(handle);
+    Row handleRow{QString::fromStdString(handle.name), {}, 1};
+    for (const KeyChannel& channel : curves) {
+      if (channel.curve.starts_with(prefix)) handleRow.channels.push_back(channel);
+    }
+    const std::size_t handleRowIndex = mRows.size();
+    mRows.push_back(handleRow);
+    for (const KeyChannel& channel : handleRow.channels) {
+      mRows.push_back({QString::fromStdString(channel.curve.substr(prefix.size())), {channel}, 2});
+    }
+    if (handleRow.channels.empty()) mRows.erase(mRows.begin() + static_cast<std::ptrdiff_t>(handleRowIndex));
+  }
+  std::erase_if(curves, [&](const KeyChannel& channel) { return ownedByRig(channel.curve); });
   if (!curves.empty()) {
     mRows.push_back({tr("Curves"), curves, 1});
     for (const KeyChannel& channel : curves) mRows.push_back({QString::fromStdString(channel.curve), {channel}, 2});
