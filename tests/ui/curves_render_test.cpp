@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QDir>
 #include <QTest>
 
+#include "core/io/project_file.h"
 #include "core/samples/mannequin.h"
 #include "ui/curves/curve_view.h"
 #include "ui/docks/curve_editor_dock.h"
@@ -78,6 +80,43 @@ TEST(RenderCurves, TimelineShowsKeysAndTheCurveEditorBothStrideCurves) {
   const CurveView::Entry* bob = curves->findEntry(QStringLiteral("Hips.rotation.y (°)"));
   ASSERT_NE(bob, nullptr);
   EXPECT_GT(pixelsNear(withHips, curveRect, bob->colour, 30), 200);
+}
+
+// Issue 6's picture: a CMU walk baked with contact detection from the window; the baked
+// clip's stride curves in the curve editor and their keys in the dope sheet (nothing
+// selected, so the 0..1 curves fill the plot). The image is kept as articula_baked_walk.png
+// in the temporary folder (README's docs/images/baked_walk.png).
+TEST(RenderCurves, ABakedCmuWalkShowsItsKeysAndBothStrideCurves) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+  window.resize(1280, 800);
+  window.show();
+  std::string error;
+  ASSERT_TRUE(test::waitForRenderedFrame(*window.viewport(), &error)) << error;
+  ProjectBakeSettings settings;
+  settings.detectContacts = true;
+  ASSERT_TRUE(window.bake(settings));
+  const Clip* baked = window.document()->currentClip();
+  ASSERT_NE(baked, nullptr);
+  EXPECT_NE(baked->name.find("baked"), std::string::npos) << baked->name;
+  ASSERT_TRUE(baked->curves.contains("contact.left_foot"));
+  ASSERT_TRUE(baked->curves.contains("contact.right_foot"));
+  window.document()->setFrame(120);
+  window.viewport()->frameAll();  // the walker has left the start's framing by frame 120
+  QApplication::processEvents();
+  const QImage image = window.grab().toImage();
+  ASSERT_FALSE(image.isNull());
+  image.save(QDir::temp().filePath(QStringLiteral("articula_baked_walk.png")));
+
+  CurveView* curves = window.curveEditorDock()->curveView();
+  const QRect curveRect = rectIn(window, *curves);
+  for (const char* name : {"contact.left_foot", "contact.right_foot"}) {
+    const CurveView::Entry* entry = curves->findEntry(QLatin1String(name));
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_GT(pixelsNear(image, curveRect, entry->colour, 30), 400) << name;
+  }
+  const DopeSheet* sheet = window.timelineDock()->timeline()->dopeSheet();
+  EXPECT_GT(pixelsNear(image, rectIn(window, *sheet), QColor(170, 175, 185), 8), 200) << "the stride keys' diamonds";
 }
 
 TEST(CurveEditorInWindow, ItsKeysWinOverTheWindowShortcutsWhileItHasFocus) {
