@@ -28,6 +28,7 @@
 #include "ui/commands/replace_clip_command.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
+#include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/recovery_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/curve_editor_dock.h"
@@ -75,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
   createWindowAndHelpMenus();
   resize(1280, 800);
   restoreLayout();
+  rememberToggles();
 
   connect(mDocument, &Document::changed, this, [this](const ChangeEvent& event) {
     if (event.type == ChangeEvent::Type::SceneReplaced) updateWindowTitle();
@@ -146,6 +148,11 @@ void MainWindow::createActions() {
   });
   mKeyPoseAction->setObjectName(QStringLiteral("actionKeyPose"));
   mKeyPoseAction->setShortcut(Qt::Key_S);
+  editMenu->addSeparator();
+  QAction* preferencesAction = editMenu->addAction(tr("&Preferences…"), this, &MainWindow::editPreferences);
+  preferencesAction->setObjectName(QStringLiteral("actionPreferences"));
+  preferencesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+  preferencesAction->setMenuRole(QAction::PreferencesRole);
 
   TimelineWidget* timeline = mTimelineDock->timeline();
   QMenu* playbackMenu = menuBar()->addMenu(tr("&Playback"));
@@ -356,6 +363,26 @@ void MainWindow::restoreLayout() {
 void MainWindow::saveLayout() const {
   mSettings->setValue(QStringLiteral("window/geometry"), saveGeometry());
   mSettings->setValue(QStringLiteral("window/layout"), saveState());
+}
+
+void MainWindow::rememberToggles() {
+  static constexpr const char* kRemembered[] = {"actionSelectTool", "actionMoveTool",  "actionRotateTool",
+                                                "actionLocalAxes",  "actionOnionSkin", "actionLoop",
+                                                "actionAutoKey"};
+  for (const char* name : kRemembered) {
+    QAction* action = findChild<QAction*>(QLatin1String(name));
+    if (!action) continue;
+    const QString key = QStringLiteral("preferences/%1").arg(QLatin1String(name));
+    // trigger() runs what the menu runs; a checked tool of an exclusive group cannot be
+    // unchecked by it, so a group comes back through its checked member.
+    if (mSettings->contains(key) && mSettings->value(key).toBool() != action->isChecked()) action->trigger();
+    connect(action, &QAction::toggled, this, [this, key](bool on) { mSettings->setValue(key, on); });
+  }
+}
+
+void MainWindow::editPreferences() {
+  PreferencesDialog dialog(mSession->autosaveMinutes(), this);
+  if (dialog.exec() == QDialog::Accepted) mSession->setAutosaveMinutes(dialog.autosaveMinutes());
 }
 
 void MainWindow::resetLayout() {

@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -28,10 +29,14 @@
 #include "core/samples/mannequin.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
+#include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/history_dock.h"
 #include "ui/document/document.h"
+#include "ui/document/project_session.h"
 #include "ui/main_window.h"
+#include "ui/timeline/playback_controller.h"
+#include "ui/viewport/viewport.h"
 
 namespace articula::ui {
 namespace {
@@ -58,6 +63,54 @@ TEST(MainWindowLayout, PersistsAcrossSessionsAndResets) {
   reset->trigger();
   EXPECT_TRUE(reopened.historyDock()->isVisible());
   reopened.close();
+}
+
+TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
+  // Later windows of this process start from the defaults again.
+  struct ForgetToggles {
+    ~ForgetToggles() { QSettings().remove(QStringLiteral("preferences")); }
+  } forget;
+  GizmoSpace toggledSpace = GizmoSpace::Local;
+  {
+    MainWindow window;
+    toggledSpace = window.viewport()->gizmoSpace() == GizmoSpace::Local ? GizmoSpace::World : GizmoSpace::Local;
+    for (const char* name : {"actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionAutoKey"}) {
+      QAction* action = window.findChild<QAction*>(QLatin1String(name));
+      ASSERT_NE(action, nullptr) << name;
+      action->trigger();
+    }
+    QAction* loop = window.findChild<QAction*>(QStringLiteral("actionLoop"));
+    ASSERT_NE(loop, nullptr);
+    ASSERT_TRUE(loop->isChecked()) << "loop starts on";
+    loop->trigger();
+  }
+  MainWindow reopened;
+  for (const char* name : {"actionRotateTool", "actionOnionSkin", "actionAutoKey"}) {
+    EXPECT_TRUE(reopened.findChild<QAction*>(QLatin1String(name))->isChecked()) << name;
+  }
+  EXPECT_FALSE(reopened.findChild<QAction*>(QStringLiteral("actionLoop"))->isChecked());
+  EXPECT_FALSE(reopened.findChild<QAction*>(QStringLiteral("actionMoveTool"))->isChecked());
+  // Restored through the actions, so what they drive follows.
+  EXPECT_EQ(reopened.viewport()->gizmoMode(), GizmoMode::Rotate);
+  EXPECT_EQ(reopened.viewport()->gizmoSpace(), toggledSpace) << "local axes toggled once from the default";
+  EXPECT_FALSE(reopened.playback()->isLooping());
+}
+
+TEST(MainWindowPreferences, TheAutosaveIntervalIsSetInPreferencesAndPersists) {
+  MainWindow window;
+  const int before = window.session()->autosaveMinutes();
+  PreferencesDialog dialog(before, &window);
+  EXPECT_EQ(dialog.autosaveMinutesField()->value(), before);
+  dialog.autosaveMinutesField()->setValue(500);
+  EXPECT_EQ(dialog.autosaveMinutes(), ProjectSession::kMaxAutosaveMinutes) << "the field keeps to its range";
+  dialog.autosaveMinutesField()->setValue(7);
+  window.session()->setAutosaveMinutes(dialog.autosaveMinutes());
+  EXPECT_EQ(window.session()->autosaveIntervalMs(), 7 * 60 * 1000);
+  MainWindow reopened;
+  EXPECT_EQ(reopened.session()->autosaveMinutes(), 7);
+  reopened.session()->setAutosaveMinutes(0);
+  EXPECT_EQ(reopened.session()->autosaveMinutes(), ProjectSession::kMinAutosaveMinutes);
+  reopened.session()->setAutosaveMinutes(before);
 }
 
 TEST(ShortcutsDialog, ListsEveryShortcutOfTheWindow) {

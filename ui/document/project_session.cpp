@@ -212,9 +212,17 @@ void ProjectSession::addRecentFile(const QString& path) {
   emit recentFilesChanged();
 }
 
-int ProjectSession::autosaveIntervalMs() const {
+int ProjectSession::autosaveMinutes() const {
   const int minutes = mSettings->value(QLatin1String(kAutosaveMinutesKey), kDefaultAutosaveMinutes).toInt();
-  return std::max(1, minutes) * 60 * 1000;
+  return std::clamp(minutes, kMinAutosaveMinutes, kMaxAutosaveMinutes);
+}
+
+int ProjectSession::autosaveIntervalMs() const { return autosaveMinutes() * 60 * 1000; }
+
+void ProjectSession::setAutosaveMinutes(int minutes) {
+  mSettings->setValue(QLatin1String(kAutosaveMinutesKey),
+                      std::clamp(minutes, kMinAutosaveMinutes, kMaxAutosaveMinutes));
+  mTicker->start(autosaveIntervalMs());
 }
 
 QString ProjectSession::recoveryPath() const {

@@ -64,6 +64,8 @@ class ProjectSession : public QObject {
   static constexpr const char* kRecentFilesKey = "recentFiles";
   static constexpr const char* kPendingRecoveryKey = "recovery/pending";
   static constexpr int kDefaultAutosaveMinutes = 3;
+  static constexpr int kMinAutosaveMinutes = 1;
+  static constexpr int kMaxAutosaveMinutes = 120;
   static constexpr int kMaxRecentFiles = 8;
 
   // `settings` (not owned) outlives the session. `recoveryFolder` holds the recovery files of
@@ -108,6 +110,10 @@ class ProjectSession : public QObject {
   QStringList recentFiles() const;
 
   int autosaveIntervalMs() const;
+  int autosaveMinutes() const;
+  // Persists the interval (clamped to kMinAutosaveMinutes..kMaxAutosaveMinutes) and restarts
+  // the ticker with it.
+  void setAutosaveMinutes(int minutes);
   // Where autosave writes for the current document: "<project>.autosave" beside the
   // project, or a file in the recovery folder for a document never saved.
   QString recoveryPath() const;
