@@ -28,19 +28,7 @@ class CommandsTest : public ::testing::Test {
     ASSERT_GE(leftArm, 0);
   }
 
-  // Pushes `command`, then checks do/undo/redo against the serialised document and
-  // returns the state after redo.
-  std::string expectUndoable(QUndoCommand* command) {
-    const std::string original = test::serializeDocument(document);
-    document.undoStack()->push(command);
-    const std::string done = test::serializeDocument(document);
-    EXPECT_NE(done, original) << "the command changed nothing";
-    document.undoStack()->undo();
-    EXPECT_EQ(test::serializeDocument(document), original);
-    document.undoStack()->redo();
-    EXPECT_EQ(test::serializeDocument(document), done);
-    return done;
-  }
+  std::string expectUndoable(QUndoCommand* command) { return test::expectUndoable(document, command); }
 
   Document document;
   int leftArm = -1;

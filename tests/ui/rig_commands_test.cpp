@@ -34,17 +34,7 @@ class RigCommandsTest : public ::testing::Test {
     return index;
   }
 
-  std::string expectUndoable(QUndoCommand* command) {
-    const std::string original = test::serializeDocument(document);
-    document.undoStack()->push(command);
-    const std::string done = test::serializeDocument(document);
-    EXPECT_NE(done, original) << "the command changed nothing";
-    document.undoStack()->undo();
-    EXPECT_EQ(test::serializeDocument(document), original);
-    document.undoStack()->redo();
-    EXPECT_EQ(test::serializeDocument(document), done);
-    return done;
-  }
+  std::string expectUndoable(QUndoCommand* command) { return test::expectUndoable(document, command); }
 
   void buildHumanoid() {
     auto rig = BuildHumanoidRigCommand::humanoidRig(document);

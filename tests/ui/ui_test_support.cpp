@@ -1,7 +1,10 @@
 #include "ui_test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QUndoStack>
 
 #include <algorithm>
 #include <cmath>
@@ -70,6 +73,18 @@ std::vector<std::filesystem::path> importableTestFiles() {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+std::string expectUndoable(Document& document, QUndoCommand* command) {
+  const std::string original = serializeDocument(document);
+  document.undoStack()->push(command);
+  const std::string done = serializeDocument(document);
+  EXPECT_NE(done, original) << "the command changed nothing";
+  document.undoStack()->undo();
+  EXPECT_EQ(serializeDocument(document), original);
+  document.undoStack()->redo();
+  EXPECT_EQ(serializeDocument(document), done);
+  return done;
 }
 
 std::string serializeDocument(const Document& document) {

@@ -10,6 +10,8 @@
 
 #include "ui/timeline/playback_controller.h"
 
+class QUndoCommand;
+
 namespace articula::ui {
 class Document;
 class Viewport;
@@ -29,6 +31,11 @@ std::vector<std::filesystem::path> importableTestFiles();
 // state, so undo tests compare "before" and "after undo" with one string comparison.
 // Floats are printed with 6 significant digits so float noise of a redo does not count.
 std::string serializeDocument(const Document& document);
+
+// Pushes `command` on the document's stack, then checks do → a changed state, undo → the
+// original, redo → the changed state again (serialised documents); returns the state after
+// redo.
+std::string expectUndoable(Document& document, QUndoCommand* command);
 
 // A clock the test moves by hand, for PlaybackController::setClock.
 class FakeClock {
