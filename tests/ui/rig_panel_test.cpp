@@ -4,17 +4,23 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTreeView>
 #include <QUndoStack>
 
 #include <functional>
+#include <numbers>
 #include <string>
 #include <utility>
 
@@ -25,10 +31,15 @@
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/rig_set_command.h"
 #include "ui/dialogs/shortcuts_dialog.h"
+#include "ui/docks/outliner_dock.h"
+#include "ui/docks/properties_dock.h"
 #include "ui/docks/rig_dock.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
+#include "ui/models/joint_tree_model.h"
 #include "ui/models/rig_handle_model.h"
+#include "ui/widgets/handle_editor.h"
+#include "ui/widgets/joint_limit_editor.h"
 #include "ui_test_support.h"
 
 namespace articula::ui {
@@ -198,6 +209,223 @@ TEST_F(RigPanelTest, KeyPoseKeysTheSelectedJoints) {
   EXPECT_EQ(undo->count(), 1);
   undo->undo();
   EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// The Rig panel next to the outliner and the properties, on the mannequin with its
+// humanoid rig built and the left arm reaching for a target above its hand (so the arm's
+// limits shape the solved pose).
+class RigViewsTest : public RigPanelTest {
+ protected:
+  void SetUp() override {
+    RigPanelTest::SetUp();
+    ASSERT_TRUE(dock.buildHumanoidRig());
+    for (int h = 0; h < static_cast<int>(document.activeRig()->handles.size()); ++h) {
+      if (document.activeRig()->handles[static_cast<std::size_t>(h)].name == "left_arm") arm = h;
+    }
+    ASSERT_GE(arm, 0);
+    const Vec3 hand = document.modelPose()[static_cast<std::size_t>(joint("LeftHand"))].translation();
+    document.undoStack()->push(
+        new MoveHandleCommand(&document, arm, MoveHandleCommand::Part::Target,
+                              hand + Vec3(0.0f, 0.2f, 0.15f) * document.scene().characterHeight()));
+  }
+
+  const IkHandle& armHandle() const { return document.activeRig()->handles[static_cast<std::size_t>(arm)]; }
+
+  OutlinerDock outliner{&document};
+  PropertiesDock properties{&document};
+  int arm = -1;
+};
+
+TEST_F(RigViewsTest, OutlinerShowsHandlesUnderTheirTipAndSyncsTheirSelection) {
+  JointTreeModel* model = outliner.model();
+  const QModelIndex handleItem = model->indexOfHandle(arm);
+  ASSERT_TRUE(handleItem.isValid());
+  EXPECT_EQ(model->parent(handleItem), model->indexOfJoint(joint("LeftHand")));
+  EXPECT_EQ(handleItem.data().toString(), QStringLiteral("left_arm"));
+  EXPECT_TRUE(
+      model->indexOfHandle(arm, JointTreeModel::KindColumn).data().toString().startsWith(QStringLiteral("IK handle")));
+  EXPECT_FALSE(handleItem.data(Qt::DecorationRole).isNull());
+  EXPECT_EQ(model->handleOfIndex(handleItem), arm);
+  EXPECT_EQ(model->jointOfIndex(handleItem), -1);
+  EXPECT_EQ(model->handleOfIndex(model->indexOfJoint(joint("LeftHand"))), -1);
+  EXPECT_EQ(model->rowCount(handleItem), 0);
+
+  // Outliner → document → Rig panel.
+  outliner.treeView()->selectionModel()->select(outliner.viewIndexOfHandle(arm),
+                                                QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  EXPECT_EQ(document.selectedHandle(), arm);
+  ASSERT_EQ(dock.handleView()->selectionModel()->selectedRows().size(), 1);
+  EXPECT_EQ(dock.handleView()->selectionModel()->selectedRows().front().row(), arm);
+  // Rig panel → document → outliner.
+  const int other = arm == 0 ? 1 : 0;
+  dock.handleView()->selectionModel()->select(dock.model()->index(other, 0),
+                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  EXPECT_EQ(document.selectedHandle(), other);
+  const QModelIndexList rows = outliner.treeView()->selectionModel()->selectedRows();
+  ASSERT_EQ(rows.size(), 1);
+  EXPECT_EQ(rows.front(), outliner.viewIndexOfHandle(other));
+  // A joint picked in the outliner drops the handle, as a click in a tree replaces its selection.
+  outliner.treeView()->selectionModel()->select(outliner.viewIndexOfJoint(joint("Hips")),
+                                                QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  EXPECT_EQ(document.selectedJoints(), std::vector<int>{joint("Hips")});
+  EXPECT_EQ(document.selectedHandle(), -1);
+
+  // Undoing the rig takes the handle rows away (the mannequin's hand has no child joint).
+  EXPECT_EQ(model->rowCount(model->indexOfJoint(joint("LeftHand"))), 1);
+  while (document.undoStack()->canUndo()) document.undoStack()->undo();
+  EXPECT_FALSE(model->indexOfHandle(0).isValid());
+  EXPECT_EQ(model->rowCount(model->indexOfJoint(joint("LeftHand"))), 0);
+}
+
+TEST_F(RigViewsTest, OutlinerFilterFindsHandlesAndRenamesOnlyJoints) {
+  outliner.filterEdit()->setText(QStringLiteral("left_a"));
+  EXPECT_TRUE(outliner.viewIndexOfHandle(arm).isValid());
+  EXPECT_FALSE(outliner.viewIndexOfJoint(joint("RightHand")).isValid());
+  outliner.filterEdit()->setText(QStringLiteral("forearm"));
+  EXPECT_TRUE(outliner.viewIndexOfJoint(joint("LeftForeArm")).isValid());
+  EXPECT_FALSE(outliner.viewIndexOfHandle(arm).isValid());
+  outliner.filterEdit()->clear();
+
+  JointTreeModel* model = outliner.model();
+  const QModelIndex handleItem = model->indexOfHandle(arm);
+  EXPECT_FALSE(model->flags(handleItem).testFlag(Qt::ItemIsEditable));
+  EXPECT_FALSE(model->setData(handleItem, QStringLiteral("renamed")));
+  const QModelIndex jointItem = model->indexOfJoint(joint("LeftForeArm"));
+  ASSERT_TRUE(model->setData(jointItem, QStringLiteral("LeftElbow")));
+  EXPECT_EQ(document.scene().skeleton.findJoint("LeftElbow"), jointItem.internalId());
+  EXPECT_TRUE(model->indexOfHandle(arm).isValid()) << "the handle row stays after a rename";
+}
+
+TEST_F(RigViewsTest, HandlePropertiesShowTheSelectedHandleAndEditItAsUndoSteps) {
+  HandleEditor* editor = properties.handleEditor();
+  document.setSelectedHandle(-1);
+  EXPECT_TRUE(editor->isHidden());
+  document.setSelectedHandle(arm);
+  EXPECT_FALSE(editor->isHidden());
+  EXPECT_EQ(editor->solverBox()->currentText(), solverLabel(armHandle().solver));
+  EXPECT_EQ(editor->chainLabel()->text(), QStringLiteral("LeftArm → LeftForeArm → LeftHand"));
+  EXPECT_EQ(editor->rootBox()->currentText(), QStringLiteral("LeftArm"));
+  EXPECT_EQ(editor->iterationsBox()->value(), armHandle().maxIterations);
+
+  // Spin-box steps of one field merge into one undo step until editing finishes.
+  QUndoStack* undo = document.undoStack();
+  const std::string before = test::serializeDocument(document);
+  const int steps = undo->index();
+  for (double weight : {0.9, 0.8, 0.7, 0.6}) editor->weightBox()->setValue(weight);
+  EXPECT_EQ(undo->index(), steps + 1);
+  EXPECT_FLOAT_EQ(armHandle().weight, 0.6f);
+  emit editor->weightBox()->editingFinished();
+  editor->iterationsBox()->setValue(40);
+  EXPECT_EQ(undo->index(), steps + 2);
+  EXPECT_EQ(armHandle().maxIterations, 40);
+  undo->undo();
+  undo->undo();
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
+  EXPECT_DOUBLE_EQ(editor->weightBox()->value(), 1.0) << "the editor follows undo";
+
+  // The solver and the chain root, each one step; the chain keeps the limits by joint.
+  editor->solverBox()->setCurrentIndex(editor->solverBox()->findData(static_cast<int>(IkSolverKind::Fabrik)));
+  EXPECT_EQ(armHandle().solver, IkSolverKind::Fabrik);
+  const JointLimit elbow = armHandle().limits[1];
+  editor->rootBox()->setCurrentIndex(editor->rootBox()->findText(QStringLiteral("LeftShoulder")));
+  ASSERT_EQ(armHandle().chain.size(), 4u);
+  EXPECT_EQ(armHandle().chain.front(), joint("LeftShoulder"));
+  EXPECT_EQ(armHandle().limits[2], elbow);
+  EXPECT_EQ(undo->index(), steps + 2);
+  undo->undo();
+  undo->undo();
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
+}
+
+TEST_F(RigViewsTest, BadHandleValuesAreRefusedWithAMessageAndNeverApplied) {
+  HandleEditor* editor = properties.handleEditor();
+  document.setSelectedHandle(arm);
+  QSignalSpy problems(editor, &HandleEditor::problem);
+  const std::string before = test::serializeDocument(document);
+  const int steps = document.undoStack()->index();
+  editor->iterationsBox()->setValue(0);
+  ASSERT_EQ(problems.size(), 1);
+  EXPECT_TRUE(editor->messageLabel()->text().contains(QStringLiteral("iterations")))
+      << editor->messageLabel()->text().toStdString();
+  EXPECT_EQ(editor->iterationsBox()->value(), armHandle().maxIterations) << "the field goes back";
+  editor->toleranceBox()->setValue(0.0);
+  EXPECT_EQ(problems.size(), 2);
+  EXPECT_TRUE(editor->messageLabel()->text().contains(QStringLiteral("tolerance")));
+  // The two-bone solvers need a chain of exactly three joints: Rig::bind's reason.
+  editor->rootBox()->setCurrentIndex(editor->rootBox()->findText(QStringLiteral("LeftShoulder")));
+  ASSERT_EQ(document.undoStack()->index(), steps + 1);
+  editor->solverBox()->setCurrentIndex(editor->solverBox()->findData(static_cast<int>(IkSolverKind::TwoBone)));
+  EXPECT_EQ(problems.size(), 3);
+  EXPECT_NE(armHandle().solver, IkSolverKind::TwoBone);
+  EXPECT_EQ(editor->solverBox()->currentData().toInt(), static_cast<int>(armHandle().solver));
+  document.undoStack()->undo();
+  EXPECT_EQ(document.undoStack()->index(), steps);
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
+}
+
+TEST_F(RigViewsTest, AConstraintEditChangesTheSolvedPoseAndUndoes) {
+  JointLimitEditor* limits = properties.limitEditor();
+  document.setSelectedHandle(arm);
+  document.setSelectedJoints({joint("LeftForeArm")});
+  EXPECT_FALSE(limits->isHidden());
+  EXPECT_EQ(limits->joint(), joint("LeftForeArm")) << "the selected chain joint is shown";
+  ASSERT_EQ(limits->kindBox()->currentData().toInt(), static_cast<int>(JointLimit::Kind::Hinge));
+  const int elbow = joint("LeftForeArm");
+  const Quat elbowBefore = document.localPose()[static_cast<std::size_t>(elbow)].rotation;
+  const std::string before = test::serializeDocument(document);
+  const int steps = document.undoStack()->index();
+
+  // Lock the elbow near straight: the arm can no longer bend to the target.
+  const double minimum = limits->angleBox(JointLimitEditor::HingeMin)->value();
+  limits->angleBox(JointLimitEditor::HingeMax)->setValue(minimum + 2.0);
+  EXPECT_EQ(document.undoStack()->index(), steps + 1);
+  EXPECT_NEAR(armHandle().limits[1].maxAngleRad, (minimum + 2.0) * std::numbers::pi / 180.0, 1e-4);
+  const Quat elbowAfter = document.localPose()[static_cast<std::size_t>(elbow)].rotation;
+  EXPECT_GT(elbowBefore.angularDistance(elbowAfter), 0.05f) << "the solved pose moved";
+  document.undoStack()->undo();
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
+
+  // A cone on the shoulder picked from the joint box, then a twist limit: one step each.
+  limits->setJoint(joint("LeftArm"));
+  ASSERT_EQ(limits->kindBox()->currentData().toInt(), static_cast<int>(JointLimit::Kind::Cone));
+  limits->angleBox(JointLimitEditor::ConeX)->setValue(10.0);
+  EXPECT_NEAR(armHandle().limits[0].halfAngleXRad, 10.0 * std::numbers::pi / 180.0, 1e-4);
+  emit limits->angleBox(JointLimitEditor::ConeX)->editingFinished();
+  limits->twistBox()->setChecked(true);
+  EXPECT_TRUE(armHandle().limits[0].twistLimited) << limits->messageLabel()->text().toStdString();
+  EXPECT_EQ(document.undoStack()->index(), steps + 2);
+  document.undoStack()->undo();
+  document.undoStack()->undo();
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
+}
+
+TEST_F(RigViewsTest, BadLimitsAreRefusedWithAMessageAndNeverApplied) {
+  JointLimitEditor* limits = properties.limitEditor();
+  document.setSelectedHandle(arm);
+  document.setSelectedJoints({joint("LeftForeArm")});
+  QSignalSpy problems(limits, &JointLimitEditor::problem);
+  const std::string before = test::serializeDocument(document);
+  const int steps = document.undoStack()->index();
+
+  const double maximum = limits->angleBox(JointLimitEditor::HingeMax)->value();
+  limits->angleBox(JointLimitEditor::HingeMin)->setValue(maximum + 10.0);
+  ASSERT_EQ(problems.size(), 1);
+  EXPECT_TRUE(limits->messageLabel()->text().contains(QStringLiteral("above its maximum")))
+      << limits->messageLabel()->text().toStdString();
+  EXPECT_LT(limits->angleBox(JointLimitEditor::HingeMin)->value(), maximum) << "the field goes back";
+
+  limits->setJoint(joint("LeftArm"));
+  limits->angleBox(JointLimitEditor::ConeX)->setValue(-20.0);
+  ASSERT_EQ(problems.size(), 2);
+  EXPECT_TRUE(limits->messageLabel()->text().contains(QStringLiteral("cone angle")))
+      << limits->messageLabel()->text().toStdString();
+  limits->setJoint(joint("LeftForeArm"));
+  limits->angleBox(JointLimitEditor::HingeMax)->setValue(200.0);
+  ASSERT_EQ(problems.size(), 3);
+  EXPECT_TRUE(limits->messageLabel()->text().contains(QStringLiteral("outside")))
+      << limits->messageLabel()->text().toStdString();
+  EXPECT_EQ(document.undoStack()->index(), steps);
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "nothing was applied";
 }
 
 TEST(RigPanelWindow, BuildingOnANonHumanoidNamesTheMissingLimbs) {

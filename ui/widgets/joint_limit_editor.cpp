@@ -98,7 +98,7 @@ JointLimitEditor::JointLimitEditor(Document* document, QWidget* parent)
   connect(mKindBox, &QComboBox::currentIndexChanged, this, [this] { edited(kKindField, false); });
   connect(mTwistBox, &QCheckBox::toggled, this, [this] { edited(kTwistField, false); });
   connect(mDocument, &Document::changed, this, &JointLimitEditor::documentChanged);
-  showHandle();
+  showHandle(true);
 }
 
 int JointLimitEditor::joint() const { return mJointBox->count() > 0 ? mJointBox->currentData().toInt() : -1; }
@@ -114,12 +114,14 @@ void JointLimitEditor::documentChanged(const ChangeEvent& event) {
   switch (event.type) {
     case ChangeEvent::Type::SceneReplaced:
     case ChangeEvent::Type::SelectionChanged:
+      showHandle(true);
+      break;
     case ChangeEvent::Type::RigChanged:
     case ChangeEvent::Type::JointRenamed:
-      showHandle();
+      showHandle(false);
       break;
     case ChangeEvent::Type::HandleEdited:
-      if (event.handle == mHandle) showHandle();
+      if (event.handle == mHandle) showHandle(false);
       break;
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::TimeChanged:
@@ -130,7 +132,7 @@ void JointLimitEditor::documentChanged(const ChangeEvent& event) {
   }
 }
 
-void JointLimitEditor::showHandle() {
+void JointLimitEditor::showHandle(bool followSelection) {
   const RigDefinition* rig = mDocument->activeRig();
   const int handle = mDocument->selectedHandle();
   const bool has = rig && handle >= 0 && handle < static_cast<int>(rig->handles.size());
@@ -149,11 +151,17 @@ void JointLimitEditor::showHandle() {
     const QSignalBlocker blocker(mJointBox);
     mJointBox->clear();
     for (int j : ikHandle.chain) mJointBox->addItem(QString::fromStdString(skeleton.name(j)), j);
-    // The selected joint when it is on the chain, else the joint shown before, else the tip.
+    // After a selection change the selected joint when it is on the chain; otherwise (an
+    // edit, a rename) the joint shown before; else the tip.
+    const auto onChain = [&ikHandle](int j) {
+      return std::find(ikHandle.chain.begin(), ikHandle.chain.end(), j) != ikHandle.chain.end();
+    };
     int shown = ikHandle.chain.empty() ? -1 : ikHandle.chain.back();
-    if (std::find(ikHandle.chain.begin(), ikHandle.chain.end(), previous) != ikHandle.chain.end()) shown = previous;
-    for (int selected : mDocument->selectedJoints()) {
-      if (std::find(ikHandle.chain.begin(), ikHandle.chain.end(), selected) != ikHandle.chain.end()) shown = selected;
+    if (onChain(previous)) shown = previous;
+    if (followSelection || !onChain(previous)) {
+      for (int selected : mDocument->selectedJoints()) {
+        if (onChain(selected)) shown = selected;
+      }
     }
     mJointBox->setCurrentIndex(mJointBox->findData(shown));
     mRefreshing = false;
@@ -195,18 +203,41 @@ void JointLimitEditor::refreshValues() {
   mRefreshing = false;
 }
 
-JointLimit JointLimitEditor::limitFromFields(const JointLimit& stored) const {
-  JointLimit limit = stored;
-  limit.kind = static_cast<JointLimit::Kind>(mKindBox->currentData().toInt());
-  for (int axis = 0; axis < 3; ++axis) limit.axisParent[axis] = static_cast<float>(mAxisBoxes[axis]->value());
-  const auto radians = [this](AngleField field) { return static_cast<float>(mAngleBoxes[field]->value() / kRadToDeg); };
-  limit.halfAngleXRad = radians(ConeX);
-  limit.halfAngleYRad = radians(ConeY);
-  limit.minAngleRad = radians(HingeMin);
-  limit.maxAngleRad = radians(HingeMax);
-  limit.twistLimited = mTwistBox->isChecked();
-  limit.twistMinRad = radians(TwistMin);
-  limit.twistMaxRad = radians(TwistMax);
+JointLimit JointLimitEditor::limitWithField(JointLimit limit, int field) const {
+  // Only the edited field comes from its (rounded) spin box; the others keep the stored,
+  // full-precision values.
+  const auto radians = [this](AngleField angle) { return static_cast<float>(mAngleBoxes[angle]->value() / kRadToDeg); };
+  switch (field) {
+    case ConeX:
+      limit.halfAngleXRad = radians(ConeX);
+      break;
+    case ConeY:
+      limit.halfAngleYRad = radians(ConeY);
+      break;
+    case HingeMin:
+      limit.minAngleRad = radians(HingeMin);
+      break;
+    case HingeMax:
+      limit.maxAngleRad = radians(HingeMax);
+      break;
+    case TwistMin:
+      limit.twistMinRad = radians(TwistMin);
+      break;
+    case TwistMax:
+      limit.twistMaxRad = radians(TwistMax);
+      break;
+    case kKindField:
+      limit.kind = static_cast<JointLimit::Kind>(mKindBox->currentData().toInt());
+      break;
+    case kTwistField:
+      limit.twistLimited = mTwistBox->isChecked();
+      break;
+    default:
+      if (field >= kAxisField && field < kAxisField + 3) {
+        limit.axisParent[field - kAxisField] = static_cast<float>(mAxisBoxes[field - kAxisField]->value());
+      }
+      break;
+  }
   return limit;
 }
 
@@ -220,7 +251,7 @@ void JointLimitEditor::edited(int field, bool spinBox) {
   value.limits = limitsPerJoint(current);
   JointLimit& limit = value.limits[static_cast<std::size_t>(index)];
   const JointLimit::Kind oldKind = limit.kind;
-  limit = limitFromFields(limit);
+  limit = limitWithField(limit, field);
   if (field == kKindField && limit.kind != oldKind) {
     // A new limit starts around the bone's rest direction (parent space), so the rest pose
     // stays allowed: a 45° cone about it, or a ±90° hinge about an axis across it.

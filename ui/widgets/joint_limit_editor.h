@@ -44,12 +44,13 @@ class JointLimitEditor : public QWidget {
 
  private:
   void documentChanged(const ChangeEvent& event);
-  void showHandle();
+  // followSelection: show the selected joint when it is on the chain (else keep the joint shown).
+  void showHandle(bool followSelection);
   void refreshValues();
   // `field`: which control changed, so repeated changes of one spin box merge.
   void edited(int field, bool spinBox);
   void endMerge();
-  JointLimit limitFromFields(const JointLimit& stored) const;
+  JointLimit limitWithField(JointLimit limit, int field) const;
   int chainIndex() const;
 
   Document* const mDocument;
