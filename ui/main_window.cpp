@@ -271,7 +271,12 @@ void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {
   mRigDock = new RigDock(mDocument, this);
   addDockWidget(Qt::LeftDockWidgetArea, mRigDock);
   splitDockWidget(mOutlinerDock, mRigDock, Qt::Vertical);
-  resizeDocks({mOutlinerDock, mRigDock}, {420, 300}, Qt::Vertical);
+  resizeDocks({mOutlinerDock, mRigDock}, {230, 290}, Qt::Vertical);
+  // Room for the handle list beside the outliner and for the properties' handle and limit
+  // editors beside their scroll bar; the timeline and curve editor keep their height.
+  resizeDocks({mOutlinerDock, mPropertiesDock}, {300, 330}, Qt::Horizontal);
+  resizeDocks({mTimelineDock}, {260}, Qt::Vertical);
+
   QMenu* rigMenu = animationMenu->addMenu(tr("&Rig"));
   rigMenu->setObjectName(QStringLiteral("menuRig"));
   rigMenu->addAction(mRigDock->buildHumanoidAction());

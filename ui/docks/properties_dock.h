@@ -24,6 +24,7 @@ class PropertiesDock : public QDockWidget {
   JointTransformEditor* const mTransformEditor;
   HandleEditor* const mHandleEditor;
   JointLimitEditor* const mLimitEditor;
+  int mShownHandle = -1;  // handle whose settings were last scrolled into view
 };
 
 }  // namespace articula::ui

@@ -1,11 +1,13 @@
 #include "ui/docks/rig_dock.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QToolButton>
 #include <QTreeView>
@@ -80,6 +82,8 @@ RigDock::RigDock(Document* document, QWidget* parent)
   }
   setChosenSolver(IkSolverKind::Ccd);
   mSolverBox->setToolTip(tr("Solver of the next handle added"));
+  mSolverBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  mSolverBox->setMinimumContentsLength(10);
 
   mHandleView->setModel(mModel);
   mHandleView->setRootIsDecorated(false);
@@ -89,8 +93,9 @@ RigDock::RigDock(Document* document, QWidget* parent)
   mHandleView->setSelectionBehavior(QAbstractItemView::SelectRows);
   mHandleView->setEditTriggers(QAbstractItemView::NoEditTriggers);
   mHandleView->header()->setStretchLastSection(false);
-  mHandleView->header()->setSectionResizeMode(RigHandleModel::NameColumn, QHeaderView::Stretch);
-  mHandleView->header()->setSectionResizeMode(RigHandleModel::SolverColumn, QHeaderView::ResizeToContents);
+  // Names are short and must read in full; long solver names elide.
+  mHandleView->header()->setSectionResizeMode(RigHandleModel::NameColumn, QHeaderView::ResizeToContents);
+  mHandleView->header()->setSectionResizeMode(RigHandleModel::SolverColumn, QHeaderView::Stretch);
   mHandleView->header()->setSectionResizeMode(RigHandleModel::StateColumn, QHeaderView::ResizeToContents);
 
   mWeightSlider->setObjectName(QStringLiteral("ikFkBlendSlider"));
@@ -113,7 +118,20 @@ RigDock::RigDock(Document* document, QWidget* parent)
   layout->setSpacing(4);
   auto* rigRow = new QHBoxLayout;
   rigRow->addWidget(mRigLabel, 1);
-  rigRow->addWidget(makeButton(mEnableRigAction, content));
+  // A check box reads as a switch; it drives the (checkable) action the Rig menu shows.
+  auto* enableBox = new QCheckBox(tr("Enabled"), content);
+  enableBox->setObjectName(QStringLiteral("rigEnabledBox"));
+  enableBox->setToolTip(mEnableRigAction->toolTip());
+  enableBox->setChecked(mEnableRigAction->isChecked());
+  enableBox->setEnabled(mEnableRigAction->isEnabled());
+  connect(enableBox, &QCheckBox::toggled, mEnableRigAction, &QAction::setChecked);
+  connect(mEnableRigAction, &QAction::toggled, enableBox, [enableBox](bool on) {
+    const QSignalBlocker blocker(enableBox);
+    enableBox->setChecked(on);
+  });
+  connect(mEnableRigAction, &QAction::changed, enableBox,
+          [this, enableBox] { enableBox->setEnabled(mEnableRigAction->isEnabled()); });
+  rigRow->addWidget(enableBox);
   layout->addLayout(rigRow);
   auto* buildRow = new QHBoxLayout;
   buildRow->addWidget(makeButton(mBuildHumanoidAction, content));
@@ -121,10 +139,14 @@ RigDock::RigDock(Document* document, QWidget* parent)
   buildRow->addStretch(1);
   layout->addLayout(buildRow);
   layout->addWidget(mHandleView, 1);
+  auto* solverRow = new QHBoxLayout;
+  solverRow->addWidget(new QLabel(tr("Solver"), content));
+  solverRow->addWidget(mSolverBox, 1);
+  layout->addLayout(solverRow);
   auto* addRow = new QHBoxLayout;
-  addRow->addWidget(mSolverBox, 1);
   addRow->addWidget(makeButton(mAddHandleAction, content));
   addRow->addWidget(makeButton(mRemoveHandleAction, content));
+  addRow->addStretch(1);
   layout->addLayout(addRow);
   auto* weightRow = new QHBoxLayout;
   weightRow->addWidget(new QLabel(tr("FK"), content));
@@ -220,9 +242,10 @@ void RigDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::JointRenamed:
     case ChangeEvent::Type::ClipEdited:
-      mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument));
       break;
   }
+  // Posed or selected joints of a clip can be keyed: any change may alter that.
+  mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument));
 }
 
 void RigDock::refreshRigState() {

@@ -178,7 +178,8 @@ QVariant JointTreeModel::handleData(int handle, int column, int role) const {
   const IkHandle& ikHandle = mDocument->activeRig()->handles[static_cast<std::size_t>(handle)];
   const QString name = QString::fromStdString(ikHandle.name);
   if (role == Qt::DisplayRole) {
-    return column == NameColumn ? name : tr("IK handle (%1)").arg(solverLabel(ikHandle.solver));
+    // The solver is in the tooltip: a long solver name would squeeze the name column.
+    return column == NameColumn ? name : tr("IK handle");
   }
   if (role == Qt::ToolTipRole) {
     const Skeleton& skeleton = mDocument->scene().skeleton;

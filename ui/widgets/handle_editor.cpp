@@ -48,7 +48,8 @@ HandleEditor::HandleEditor(Document* document, QWidget* parent)
       mMessageLabel(new QLabel(this)) {
   auto* form = new QFormLayout(this);
   form->setContentsMargins(0, 0, 0, 0);
-  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  // Labels above their fields, as in the transform editor: fits a narrow dock.
+  form->setRowWrapPolicy(QFormLayout::WrapAllRows);
   QFont bold = mTitleLabel->font();
   bold.setBold(true);
   mTitleLabel->setFont(bold);
@@ -91,6 +92,11 @@ HandleEditor::HandleEditor(Document* document, QWidget* parent)
   mMessageLabel->setStyleSheet(QStringLiteral("color: #c8412b;"));
   form->addRow(mMessageLabel);
 
+  // Long solver and joint names must not widen the dock.
+  for (QComboBox* box : {mSolverBox, mRootBox, mPoleSpaceBox, mPoleJointBox}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+  }
   connect(mSolverBox, &QComboBox::currentIndexChanged, this, [this] { fieldEdited(Field::Solver); });
   connect(mRootBox, &QComboBox::currentIndexChanged, this, [this] { fieldEdited(Field::Root); });
   connect(mPoleSpaceBox, &QComboBox::currentIndexChanged, this, [this] { fieldEdited(Field::PoleSpace); });

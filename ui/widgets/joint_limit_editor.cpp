@@ -53,7 +53,8 @@ JointLimitEditor::JointLimitEditor(Document* document, QWidget* parent)
       mMessageLabel(new QLabel(this)) {
   auto* form = new QFormLayout(this);
   form->setContentsMargins(0, 0, 0, 0);
-  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  // Labels above their fields, as in the transform editor: fits a narrow dock.
+  form->setRowWrapPolicy(QFormLayout::WrapAllRows);
   QFont bold = mTitleLabel->font();
   bold.setBold(true);
   mTitleLabel->setFont(bold);
@@ -89,6 +90,10 @@ JointLimitEditor::JointLimitEditor(Document* document, QWidget* parent)
   mMessageLabel->setStyleSheet(QStringLiteral("color: #c8412b;"));
   form->addRow(mMessageLabel);
 
+  for (QComboBox* box : {mJointBox, mKindBox}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+  }
   connect(mJointBox, &QComboBox::currentIndexChanged, this, [this] {
     if (mRefreshing) return;
     endMerge();
