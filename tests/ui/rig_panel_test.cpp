@@ -337,6 +337,37 @@ TEST_F(RigViewsTest, HandlePropertiesShowTheSelectedHandleAndEditItAsUndoSteps) 
   EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
 }
 
+TEST_F(RigViewsTest, HandleEnabledCheckAndPoleEditsAreUndoSteps) {
+  // The check box of a handle row switches the handle; its chain goes back to FK.
+  const int hand = joint("LeftHand");
+  const Vec3 handIk = document.modelPose()[static_cast<std::size_t>(hand)].translation();
+  const std::string before = test::serializeDocument(document);
+  ASSERT_TRUE(
+      dock.model()->setData(dock.model()->index(arm, RigHandleModel::NameColumn), Qt::Unchecked, Qt::CheckStateRole));
+  EXPECT_FALSE(armHandle().enabled);
+  EXPECT_EQ(dock.model()->index(arm, RigHandleModel::StateColumn).data().toString(), QStringLiteral("off"));
+  EXPECT_GT((document.modelPose()[static_cast<std::size_t>(hand)].translation() - handIk).norm(),
+            0.05f * document.scene().characterHeight());
+  document.undoStack()->undo();
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
+
+  // A model-space pole: space, then three coordinate steps merged into one.
+  HandleEditor* editor = properties.handleEditor();
+  document.setSelectedHandle(arm);
+  const int steps = document.undoStack()->index();
+  editor->poleSpaceBox()->setCurrentIndex(editor->poleSpaceBox()->findData(static_cast<int>(IkPole::Space::Model)));
+  EXPECT_EQ(armHandle().pole.space, IkPole::Space::Model);
+  EXPECT_TRUE(editor->polePositionBox(0)->isEnabled());
+  for (double z : {0.1, 0.2, 0.3}) editor->polePositionBox(2)->setValue(z);
+  EXPECT_FLOAT_EQ(armHandle().pole.position.z(), 0.3f);
+  EXPECT_EQ(document.undoStack()->index(), steps + 2);
+  editor->poleSpaceBox()->setCurrentIndex(editor->poleSpaceBox()->findData(static_cast<int>(IkPole::Space::Joint)));
+  EXPECT_EQ(armHandle().pole.joint, joint("LeftArm")) << "a joint-space pole starts on the chain's root";
+  EXPECT_TRUE(editor->poleJointBox()->isEnabled());
+  while (document.undoStack()->index() > steps) document.undoStack()->undo();
+  EXPECT_TRUE(test::serializeDocument(document) == before) << "undo restores the document";
+}
+
 TEST_F(RigViewsTest, BadHandleValuesAreRefusedWithAMessageAndNeverApplied) {
   HandleEditor* editor = properties.handleEditor();
   document.setSelectedHandle(arm);
