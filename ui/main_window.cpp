@@ -285,6 +285,11 @@ void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {
   rigMenu->addSeparator();
   rigMenu->addAction(mRigDock->enableRigAction());
   viewMenu->addAction(mRigDock->toggleViewAction());
+  // A refusal from the menu or Shift+I is written in the panel: make sure it is seen.
+  connect(mRigDock, &RigDock::problem, this, [this] {
+    mRigDock->show();
+    mRigDock->raise();
+  });
 }
 
 bool MainWindow::bake(const ProjectBakeSettings& settings) {

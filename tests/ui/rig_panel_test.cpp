@@ -494,7 +494,30 @@ TEST(RigPanelWindow, TheDockIsInTheWindowMenusShortcutsAndLayoutReset) {
   window.rigDock()->hide();
   window.findChild<QAction*>(QStringLiteral("actionResetLayout"))->trigger();
   EXPECT_TRUE(window.rigDock()->isVisible());
+  // Shift+I with nothing selected while the panel is closed: the panel opens with the reason.
+  window.rigDock()->hide();
+  window.document()->setSelectedJoints({});
+  window.rigDock()->addHandleAction()->trigger();
+  EXPECT_TRUE(window.rigDock()->isVisible());
+  EXPECT_TRUE(window.rigDock()->messageLabel()->text().contains(QStringLiteral("select")))
+      << window.rigDock()->messageLabel()->text().toStdString();
   window.close();
+}
+
+TEST(RigPanelWindow, AClosedRigPanelStaysClosedInTheNextSession) {
+  {
+    MainWindow window;
+    window.show();
+    window.rigDock()->hide();
+    window.close();  // saves the layout
+  }
+  MainWindow reopened;
+  reopened.show();
+  EXPECT_FALSE(reopened.rigDock()->isVisible());
+  reopened.findChild<QAction*>(QStringLiteral("actionResetLayout"))->trigger();
+  EXPECT_TRUE(reopened.rigDock()->isVisible());
+  EXPECT_EQ(reopened.dockWidgetArea(reopened.rigDock()), Qt::LeftDockWidgetArea);
+  reopened.close();
 }
 
 // The bake follows the rig the animator set up: with the left arm's target moved, the baked
