@@ -35,6 +35,7 @@
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
+#include "ui/docks/rig_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
 #include "ui/document/project_session.h"
@@ -190,6 +191,7 @@ void MainWindow::createActions() {
           [this](bool local) { mViewport->setGizmoSpace(local ? GizmoSpace::Local : GizmoSpace::World); });
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+  viewMenu->setObjectName(QStringLiteral("menuView"));
   // Maya's keys: F frames the selection, A frames everything.
   QAction* frameSelectedAction = viewMenu->addAction(tr("Frame &Selected"), mViewport, &Viewport::frameSelected);
   frameSelectedAction->setObjectName(QStringLiteral("actionFrameSelected"));
@@ -273,6 +275,33 @@ void MainWindow::createAnimationMenu() {
   });
   bakeAction->setObjectName(QStringLiteral("actionBake"));
   bakeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  QMenu* viewMenu = findChild<QMenu*>(QStringLiteral("menuView"));
+  createRigDock(animationMenu, viewMenu);
+}
+
+void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {
+  mRigDock = new RigDock(mDocument, this);
+  addDockWidget(Qt::LeftDockWidgetArea, mRigDock);
+  splitDockWidget(mOutlinerDock, mRigDock, Qt::Vertical);
+  resizeDocks({mOutlinerDock, mRigDock}, {230, 290}, Qt::Vertical);
+  // Room for the handle list beside the outliner and for the properties' handle and limit
+  // editors beside their scroll bar; the timeline and curve editor keep their height.
+  resizeDocks({mOutlinerDock, mPropertiesDock}, {300, 330}, Qt::Horizontal);
+  resizeDocks({mTimelineDock}, {260}, Qt::Vertical);
+
+  QMenu* rigMenu = animationMenu->addMenu(tr("&Rig"));
+  rigMenu->setObjectName(QStringLiteral("menuRig"));
+  rigMenu->addAction(mRigDock->buildHumanoidAction());
+  rigMenu->addAction(mRigDock->addHandleAction());
+  rigMenu->addAction(mRigDock->removeHandleAction());
+  rigMenu->addSeparator();
+  rigMenu->addAction(mRigDock->enableRigAction());
+  viewMenu->addAction(mRigDock->toggleViewAction());
+  // A refusal from the menu or Shift+I is written in the panel: make sure it is seen.
+  connect(mRigDock, &RigDock::problem, this, [this] {
+    mRigDock->show();
+    mRigDock->raise();
+  });
 }
 
 bool MainWindow::bake(const ProjectBakeSettings& settings) {
@@ -282,7 +311,10 @@ bool MainWindow::bake(const ProjectBakeSettings& settings) {
     return false;
   }
   const Scene& scene = mDocument->scene();
-  Result<RigDefinition> rig = buildHumanoidRig(scene.skeleton);
+  // The rig the animator set up (the Rig panel's active rig); without one, the humanoid
+  // rig built from the joint names, as `articula-cli bake --rig auto` does.
+  Result<RigDefinition> rig = mDocument->activeRig() != nullptr ? Result<RigDefinition>(*mDocument->activeRig())
+                                                                : buildHumanoidRig(scene.skeleton);
   if (!rig) {
     emit animationFailed(QString::fromStdString(rig.error()));
     return false;

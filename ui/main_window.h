@@ -22,10 +22,11 @@ class OutlinerDock;
 class PropertiesDock;
 class PlaybackController;
 class ProjectSession;
+class RigDock;
 class TimelineDock;
 class Viewport;
 
-// The editor's main window: viewport in the centre, outliner on the left, properties and
+// The editor's main window: viewport in the centre, outliner and rig panel on the left, properties and
 // history on the right, timeline at the bottom; File, Edit, Playback and View menus.
 // File ▸ New/Open/Save/Save As/Open Recent go through the ProjectSession, which also
 // autosaves; the title shows the project's name and a dirty marker (the undo stack's clean
@@ -45,6 +46,7 @@ class MainWindow : public QMainWindow {
   PropertiesDock* propertiesDock() const { return mPropertiesDock; }
   PlaybackController* playback() const { return mPlayback; }
   CurveEditorDock* curveEditorDock() const { return mCurveEditorDock; }
+  RigDock* rigDock() const { return mRigDock; }
   ProjectSession* session() const { return mSession; }
 
   // Opens a project (.articula) or imports an asset completely and only then replaces the
@@ -70,7 +72,8 @@ class MainWindow : public QMainWindow {
   // curves (contact.left_foot, contact.right_foot) as one undoable command. On failure
   // emits animationFailed with the reason and returns false; the clip is untouched.
   bool detectContacts(const ContactDetectionOptions& options);
-  // Bakes the current clip through the humanoid rig (or the foot-skate cleanup when
+  // Bakes the current clip through the document's active rig, or the humanoid rig built
+  // from the joint names when there is none (or the foot-skate cleanup when
   // settings.detectContacts), off the GUI thread, with the same core pipeline as
   // `articula-cli bake` (bakeThroughRig). The result is added as a new clip "<name> baked"
   // after the source, as one undoable command; the source clip is untouched. Returns false
@@ -104,6 +107,8 @@ class MainWindow : public QMainWindow {
   void createActions();
   void createAnimationDocks(QMenu* playbackMenu, QMenu* viewMenu);
   void createAnimationMenu();
+  // The Rig panel under the outliner and its actions in Animation ▸ Rig.
+  void createRigDock(QMenu* animationMenu, QMenu* viewMenu);
   void createWindowAndHelpMenus();
   // Dock layout and window geometry persist in QSettings; the layout the window starts
   // with is kept so Window ▸ Reset Layout can return to it.
@@ -137,6 +142,7 @@ class MainWindow : public QMainWindow {
   QAction* mKeyPoseAction = nullptr;
   CurveEditorDock* mCurveEditorDock = nullptr;
   std::function<UnsavedChoice()> mUnsavedChangesPrompt;
+  RigDock* mRigDock = nullptr;
 };
 
 }  // namespace articula::ui

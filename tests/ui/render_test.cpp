@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "core/samples/mannequin.h"
+#include "ui/docks/rig_dock.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui/viewport/gizmo.h"
@@ -82,6 +83,34 @@ TEST(RenderMainWindow, EmptyViewportHasLowVariance) {
   QApplication::processEvents();
   const QRect viewportRect(window.viewport()->mapTo(&window, QPoint(0, 0)), window.viewport()->size());
   EXPECT_LT(test::luminanceVariance(window.grab().toImage(), viewportRect), 300.0);
+}
+
+// The Rig panel docked under the outliner with the humanoid rig built and the left arm's
+// handle selected: its rows, the handle's properties and the arm's limits are drawn. With
+// ARTICULA_TEST_SCREENSHOT_DIR set, the window is saved there as rig_dock.png.
+TEST(RenderMainWindow, RigPanelShowsTheHumanoidHandles) {
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  ASSERT_TRUE(window.rigDock()->buildHumanoidRig());
+  Document& document = *window.document();
+  document.setSelectedJoints({document.scene().skeleton.findJoint("LeftForeArm")});
+  document.setSelectedHandle(3);
+  ASSERT_EQ(document.activeRig()->handles[3].name, "left_arm");
+  window.resize(1280, 800);
+  window.show();
+  window.viewport()->frameAll();
+  std::string error;
+  ASSERT_TRUE(test::waitForRenderedFrame(*window.viewport(), &error)) << error;
+  QApplication::processEvents();
+  const QImage image = window.grab().toImage();
+  const QRect dockRect(window.rigDock()->mapTo(&window, QPoint(0, 0)), window.rigDock()->size());
+  ASSERT_TRUE(window.rigDock()->isVisible());
+  EXPECT_GT(dockRect.height(), 150);
+  // Text rows and buttons on the dock's flat background (a blank dock is near 0).
+  EXPECT_GT(test::luminanceVariance(image, dockRect), 100.0);
+  if (const QByteArray dir = qgetenv("ARTICULA_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+    EXPECT_TRUE(image.save(QString::fromLocal8Bit(dir) + QStringLiteral("/rig_dock.png")));
+  }
 }
 
 TEST(RenderViewport, OnionSkinDrawsGhostsAroundTheCurrentFrame) {
@@ -254,8 +283,16 @@ TEST(RenderViewport, GizmoDragIsOneUndoStepAndRotatesTheJoint) {
     const float angleRad = 0.39f * static_cast<float>(step);
     const Vec3 pointModel = frame->originModel + frame->sizeModel * (std::cos(angleRad) * frame->axesModel.col(0) +
                                                                      std::sin(angleRad) * frame->axesModel.col(1));
-    start = toPixels(pointModel);  // on the Z ring (the X and Y axes span its plane)
-    if (pickGizmoAxis(GizmoMode::Rotate, *frame, view, start) == 2 && (start - centre).norm() > 30.0f) axis = 2;
+    // On the Z ring (the X and Y axes span its plane), at the whole pixel the press lands
+    // on; a point a pixel or two from where another ring crosses it would pick either.
+    start = toPixels(pointModel).array().round().matrix();
+    bool onlyZ = (start - centre).norm() > 30.0f;
+    for (int dy = -2; dy <= 2; ++dy) {
+      for (int dx = -2; dx <= 2; ++dx) {
+        onlyZ = onlyZ && pickGizmoAxis(GizmoMode::Rotate, *frame, view, start + Vec2(dx, dy)) == 2;
+      }
+    }
+    if (onlyZ) axis = 2;
   }
   ASSERT_EQ(axis, 2) << "no point of the Z ring is pickable on screen";
 

@@ -62,6 +62,12 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
 
   connect(mTreeView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &OutlinerDock::viewSelectionChanged);
+  // A new scene, a rig change or a handle moved to another tip resets the model: show the
+  // whole hierarchy again with the document's selection.
+  connect(mModel, &QAbstractItemModel::modelReset, this, [this] {
+    mTreeView->expandAll();
+    syncSelectionFromDocument();
+  });
   connect(mDocument, &Document::changed, this, &OutlinerDock::documentChanged);
 }
 
@@ -73,16 +79,16 @@ int OutlinerDock::jointOfViewIndex(const QModelIndex& index) const {
   return mModel->jointOfIndex(mFilterModel->mapToSource(index));
 }
 
+QModelIndex OutlinerDock::viewIndexOfHandle(int handle, int column) const {
+  return mFilterModel->mapFromSource(mModel->indexOfHandle(handle, column));
+}
+
 void OutlinerDock::documentChanged(const ChangeEvent& event) {
   switch (event.type) {
-    case ChangeEvent::Type::SceneReplaced:
-      // The model has reset itself (it is connected first); show the whole hierarchy.
-      mTreeView->expandAll();
-      syncSelectionFromDocument();
-      break;
     case ChangeEvent::Type::SelectionChanged:
       syncSelectionFromDocument();
       break;
+    case ChangeEvent::Type::SceneReplaced:  // the model's reset re-expands and re-selects
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
@@ -98,11 +104,21 @@ void OutlinerDock::documentChanged(const ChangeEvent& event) {
 void OutlinerDock::viewSelectionChanged() {
   if (mSyncing) return;
   std::vector<int> joints;
+  int handle = -1;
   const QModelIndexList rows = mTreeView->selectionModel()->selectedRows(JointTreeModel::NameColumn);
   joints.reserve(static_cast<std::size_t>(rows.size()));
-  for (const QModelIndex& index : rows) joints.push_back(jointOfViewIndex(index));
+  for (const QModelIndex& index : rows) {
+    const QModelIndex source = mFilterModel->mapToSource(index);
+    const int rowHandle = mModel->handleOfIndex(source);
+    if (rowHandle < 0) {
+      joints.push_back(mModel->jointOfIndex(source));
+    } else if (handle < 0) {
+      handle = rowHandle;
+    }
+  }
   mSyncing = true;
   mDocument->setSelectedJoints(std::move(joints));
+  mDocument->setSelectedHandle(handle);
   mSyncing = false;
 }
 
@@ -113,10 +129,13 @@ void OutlinerDock::syncSelectionFromDocument() {
     const QModelIndex first = viewIndexOfJoint(joint, JointTreeModel::NameColumn);
     if (first.isValid()) selection.select(first, viewIndexOfJoint(joint, JointTreeModel::KindColumn));
   }
+  const int handle = mDocument->selectedHandle();
+  const QModelIndex handleItem = viewIndexOfHandle(handle, JointTreeModel::NameColumn);
+  if (handleItem.isValid()) selection.select(handleItem, viewIndexOfHandle(handle, JointTreeModel::KindColumn));
   mSyncing = true;
   mTreeView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-  if (!mDocument->selectedJoints().empty()) {
-    const QModelIndex first = viewIndexOfJoint(mDocument->selectedJoints().front());
+  if (handleItem.isValid() || !mDocument->selectedJoints().empty()) {
+    const QModelIndex first = handleItem.isValid() ? handleItem : viewIndexOfJoint(mDocument->selectedJoints().front());
     if (first.isValid()) {
       mTreeView->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
       mTreeView->scrollTo(first);

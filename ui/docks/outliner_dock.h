@@ -11,9 +11,11 @@ class Document;
 class JointTreeModel;
 struct ChangeEvent;
 
-// The node forest of the open scene as a tree, with a name filter above it. Selecting
-// items selects joints in the document; a selection made elsewhere (the viewport) is
-// mirrored here. Double-click or F2 renames a node (one undo step).
+// The node forest of the open scene as a tree, with the active rig's IK handles under the
+// joints their chains end at, and a name filter above it. Selecting items selects joints
+// (and the first selected handle) in the document; a selection made elsewhere (the
+// viewport, the Rig panel) is mirrored here. Double-click or F2 renames a node (one undo
+// step).
 class OutlinerDock : public QDockWidget {
   Q_OBJECT
 
@@ -30,6 +32,8 @@ class OutlinerDock : public QDockWidget {
   // Item of the tree view showing `joint`, invalid when filtered out.
   QModelIndex viewIndexOfJoint(int joint, int column = 0) const;
   int jointOfViewIndex(const QModelIndex& index) const;
+  // Item of the tree view showing handle `handle` of the active rig, invalid when there is none.
+  QModelIndex viewIndexOfHandle(int handle, int column = 0) const;
 
  private:
   void documentChanged(const ChangeEvent& event);

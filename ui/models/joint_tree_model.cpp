@@ -1,5 +1,6 @@
 #include "ui/models/joint_tree_model.h"
 
+#include <QBrush>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
@@ -7,6 +8,7 @@
 
 #include "ui/commands/rename_joint_command.h"
 #include "ui/document/document.h"
+#include "ui/models/rig_handle_model.h"
 
 namespace articula::ui {
 
@@ -48,11 +50,27 @@ QIcon makeKindIcon(NodeKind kind) {
   return QIcon(pixmap);
 }
 
+// An IK handle as the viewport draws its target: an orange ring with a cross.
+QIcon makeHandleIcon() {
+  constexpr int kSize = 16;
+  QPixmap pixmap(kSize, kSize);
+  pixmap.fill(Qt::transparent);
+  QPainter painter(&pixmap);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(QPen(QColor(235, 140, 40), 1.6));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawEllipse(QPointF(8, 8), 5, 5);
+  painter.drawLine(QPointF(8, 1), QPointF(8, 15));
+  painter.drawLine(QPointF(1, 8), QPointF(15, 8));
+  return QIcon(pixmap);
+}
+
 }  // namespace
 
 JointTreeModel::JointTreeModel(Document* document, QObject* parent)
     : QAbstractItemModel(parent),
       mDocument(document),
+      mHandleIcon(makeHandleIcon()),
       mJointIcon(makeKindIcon(NodeKind::Joint)),
       mTransformIcon(makeKindIcon(NodeKind::Transform)),
       mTipIcon(makeKindIcon(NodeKind::Tip)) {
@@ -66,7 +84,16 @@ void JointTreeModel::documentChanged(const ChangeEvent& event) {
     if (item.isValid()) emit dataChanged(item, item, {Qt::DisplayRole, Qt::EditRole});
     return;
   }
-  if (event.type != ChangeEvent::Type::SceneReplaced) return;
+  if (event.type == ChangeEvent::Type::HandleEdited) {
+    // A handle whose chain now ends elsewhere moves in the tree; otherwise only its texts.
+    if (event.handle >= 0 && event.handle < static_cast<int>(mHandleTip.size()) &&
+        tipOfHandle(event.handle) == mHandleTip[static_cast<std::size_t>(event.handle)]) {
+      emit dataChanged(indexOfHandle(event.handle), indexOfHandle(event.handle, KindColumn));
+      return;
+    }
+  } else if (event.type != ChangeEvent::Type::SceneReplaced && event.type != ChangeEvent::Type::RigChanged) {
+    return;
+  }
   beginResetModel();
   rebuild();
   endResetModel();
@@ -85,6 +112,28 @@ void JointTreeModel::rebuild() {
     mRowInParent[static_cast<std::size_t>(j)] = static_cast<int>(siblings.size());
     siblings.push_back(j);
   }
+  mHandlesAtTip.assign(count, {});
+  const RigDefinition* rig = mDocument->activeRig();
+  const int handles = rig ? static_cast<int>(rig->handles.size()) : 0;
+  mHandleTip.assign(static_cast<std::size_t>(handles), -1);
+  mHandleRow.assign(static_cast<std::size_t>(handles), 0);
+  for (int h = 0; h < handles; ++h) {
+    const int tip = tipOfHandle(h);
+    if (tip < 0) continue;
+    auto& atTip = mHandlesAtTip[static_cast<std::size_t>(tip)];
+    mHandleTip[static_cast<std::size_t>(h)] = tip;
+    mHandleRow[static_cast<std::size_t>(h)] =
+        static_cast<int>(mChildren[static_cast<std::size_t>(tip)].size() + atTip.size());
+    atTip.push_back(h);
+  }
+}
+
+int JointTreeModel::tipOfHandle(int handle) const {
+  const RigDefinition* rig = mDocument->activeRig();
+  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) return -1;
+  const auto& chain = rig->handles[static_cast<std::size_t>(handle)].chain;
+  if (chain.empty() || chain.back() < 0 || chain.back() >= jointCount()) return -1;
+  return chain.back();
 }
 
 const std::vector<int>& JointTreeModel::childrenOf(int joint) const {
@@ -92,14 +141,23 @@ const std::vector<int>& JointTreeModel::childrenOf(int joint) const {
 }
 
 QModelIndex JointTreeModel::index(int row, int column, const QModelIndex& parent) const {
-  if (column < 0 || column >= ColumnCount) return {};
-  if (parent.isValid() && parent.column() != NameColumn) return {};
-  const auto& siblings = childrenOf(jointOfIndex(parent));
-  if (row < 0 || row >= static_cast<int>(siblings.size())) return {};
-  return createIndex(row, column, static_cast<quintptr>(siblings[static_cast<std::size_t>(row)]));
+  if (column < 0 || column >= ColumnCount || row < 0) return {};
+  if (parent.isValid() && (parent.column() != NameColumn || handleOfIndex(parent) >= 0)) return {};
+  const int parentJoint = jointOfIndex(parent);
+  const auto& siblings = childrenOf(parentJoint);
+  if (row < static_cast<int>(siblings.size())) {
+    return createIndex(row, column, static_cast<quintptr>(siblings[static_cast<std::size_t>(row)]));
+  }
+  if (parentJoint < 0) return {};
+  const auto& handles = mHandlesAtTip[static_cast<std::size_t>(parentJoint)];
+  const auto handleRow = static_cast<std::size_t>(row) - siblings.size();
+  if (handleRow >= handles.size()) return {};
+  return createIndex(row, column, static_cast<quintptr>(jointCount() + handles[handleRow]));
 }
 
 QModelIndex JointTreeModel::parent(const QModelIndex& index) const {
+  const int handle = handleOfIndex(index);
+  if (handle >= 0) return indexOfJoint(mHandleTip[static_cast<std::size_t>(handle)]);
   const int joint = jointOfIndex(index);
   if (joint < 0) return {};
   const int parentJoint = mDocument->scene().skeleton.parent(joint);
@@ -108,13 +166,35 @@ QModelIndex JointTreeModel::parent(const QModelIndex& index) const {
 }
 
 int JointTreeModel::rowCount(const QModelIndex& parent) const {
-  if (parent.isValid() && parent.column() != NameColumn) return 0;
-  return static_cast<int>(childrenOf(jointOfIndex(parent)).size());
+  if (parent.isValid() && (parent.column() != NameColumn || handleOfIndex(parent) >= 0)) return 0;
+  const int joint = jointOfIndex(parent);
+  const std::size_t handles = joint >= 0 ? mHandlesAtTip[static_cast<std::size_t>(joint)].size() : 0;
+  return static_cast<int>(childrenOf(joint).size() + handles);
 }
 
 int JointTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
+QVariant JointTreeModel::handleData(int handle, int column, int role) const {
+  const IkHandle& ikHandle = mDocument->activeRig()->handles[static_cast<std::size_t>(handle)];
+  const QString name = QString::fromStdString(ikHandle.name);
+  if (role == Qt::DisplayRole) {
+    // The solver is in the tooltip: a long solver name would squeeze the name column.
+    return column == NameColumn ? name : tr("IK handle");
+  }
+  if (role == Qt::ToolTipRole) {
+    const Skeleton& skeleton = mDocument->scene().skeleton;
+    return tr("IK handle %1: %2 → %3, %4")
+        .arg(name, QString::fromStdString(skeleton.name(ikHandle.chain.front())),
+             QString::fromStdString(skeleton.name(ikHandle.chain.back())), solverLabel(ikHandle.solver));
+  }
+  if (role == Qt::DecorationRole && column == NameColumn) return mHandleIcon;
+  if (role == Qt::ForegroundRole) return QBrush(QColor(215, 125, 30));
+  return {};
+}
+
 QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
+  const int handle = handleOfIndex(index);
+  if (handle >= 0) return handleData(handle, index.column(), role);
   const int joint = jointOfIndex(index);
   if (joint < 0) return {};
   const Skeleton& skeleton = mDocument->scene().skeleton;
@@ -151,7 +231,7 @@ QVariant JointTreeModel::headerData(int section, Qt::Orientation orientation, in
 
 Qt::ItemFlags JointTreeModel::flags(const QModelIndex& index) const {
   Qt::ItemFlags itemFlags = QAbstractItemModel::flags(index);
-  if (index.isValid() && index.column() == NameColumn) itemFlags |= Qt::ItemIsEditable;
+  if (index.isValid() && index.column() == NameColumn && handleOfIndex(index) < 0) itemFlags |= Qt::ItemIsEditable;
   return itemFlags;
 }
 
@@ -177,7 +257,21 @@ QModelIndex JointTreeModel::indexOfJoint(int joint, int column) const {
 
 int JointTreeModel::jointOfIndex(const QModelIndex& index) const {
   if (!index.isValid() || index.model() != this) return kNoParent;
-  return static_cast<int>(index.internalId());
+  const auto id = static_cast<int>(index.internalId());
+  return id < jointCount() ? id : kNoParent;
+}
+
+QModelIndex JointTreeModel::indexOfHandle(int handle, int column) const {
+  if (handle < 0 || handle >= static_cast<int>(mHandleTip.size()) || mHandleTip[static_cast<std::size_t>(handle)] < 0)
+    return {};
+  return createIndex(mHandleRow[static_cast<std::size_t>(handle)], column,
+                     static_cast<quintptr>(jointCount() + handle));
+}
+
+int JointTreeModel::handleOfIndex(const QModelIndex& index) const {
+  if (!index.isValid() || index.model() != this) return -1;
+  const int handle = static_cast<int>(index.internalId()) - jointCount();
+  return handle >= 0 && handle < static_cast<int>(mHandleTip.size()) ? handle : -1;
 }
 
 }  // namespace articula::ui

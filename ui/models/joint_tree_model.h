@@ -10,10 +10,13 @@ class Document;
 struct ChangeEvent;
 
 // The document's node forest as a tree: one root item per skeleton root, children in
-// skeleton index order. Each item's internal id is its skeleton node index, so views map
-// between items and joints without a lookup table.
+// skeleton index order, and after a joint's children the active rig's IK handles whose
+// chain ends at that joint (their tip). A joint item's internal id is its skeleton node
+// index and a handle item's is the joint count plus the handle's index in the active rig,
+// so views map between items, joints and handles without a lookup table.
 //
-// Columns: the node's name (with an icon for its kind) and its kind as a word.
+// Columns: the name (with an icon for the node's kind, or the handle's target glyph) and
+// the kind as a word ("Joint", "IK handle (CCD)").
 class JointTreeModel : public QAbstractItemModel {
   Q_OBJECT
 
@@ -28,14 +31,18 @@ class JointTreeModel : public QAbstractItemModel {
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-  // Names are editable: an edit pushes a RenameJointCommand, or is refused (renameRefused
-  // says why) when the name is empty or taken.
+  // Joint names are editable: an edit pushes a RenameJointCommand, or is refused
+  // (renameRefused says why) when the name is empty or taken. Handle rows are not.
   Qt::ItemFlags flags(const QModelIndex& index) const override;
   bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
   // Item of a skeleton node (invalid for an out-of-range index) and back (-1 if invalid).
   QModelIndex indexOfJoint(int joint, int column = NameColumn) const;
-  int jointOfIndex(const QModelIndex& index) const;
+  int jointOfIndex(const QModelIndex& index) const;  // -1 for a handle item too
+  // Item of handle `handle` of the active rig (invalid when there is none) and back (-1 for
+  // a joint item or an invalid index).
+  QModelIndex indexOfHandle(int handle, int column = NameColumn) const;
+  int handleOfIndex(const QModelIndex& index) const;
 
  signals:
   void renameRefused(const QString& message);
@@ -43,12 +50,19 @@ class JointTreeModel : public QAbstractItemModel {
  private:
   void documentChanged(const ChangeEvent& event);
   void rebuild();
+  QVariant handleData(int handle, int column, int role) const;
   const std::vector<int>& childrenOf(int joint) const;  // kNoParent: the roots
+  int tipOfHandle(int handle) const;                    // -1 when the handle has no chain
+  int jointCount() const { return static_cast<int>(mRowInParent.size()); }
 
   Document* const mDocument;
   std::vector<std::vector<int>> mChildren;  // per node
   std::vector<int> mRoots;
-  std::vector<int> mRowInParent;  // per node
+  std::vector<int> mRowInParent;                // per node
+  std::vector<std::vector<int>> mHandlesAtTip;  // per node: active-rig handles ending there
+  std::vector<int> mHandleTip;                  // per handle: its tip joint, -1 for none
+  std::vector<int> mHandleRow;                  // per handle: its row under the tip
+  QIcon mHandleIcon;
   QIcon mJointIcon;
   QIcon mTransformIcon;
   QIcon mTipIcon;
