@@ -14,24 +14,10 @@
 #include "ui/commands/handle_commands.h"
 #include "ui/document/document.h"
 #include "ui/models/rig_handle_model.h"
+#include "ui/widgets/field_spin_box.h"
 #include "ui/widgets/handle_edits.h"
 
 namespace articula::ui {
-
-namespace {
-
-QDoubleSpinBox* makeSpinBox(double minimum, double maximum, int decimals, double step, QWidget* parent) {
-  auto* box = new QDoubleSpinBox(parent);
-  box->setRange(minimum, maximum);
-  box->setDecimals(decimals);
-  box->setSingleStep(step);
-  box->setKeyboardTracking(false);
-  box->setAccelerated(true);
-  box->setMinimumWidth(60);
-  return box;
-}
-
-}  // namespace
 
 HandleEditor::HandleEditor(Document* document, QWidget* parent)
     : QWidget(parent),
@@ -42,9 +28,9 @@ HandleEditor::HandleEditor(Document* document, QWidget* parent)
       mChainLabel(new QLabel(this)),
       mPoleSpaceBox(new QComboBox(this)),
       mPoleJointBox(new QComboBox(this)),
-      mWeightBox(makeSpinBox(0.0, 1.0, 3, 0.05, this)),
+      mWeightBox(makeFieldSpinBox(0.0, 1.0, 3, 0.05, this)),
       mIterationsBox(new QSpinBox(this)),
-      mToleranceBox(makeSpinBox(0.0, 1e3, 6, 1e-4, this)),
+      mToleranceBox(makeFieldSpinBox(0.0, 1e3, 6, 1e-4, this)),
       mMessageLabel(new QLabel(this)) {
   auto* form = new QFormLayout(this);
   form->setContentsMargins(0, 0, 0, 0);
@@ -71,7 +57,7 @@ HandleEditor::HandleEditor(Document* document, QWidget* parent)
   auto* poleRow = new QHBoxLayout;
   const Field poleFields[3] = {Field::PoleX, Field::PoleY, Field::PoleZ};
   for (int axis = 0; axis < 3; ++axis) {
-    mPoleBoxes[axis] = makeSpinBox(-1e6, 1e6, 4, 0.01, this);
+    mPoleBoxes[axis] = makeFieldSpinBox(-1e6, 1e6, 4, 0.01, this);
     poleRow->addWidget(mPoleBoxes[axis]);
     connect(mPoleBoxes[axis], &QDoubleSpinBox::valueChanged, this,
             [this, field = poleFields[axis]] { fieldEdited(field); });

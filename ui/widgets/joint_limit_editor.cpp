@@ -16,6 +16,7 @@
 
 #include "ui/commands/handle_commands.h"
 #include "ui/document/document.h"
+#include "ui/widgets/field_spin_box.h"
 #include "ui/widgets/handle_edits.h"
 
 namespace articula::ui {
@@ -29,17 +30,6 @@ constexpr float kDefaultHingeRad = std::numbers::pi_v<float> / 2.0f;
 constexpr int kAxisField = JointLimitEditor::AngleFieldCount;
 constexpr int kKindField = kAxisField + 3;
 constexpr int kTwistField = kKindField + 1;
-
-QDoubleSpinBox* makeSpinBox(double minimum, double maximum, int decimals, double step, QWidget* parent) {
-  auto* box = new QDoubleSpinBox(parent);
-  box->setRange(minimum, maximum);
-  box->setDecimals(decimals);
-  box->setSingleStep(step);
-  box->setKeyboardTracking(false);
-  box->setAccelerated(true);
-  box->setMinimumWidth(60);
-  return box;
-}
 
 }  // namespace
 
@@ -68,7 +58,7 @@ JointLimitEditor::JointLimitEditor(Document* document, QWidget* parent)
   form->addRow(tr("Limit"), mKindBox);
   auto* axisRow = new QHBoxLayout;
   for (int axis = 0; axis < 3; ++axis) {
-    mAxisBoxes[axis] = makeSpinBox(-1.0, 1.0, 3, 0.05, this);
+    mAxisBoxes[axis] = makeFieldSpinBox(-1.0, 1.0, 3, 0.05, this);
     axisRow->addWidget(mAxisBoxes[axis]);
     connect(mAxisBoxes[axis], &QDoubleSpinBox::valueChanged, this, [this, axis] { edited(kAxisField + axis, true); });
     connect(mAxisBoxes[axis], &QDoubleSpinBox::editingFinished, this, &JointLimitEditor::endMerge);
@@ -79,7 +69,7 @@ JointLimitEditor::JointLimitEditor(Document* document, QWidget* parent)
   const QString labels[AngleFieldCount] = {tr("Cone angle X (°)"), tr("Cone angle Y (°)"), tr("Hinge min (°)"),
                                            tr("Hinge max (°)"),    tr("Twist min (°)"),    tr("Twist max (°)")};
   for (int field = 0; field < AngleFieldCount; ++field) {
-    mAngleBoxes[field] = makeSpinBox(-360.0, 360.0, 2, 1.0, this);
+    mAngleBoxes[field] = makeFieldSpinBox(-360.0, 360.0, 2, 1.0, this);
     if (field == TwistMin) form->addRow(mTwistBox);
     form->addRow(labels[field], mAngleBoxes[field]);
     connect(mAngleBoxes[field], &QDoubleSpinBox::valueChanged, this, [this, field] { edited(field, true); });

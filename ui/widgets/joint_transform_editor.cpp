@@ -15,6 +15,7 @@
 
 #include "ui/commands/set_joint_transform_command.h"
 #include "ui/document/document.h"
+#include "ui/widgets/field_spin_box.h"
 
 namespace articula::ui {
 
@@ -23,17 +24,6 @@ namespace {
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 constexpr RotationOrder kOrders[] = {RotationOrder::XYZ, RotationOrder::XZY, RotationOrder::YXZ,
                                      RotationOrder::YZX, RotationOrder::ZXY, RotationOrder::ZYX};
-
-QDoubleSpinBox* makeSpinBox(double minimum, double maximum, int decimals, double step, QWidget* parent) {
-  auto* box = new QDoubleSpinBox(parent);
-  box->setRange(minimum, maximum);
-  box->setDecimals(decimals);
-  box->setSingleStep(step);
-  box->setKeyboardTracking(false);
-  box->setAccelerated(true);
-  box->setMinimumWidth(60);
-  return box;
-}
 
 }  // namespace
 
@@ -48,7 +38,7 @@ JointTransformEditor::JointTransformEditor(Document* document, QWidget* parent)
     auto* row = new QHBoxLayout;
     for (int i = 0; i < count; ++i) {
       const auto field = static_cast<Field>(first + i);
-      QDoubleSpinBox* box = makeSpinBox(minimum, maximum, decimals, step, this);
+      QDoubleSpinBox* box = makeFieldSpinBox(minimum, maximum, decimals, step, this);
       mSpinBoxes[static_cast<std::size_t>(field)] = box;
       row->addWidget(box);
       connect(box, &QDoubleSpinBox::valueChanged, this, [this, field] { fieldEdited(field); });
