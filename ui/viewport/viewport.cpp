@@ -11,7 +11,9 @@
 #include <cmath>
 #include <utility>
 
+#include "core/bake/contact_detection.h"
 #include "core/skeleton/local_to_model.h"
+#include "ui/commands/handle_commands.h"
 #include "ui/commands/set_joint_transform_command.h"
 #include "ui/document/document.h"
 #include "ui/viewport/scene_bounds.h"
@@ -41,6 +43,7 @@ Viewport::Viewport(Document* document, QWidget* parent) : QOpenGLWidget(parent),
   widgetFormat.setSamples(multisampleSamples());
   setFormat(widgetFormat);
   mBones = bonesOf(mDocument->scene().skeleton);
+  updateContactFeet();
   connect(mDocument, &Document::changed, this, &Viewport::documentChanged);
   frameAll();
 }
@@ -86,10 +89,30 @@ int Viewport::multisampleSamples() {
 void Viewport::documentChanged(const ChangeEvent& event) {
   // A drag continues only on the joint and pose it started from.
   if (mDrag == Drag::Gizmo && event.type != ChangeEvent::Type::PoseEdited) mDrag = Drag::None;
-  if (event.type == ChangeEvent::Type::SceneReplaced) {
-    mBones = bonesOf(mDocument->scene().skeleton);
-    mSceneDirty = true;
-    frameAll();
+  if (mDrag == Drag::Handle && event.type != ChangeEvent::Type::HandleEdited) mDrag = Drag::None;
+  switch (event.type) {
+    case ChangeEvent::Type::SceneReplaced:
+      mBones = bonesOf(mDocument->scene().skeleton);
+      mSceneDirty = true;
+      updateContactFeet();
+      frameAll();
+      mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::RigChanged:
+      updateContactFeet();
+      mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::CurrentClipChanged:
+    case ChangeEvent::Type::SelectionChanged:
+    case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
+      mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::TimeChanged:  // trails cover the whole clip; overrides are not animation
+    case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::JointRenamed:
+      break;
   }
   update();
 }
@@ -168,6 +191,134 @@ void Viewport::drawOnionSkin(const Mat4& view, const Mat4& viewProjection) {
   drawOverlay(mGhosts, GL_TRIANGLES, true, view, viewProjection);
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);
+}
+
+void Viewport::setShowRig(bool show) {
+  mShowRig = show;
+  if (mDrag == Drag::Handle) mDrag = Drag::None;
+  update();
+}
+
+void Viewport::updateContactFeet() {
+  mContactFeet.clear();
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  // The rig's grounding names the stride curve of each leg; without one, the humanoid's feet.
+  if (const RigDefinition* rig = mDocument->activeRig(); rig && rig->grounding.enabled) {
+    for (const IkHandle& handle : rig->handles) {
+      if (handle.chain.empty()) continue;
+      if (handle.role == HandleRole::LeftLeg)
+        mContactFeet.push_back({handle.chain.back(), rig->grounding.left.contactCurve});
+      if (handle.role == HandleRole::RightLeg)
+        mContactFeet.push_back({handle.chain.back(), rig->grounding.right.contactCurve});
+    }
+    return;
+  }
+  if (auto feet = humanoidFeet(skeleton)) {
+    for (const FootJoints& foot : *feet) mContactFeet.push_back({foot.ankle, foot.curveName});
+  }
+}
+
+const std::vector<std::vector<Vec3>>& Viewport::trails() {
+  if (!mTrailsDirty) return mTrails;
+  mTrailsDirty = false;
+  mTrails.clear();
+  const Clip* clip = mDocument->currentClip();
+  const auto& selected = mDocument->selectedJoints();
+  if (!clip || selected.empty()) return mTrails;
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  // The rig solves the trail as it solves the pose, on its own copy so the document's
+  // reports keep describing the current frame.
+  std::optional<Rig> rig;
+  if (mDocument->rigEnabled() && mDocument->boundRig()) rig = *mDocument->boundRig();
+  mTrailSampler.reset(clip);
+  const int frames = mDocument->frameCount();
+  const int points = std::min(frames, kMaxTrailPoints);
+  mTrails.assign(selected.size(), {});
+  for (int p = 0; p < points; ++p) {
+    const int frame = points == 1 ? 0 : static_cast<int>(std::lround(double(p) * (frames - 1) / (points - 1)));
+    const double time = std::min(mDocument->timeOfFrame(frame), std::max(clip->startTime, clip->endTime));
+    const auto rest = skeleton.restPose();
+    mTrailLocal.assign(rest.begin(), rest.end());
+    mTrailSampler.sample(time, mTrailLocal);
+    if (rig) rig->solve(mTrailLocal, time, clip);
+    mTrailModel.resize(mTrailLocal.size());
+    LocalToModelJob job;
+    job.skeleton = &skeleton;
+    job.local = mTrailLocal;
+    job.model = mTrailModel;
+    if (!job.run()) continue;
+    for (std::size_t k = 0; k < selected.size(); ++k) {
+      mTrails[k].push_back(mTrailModel[static_cast<std::size_t>(selected[k])].translation());
+    }
+  }
+  return mTrails;
+}
+
+void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
+  mHandleMarkers.clear();
+  if (!mShowRig) return;
+  const Scene& scene = mDocument->scene();
+  const float height = scene.characterHeight();
+  mOverlayScratch.clear();
+  if (const RigDefinition* rig = mDocument->activeRig()) {
+    const Rig* bound = mDocument->boundRig();
+    const std::span<const HandleReport> reports =
+        bound && mDocument->rigSolved() ? bound->reports() : std::span<const HandleReport>{};
+    mHandleMarkers = articula::ui::handleMarkers(*rig, reports, mDocument->inputModelPose(), mDocument->modelPose());
+    buildHandleLines(mHandleMarkers, mDrag == Drag::Handle ? mHandleDrag.handle : -1, 0.025f * height, mOverlayScratch);
+    for (int joint : mDocument->selectedJoints()) {
+      buildJointLimitLines(*rig, scene.skeleton, mDocument->modelPose(), joint, 0.08f * height, mOverlayScratch);
+    }
+  }
+  const auto& jointTrails = trails();
+  for (const auto& trail : jointTrails) {
+    const int current = static_cast<int>(
+        std::lround(double(mDocument->currentFrame()) * (trail.size() - 1) / std::max(1, mDocument->frameCount() - 1)));
+    buildTrailLines(trail, current, mOverlayScratch);
+  }
+  if (const Clip* clip = mDocument->currentClip()) {
+    buildContactMarkers(mContactFeet, *clip, mDocument->time(), mDocument->modelPose(), 0.05f * height,
+                        mOverlayScratch);
+  }
+  if (mOverlayScratch.empty()) return;
+  glClear(GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  uploadOverlay(mRigLines, mOverlayScratch, GL_STREAM_DRAW);
+  drawOverlay(mRigLines, GL_LINES, false, view, viewProjection);
+  glDisable(GL_BLEND);
+}
+
+bool Viewport::startHandleDrag(const Vec2& mouse) {
+  if (!mShowRig) return false;
+  const HandlePick pick = pickHandle(mHandleMarkers, gizmoView(), mouse);
+  if (pick.handle < 0) return false;
+  const auto marker = std::find_if(mHandleMarkers.begin(), mHandleMarkers.end(),
+                                   [&pick](const HandleMarker& m) { return m.handle == pick.handle; });
+  mHandleDrag = pick;
+  mHandleStartModel = pick.pole ? marker->poleModel : marker->targetModel;
+  mHandleStartMouse = mouse;
+  mMergeUndo = false;
+  mDrag = Drag::Handle;
+  update();
+  return true;
+}
+
+void Viewport::dragHandle(const Vec2& mouse) {
+  const RigDefinition* rig = mDocument->activeRig();
+  if (!rig || mHandleDrag.handle >= static_cast<int>(rig->handles.size())) {
+    mDrag = Drag::None;
+    return;
+  }
+  const Vec3 pointModel = dragOnViewPlane(mHandleStartModel, gizmoView(), mHandleStartMouse, mouse);
+  const IkHandle& handle = rig->handles[static_cast<std::size_t>(mHandleDrag.handle)];
+  const Vec3 position =
+      mHandleDrag.pole ? poleInPoleSpace(handle, mDocument->inputModelPose(), pointModel) : pointModel;
+  auto* command = new MoveHandleCommand(
+      mDocument, mHandleDrag.handle, mHandleDrag.pole ? MoveHandleCommand::Part::Pole : MoveHandleCommand::Part::Target,
+      position);
+  command->setMergeable(std::exchange(mMergeUndo, true));
+  mDocument->undoStack()->push(command);
 }
 
 void Viewport::setGizmoSpace(GizmoSpace space) {
@@ -262,6 +413,7 @@ void Viewport::initializeGL() {
   createOverlayBuffer(mSkeleton);
   createOverlayBuffer(mGizmo);
   createOverlayBuffer(mGhosts);
+  createOverlayBuffer(mRigLines);
   mGlReady = true;
   mSceneDirty = true;
 }
@@ -269,7 +421,7 @@ void Viewport::initializeGL() {
 void Viewport::releaseGl() {
   if (!mGlReady) return;
   mMeshes.release();
-  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton, &mGizmo, &mGhosts}) {
+  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton, &mGizmo, &mGhosts, &mRigLines}) {
     glDeleteBuffers(1, &overlay->buffer);
     glDeleteVertexArrays(1, &overlay->vao);
     *overlay = OverlayBuffer{};
@@ -378,6 +530,7 @@ void Viewport::paintGL() {
                        mOverlayScratch);
   uploadOverlay(mSkeleton, mOverlayScratch, GL_STREAM_DRAW);
   drawOverlay(mSkeleton, GL_TRIANGLES, true, view, viewProjection);
+  drawRig(view, viewProjection);
 
   // The gizmo over everything, at a constant size on screen.
   if (const auto frame = gizmoFrame()) {
@@ -400,7 +553,7 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
         mDrag = Drag::Orbit;
       } else {
         const Vec2 mouse(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
-        if (!shift && startGizmoDrag(mouse)) break;
+        if (!shift && (startGizmoDrag(mouse) || startHandleDrag(mouse))) break;
         const int joint = pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(), viewProjection(),
                                     static_cast<float>(width()), static_cast<float>(height()), mouse);
         std::vector<int> selection;
@@ -443,6 +596,9 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
     case Drag::Gizmo:
       dragGizmo(Vec2(static_cast<float>(event->position().x()), static_cast<float>(event->position().y())));
       break;
+    case Drag::Handle:
+      dragHandle(Vec2(static_cast<float>(event->position().x()), static_cast<float>(event->position().y())));
+      break;
     case Drag::None:
       return;
   }
@@ -450,7 +606,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* event) {
-  if (mDrag == Drag::Gizmo) update();  // the active handle loses its highlight
+  if (mDrag == Drag::Gizmo || mDrag == Drag::Handle) update();  // the active handle loses its highlight
   mDrag = Drag::None;
   event->accept();
 }

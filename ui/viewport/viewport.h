@@ -13,6 +13,7 @@
 #include "ui/viewport/mesh_renderer.h"
 #include "ui/viewport/onion_skin.h"
 #include "ui/viewport/orbit_camera.h"
+#include "ui/viewport/rig_overlay.h"
 #include "ui/viewport/skeleton_overlay.h"
 
 class QOpenGLShaderProgram;
@@ -30,6 +31,13 @@ struct ChangeEvent;
 // Shift+MMB pan; wheel, Alt+RMB or Ctrl+MMB zoom. LMB on a gizmo handle drags it (one undo
 // step per drag); elsewhere LMB picks a joint (Shift+LMB adds it to the selection, LMB on
 // nothing clears it). The gizmo sits on the first selected joint.
+//
+// The active rig is drawn over everything: each IK handle's target (and pole), the limit
+// cone or hinge arc of the selected joints, the trails of the selected joints over the clip
+// (as the rig solves it) and rings on the ground under planted feet (stride curves at 1).
+// LMB on a target or a pole drags it in the plane facing the camera, solving the rig at
+// every mouse move (one undo step per drag); handles are picked after the gizmo and before
+// joints.
 class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Q_OBJECT
 
@@ -56,6 +64,13 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   std::optional<GizmoFrame> gizmoFrame() const;
   GizmoView gizmoView() const;
   const OnionSkinSettings& onionSkin() const { return mOnionSkin; }
+  // Handles as last drawn (valid once a frame has been drawn), for tests and tools.
+  const std::vector<HandleMarker>& handleMarkers() const { return mHandleMarkers; }
+  // Trail of each selected joint (in selection order): its model-space position at every
+  // frame of the clip (at most kMaxTrailPoints, evenly spread).
+  const std::vector<std::vector<Vec3>>& trails();
+  bool showRig() const { return mShowRig; }
+  static constexpr int kMaxTrailPoints = 400;
   // Model → clip space of the current camera at the widget's aspect ratio.
   Mat4 viewProjection() const;
   // True once a frame has been drawn with working shaders.
@@ -77,6 +92,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setGizmoMode(GizmoMode mode);
   void setGizmoSpace(GizmoSpace space);
   void setOnionSkin(const OnionSkinSettings& settings);
+  void setShowRig(bool show);
 
  protected:
   void initializeGL() override;
@@ -88,7 +104,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void wheelEvent(QWheelEvent* event) override;
 
  private:
-  enum class Drag { None, Orbit, Pan, Zoom, Gizmo };
+  enum class Drag { None, Orbit, Pan, Zoom, Gizmo, Handle };
   struct OverlayBuffer {
     GLuint vao = 0;
     GLuint buffer = 0;
@@ -98,6 +114,10 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void documentChanged(const ChangeEvent& event);
   bool startGizmoDrag(const Vec2& mouse);
   void dragGizmo(const Vec2& mouse);
+  bool startHandleDrag(const Vec2& mouse);
+  void dragHandle(const Vec2& mouse);
+  void updateContactFeet();
+  void drawRig(const Mat4& view, const Mat4& viewProjection);
   void drawOnionSkin(const Mat4& view, const Mat4& viewProjection);
   void releaseGl();
   void createOverlayBuffer(OverlayBuffer& overlay);
@@ -122,6 +142,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   OverlayBuffer mSkeleton;
   OverlayBuffer mGizmo;
   OverlayBuffer mGhosts;
+  OverlayBuffer mRigLines;
   std::vector<OverlayVertex> mOverlayScratch;
 
   Drag mDrag = Drag::None;
@@ -139,6 +160,18 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Transform mGizmoStartLocal;
   Affine mGizmoParentModel = Affine::Identity();
   bool mMergeUndo = false;
+
+  bool mShowRig = true;
+  std::vector<HandleMarker> mHandleMarkers;
+  HandlePick mHandleDrag;
+  Vec3 mHandleStartModel = Vec3::Zero();
+  Vec2 mHandleStartMouse = Vec2::Zero();
+  std::vector<ContactFoot> mContactFeet;
+  bool mTrailsDirty = true;
+  std::vector<std::vector<Vec3>> mTrails;
+  ClipSampler mTrailSampler;
+  Pose mTrailLocal;
+  std::vector<Affine> mTrailModel;
 
   OnionSkinSettings mOnionSkin;
   ClipSampler mGhostSampler;  // its own cursors: ghosts jump around the document's time
