@@ -1,13 +1,23 @@
 // The rig overlay's maths without a window: markers, picking, dragging in the view plane,
-// pole spaces, limits and contact rings.
+// pole spaces, limits, trails and contact rings.
 #include <gtest/gtest.h>
+
+#include <QUndoStack>
+
+#include <limits>
+#include <memory>
 
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
 #include "core/skeleton/local_to_model.h"
+#include "ui/commands/handle_commands.h"
+#include "ui/commands/rig_set_command.h"
+#include "ui/commands/set_rig_enabled_command.h"
+#include "ui/document/document.h"
 #include "ui/viewport/orbit_camera.h"
 #include "ui/viewport/rig_overlay.h"
 #include "ui/viewport/skeleton_overlay.h"
+#include "ui/viewport/viewport.h"
 
 namespace articula::ui {
 namespace {
@@ -37,7 +47,8 @@ class RigOverlayTest : public ::testing::Test {
 };
 
 TEST_F(RigOverlayTest, MarkersSitOnTheTipsAndLegPolesInFrontOfTheKnees) {
-  const auto markers = handleMarkers(rig, {}, modelPose, modelPose);
+  std::vector<HandleMarker> markers;
+  handleMarkers(rig, {}, modelPose, modelPose, markers);
   ASSERT_EQ(markers.size(), rig.handles.size());
   for (const HandleMarker& marker : markers) {
     const IkHandle& handle = rig.handles[static_cast<std::size_t>(marker.handle)];
@@ -60,7 +71,8 @@ TEST_F(RigOverlayTest, PoleSpaceRoundTripsThroughModelSpace) {
 }
 
 TEST_F(RigOverlayTest, PickFindsTargetsBeforePolesAndNothingFarAway) {
-  const auto markers = handleMarkers(rig, {}, modelPose, modelPose);
+  std::vector<HandleMarker> markers;
+  handleMarkers(rig, {}, modelPose, modelPose, markers);
   for (const HandleMarker& marker : markers) {
     const HandlePick pick = pickHandle(markers, view, screenOf(marker.targetModel) + Vec2(2.0f, -1.0f));
     EXPECT_EQ(pick.handle, marker.handle);
@@ -115,12 +127,82 @@ TEST_F(RigOverlayTest, ContactRingsOnlyWhereTheStrideCurveIsOne) {
   EXPECT_TRUE(lines.empty()) << "half planted is not planted";
 }
 
-TEST_F(RigOverlayTest, TrailLinesJoinSuccessivePoints) {
+TEST_F(RigOverlayTest, TrailLinesJoinSuccessivePointsWithATickAtEachFrame) {
   const std::vector<Vec3> points = {Vec3::Zero(), Vec3::UnitX(), Vec3(1, 1, 0)};
   std::vector<OverlayVertex> lines;
-  buildTrailLines(points, 1, lines);
-  ASSERT_EQ(lines.size(), 4u);
-  EXPECT_EQ(lines[3].position[1], 1.0f);
+  buildTrailLines(points, 0.01f, lines);
+  // Two segments and three ticks of three axes, two vertices each.
+  ASSERT_EQ(lines.size(), 2u * (2u + 3u * 3u));
+  std::vector<Vec3> segmentEnds;
+  for (const OverlayVertex& v : lines) {
+    const Vec3 p(v.position[0], v.position[1], v.position[2]);
+    // Every vertex is a trail point or within a tick of one.
+    float nearest = std::numeric_limits<float>::max();
+    for (const Vec3& point : points) nearest = std::min(nearest, (p - point).norm());
+    EXPECT_LE(nearest, 0.01f + 1e-6f);
+    if (nearest == 0.0f) segmentEnds.push_back(p);
+  }
+  EXPECT_EQ(segmentEnds.size(), 4u) << "two segments between the three points";
+}
+
+// Trails over a real document: the viewport's cache, without any OpenGL (trails are maths).
+class RigTrailsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    document.replaceScene(makeMannequin(), QString(), QStringLiteral("Mannequin"));
+    auto built = BuildHumanoidRigCommand::humanoidRig(document);
+    ASSERT_TRUE(built) << built.error();
+    document.undoStack()->push(new BuildHumanoidRigCommand(&document, std::move(built).value()));
+    ASSERT_NE(document.boundRig(), nullptr);
+    viewport = std::make_unique<Viewport>(&document);
+    hand = document.scene().skeleton.findJoint("LeftHand");
+  }
+
+  Document document;
+  std::unique_ptr<Viewport> viewport;
+  int hand = -1;
+};
+
+TEST_F(RigTrailsTest, OnePointPerFrameWhereTheSolvedPosePutsTheJoint) {
+  document.setSelectedJoints({hand});
+  EXPECT_TRUE(viewport->trails().empty()) << "trails are off by default";
+  viewport->setShowTrails(true);
+  ASSERT_EQ(viewport->trails().size(), 1u);
+  const std::vector<Vec3> trail = viewport->trails().front();
+  ASSERT_EQ(static_cast<int>(trail.size()), document.frameCount());
+  // The trail is the rig's result, frame by frame (a target moved off the animation shows).
+  const int arm = document.boundRig()->findHandle("left_arm");
+  document.undoStack()->push(
+      new MoveHandleCommand(&document, arm, MoveHandleCommand::Part::Target, Vec3(0.45f, 1.45f, 0.25f)));
+  const std::vector<Vec3> moved = viewport->trails().front();
+  for (int frame : {0, document.frameCount() / 2, document.frameCount() - 1}) {
+    document.setFrame(frame);
+    const Vec3 handModel = document.modelPose()[static_cast<std::size_t>(hand)].translation();
+    EXPECT_LT((moved[static_cast<std::size_t>(frame)] - handModel).norm(), 1e-4f) << "frame " << frame;
+  }
+  EXPECT_GT((moved.front() - trail.front()).norm(), 0.05f);
+}
+
+TEST_F(RigTrailsTest, CachedUntilTheClipRigOrSelectionChanges) {
+  viewport->setShowTrails(true);
+  document.setSelectedJoints({hand});
+  viewport->trails();
+  const int builds = viewport->trailBuilds();
+  for (int frame = 0; frame < document.frameCount(); ++frame) {
+    document.setFrame(frame);
+    viewport->trails();
+  }
+  EXPECT_EQ(viewport->trailBuilds(), builds) << "time steps reuse the trails";
+  // Selecting the right leg's handle adds its tip (the right foot) to the trails.
+  document.setSelectedHandle(document.boundRig()->findHandle("right_leg"));
+  ASSERT_EQ(viewport->trails().size(), 2u);
+  EXPECT_EQ(viewport->trailBuilds(), builds + 1);
+  EXPECT_EQ(viewport->trailJoints().back(), document.scene().skeleton.findJoint("RightFoot"));
+  document.undoStack()->push(new SetRigEnabledCommand(&document, false));
+  viewport->trails();
+  EXPECT_EQ(viewport->trailBuilds(), builds + 2) << "the rig's state changes the trails";
+  viewport->setShowTrails(false);
+  EXPECT_TRUE(viewport->trails().empty());
 }
 
 }  // namespace

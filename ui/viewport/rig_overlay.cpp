@@ -18,7 +18,9 @@ constexpr Color kDisabledColor = {0.55f, 0.55f, 0.58f, 1.0f};
 constexpr Color kActiveColor = {1.0f, 0.85f, 0.20f, 1.0f};
 constexpr Color kPoleColor = {0.45f, 0.70f, 1.0f, 1.0f};
 constexpr Color kLimitColor = {0.95f, 0.60f, 0.95f, 1.0f};
-constexpr Color kTrailColor = {1.0f, 0.80f, 0.35f, 1.0f};
+// Cyan: no other overlay (bones, gizmo, handles, limits) uses it, so a trail reads apart.
+constexpr Color kTrailColor = {0.30f, 0.92f, 0.95f, 1.0f};
+constexpr Color kTrailTickColor = {0.30f, 0.92f, 0.95f, 0.6f};
 constexpr Color kContactColor = {1.0f, 0.55f, 0.15f, 1.0f};
 constexpr int kCircleSegments = 32;
 
@@ -76,9 +78,9 @@ Vec3 poleInPoleSpace(const IkHandle& handle, std::span<const Affine> inputModel,
   return pointModel;
 }
 
-std::vector<HandleMarker> handleMarkers(const RigDefinition& rig, std::span<const HandleReport> reports,
-                                        std::span<const Affine> inputModel, std::span<const Affine> modelPose) {
-  std::vector<HandleMarker> markers;
+void handleMarkers(const RigDefinition& rig, std::span<const HandleReport> reports, std::span<const Affine> inputModel,
+                   std::span<const Affine> modelPose, std::vector<HandleMarker>& markers) {
+  markers.clear();
   for (std::size_t i = 0; i < rig.handles.size(); ++i) {
     const IkHandle& handle = rig.handles[i];
     if (handle.chain.empty()) continue;
@@ -103,7 +105,6 @@ std::vector<HandleMarker> handleMarkers(const RigDefinition& rig, std::span<cons
     }
     markers.push_back(marker);
   }
-  return markers;
 }
 
 HandlePick pickHandle(std::span<const HandleMarker> markers, const GizmoView& view, const Vec2& mouse,
@@ -136,7 +137,6 @@ Vec3 dragOnViewPlane(const Vec3& startModel, const GizmoView& view, const Vec2& 
 
 void buildHandleLines(std::span<const HandleMarker> markers, int activeHandle, float sizeModel,
                       std::vector<OverlayVertex>& lines) {
-  lines.clear();
   for (const HandleMarker& marker : markers) {
     const Color color = marker.handle == activeHandle ? kActiveColor
                         : !marker.enabled             ? kDisabledColor
@@ -211,14 +211,18 @@ void buildJointLimitLines(const RigDefinition& rig, const Skeleton& skeleton, st
   }
 }
 
-void buildTrailLines(std::span<const Vec3> pointsModel, int currentIndex, std::vector<OverlayVertex>& lines) {
-  const int count = static_cast<int>(pointsModel.size());
-  for (int i = 1; i < count; ++i) {
-    const float away = static_cast<float>(std::abs(i - currentIndex)) / static_cast<float>(std::max(count, 1));
-    Color color = kTrailColor;
-    color[3] = std::clamp(1.0f - away, 0.25f, 1.0f);
-    appendLine(lines, pointsModel[static_cast<std::size_t>(i - 1)], pointsModel[static_cast<std::size_t>(i)], color);
+void buildTrailLines(std::span<const Vec3> pointsModel, float tickModel, std::vector<OverlayVertex>& lines) {
+  for (std::size_t i = 0; i < pointsModel.size(); ++i) {
+    const Vec3& point = pointsModel[i];
+    if (i > 0) appendLine(lines, pointsModel[i - 1], point, kTrailColor);
+    for (int axis = 0; axis < 3; ++axis) {
+      appendLine(lines, point - tickModel * Vec3::Unit(axis), point + tickModel * Vec3::Unit(axis), kTrailTickColor);
+    }
   }
+}
+
+void buildTrailCursor(const Vec3& pointModel, float sizeModel, std::vector<OverlayVertex>& lines) {
+  appendDiamond(lines, pointModel, sizeModel, kTrailColor);
 }
 
 void buildContactMarkers(std::span<const ContactFoot> feet, const Clip& clip, double timeSeconds,

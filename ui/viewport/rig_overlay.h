@@ -4,6 +4,7 @@
 // coordinates are pixels, y down (as in gizmo.h).
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/rig/rig.h"
@@ -27,8 +28,9 @@ struct HandleMarker {
 // One marker per handle. `reports` is the last solve's (may be empty when the rig did not
 // solve: targets are then the handles' own, or the tip for TargetSource::InputPose);
 // `inputModel` carries Joint-space poles; `modelPose` is the solved pose.
-std::vector<HandleMarker> handleMarkers(const RigDefinition& rig, std::span<const HandleReport> reports,
-                                        std::span<const Affine> inputModel, std::span<const Affine> modelPose);
+// `markers` is cleared and refilled (its capacity kept: called at every frame).
+void handleMarkers(const RigDefinition& rig, std::span<const HandleReport> reports, std::span<const Affine> inputModel,
+                   std::span<const Affine> modelPose, std::vector<HandleMarker>& markers);
 
 // The pole of `handle` in model space, nullopt when it has none (IkPole::Space::None or a
 // bad joint).
@@ -51,7 +53,7 @@ Vec3 dragOnViewPlane(const Vec3& startModel, const GizmoView& view, const Vec2& 
 
 // Lines: each target a cross and a diamond (green when reached, red when not, grey when
 // disabled; the handle `activeHandle` highlighted), each pole a smaller diamond with a line
-// from the chain's middle joint. `sizeModel` is the diamond's half-size.
+// from the chain's middle joint. `sizeModel` is the diamond's half-size. Appends to `lines`.
 void buildHandleLines(std::span<const HandleMarker> markers, int activeHandle, float sizeModel,
                       std::vector<OverlayVertex>& lines);
 
@@ -61,9 +63,12 @@ void buildHandleLines(std::span<const HandleMarker> markers, int activeHandle, f
 void buildJointLimitLines(const RigDefinition& rig, const Skeleton& skeleton, std::span<const Affine> modelPose,
                           int joint, float lengthModel, std::vector<OverlayVertex>& lines);
 
-// Lines joining successive positions of a trail (one model-space point per frame), fading
-// from the ends towards the current frame `currentIndex`.
-void buildTrailLines(std::span<const Vec3> pointsModel, int currentIndex, std::vector<OverlayVertex>& lines);
+// Appends a trail (one model-space point per frame): lines joining successive points and a
+// tick (a small cross, `tickModel` half-size) at every frame, so the spacing shows the
+// speed. Independent of the current frame, so it is built once per trail change.
+void buildTrailLines(std::span<const Vec3> pointsModel, float tickModel, std::vector<OverlayVertex>& lines);
+// Appends the marker of the current frame on a trail: a diamond of half-size `sizeModel`.
+void buildTrailCursor(const Vec3& pointModel, float sizeModel, std::vector<OverlayVertex>& lines);
 
 // A foot contact to mark on the ground: the joint and its stride curve.
 struct ContactFoot {

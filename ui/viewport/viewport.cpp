@@ -8,7 +8,9 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "core/bake/contact_detection.h"
@@ -199,6 +201,13 @@ void Viewport::setShowRig(bool show) {
   update();
 }
 
+void Viewport::setShowTrails(bool show) {
+  if (show == mShowTrails) return;
+  mShowTrails = show;
+  mTrailsDirty = true;
+  update();
+}
+
 void Viewport::updateContactFeet() {
   mContactFeet.clear();
   const Skeleton& skeleton = mDocument->scene().skeleton;
@@ -206,10 +215,11 @@ void Viewport::updateContactFeet() {
   if (const RigDefinition* rig = mDocument->activeRig(); rig && rig->grounding.enabled) {
     for (const IkHandle& handle : rig->handles) {
       if (handle.chain.empty()) continue;
-      if (handle.role == HandleRole::LeftLeg)
+      if (handle.role == HandleRole::LeftLeg) {
         mContactFeet.push_back({handle.chain.back(), rig->grounding.left.contactCurve});
-      if (handle.role == HandleRole::RightLeg)
+      } else if (handle.role == HandleRole::RightLeg) {
         mContactFeet.push_back({handle.chain.back(), rig->grounding.right.contactCurve});
+      }
     }
     return;
   }
@@ -218,13 +228,35 @@ void Viewport::updateContactFeet() {
   }
 }
 
+std::vector<int> Viewport::trailJoints() const {
+  std::vector<int> joints = mDocument->selectedJoints();
+  const RigDefinition* rig = mDocument->activeRig();
+  const int handle = mDocument->selectedHandle();
+  if (rig && handle >= 0 && handle < static_cast<int>(rig->handles.size())) {
+    const auto& chain = rig->handles[static_cast<std::size_t>(handle)].chain;
+    if (!chain.empty() && std::find(joints.begin(), joints.end(), chain.back()) == joints.end()) {
+      joints.push_back(chain.back());
+    }
+  }
+  return joints;
+}
+
 const std::vector<std::vector<Vec3>>& Viewport::trails() {
-  if (!mTrailsDirty) return mTrails;
+  updateTrails();
+  return mTrails;
+}
+
+void Viewport::updateTrails() {
+  if (!mTrailsDirty) return;
   mTrailsDirty = false;
+  mTrailLinesDirty = true;
   mTrails.clear();
+  mTrailJoints.clear();
   const Clip* clip = mDocument->currentClip();
-  const auto& selected = mDocument->selectedJoints();
-  if (!clip || selected.empty()) return mTrails;
+  if (!mShowTrails || !clip) return;
+  mTrailJoints = trailJoints();
+  if (mTrailJoints.empty()) return;
+  ++mTrailBuilds;
   const Skeleton& skeleton = mDocument->scene().skeleton;
   // The rig solves the trail as it solves the pose, on its own copy so the document's
   // reports keep describing the current frame.
@@ -233,25 +265,28 @@ const std::vector<std::vector<Vec3>>& Viewport::trails() {
   mTrailSampler.reset(clip);
   const int frames = mDocument->frameCount();
   const int points = std::min(frames, kMaxTrailPoints);
-  mTrails.assign(selected.size(), {});
+  mTrails.assign(mTrailJoints.size(), {});
+  for (auto& trail : mTrails) trail.reserve(static_cast<std::size_t>(points));
+  const auto rest = skeleton.restPose();
+  mTrailModel.resize(rest.size());
   for (int p = 0; p < points; ++p) {
     const int frame = points == 1 ? 0 : static_cast<int>(std::lround(double(p) * (frames - 1) / (points - 1)));
-    const double time = std::min(mDocument->timeOfFrame(frame), std::max(clip->startTime, clip->endTime));
-    const auto rest = skeleton.restPose();
+    const double time = mDocument->timeOfFrame(frame);
     mTrailLocal.assign(rest.begin(), rest.end());
     mTrailSampler.sample(time, mTrailLocal);
     if (rig) rig->solve(mTrailLocal, time, clip);
-    mTrailModel.resize(mTrailLocal.size());
     LocalToModelJob job;
     job.skeleton = &skeleton;
     job.local = mTrailLocal;
     job.model = mTrailModel;
-    if (!job.run()) continue;
-    for (std::size_t k = 0; k < selected.size(); ++k) {
-      mTrails[k].push_back(mTrailModel[static_cast<std::size_t>(selected[k])].translation());
+    if (!job.run()) {
+      mTrails.clear();
+      return;
+    }
+    for (std::size_t k = 0; k < mTrailJoints.size(); ++k) {
+      mTrails[k].push_back(mTrailModel[static_cast<std::size_t>(mTrailJoints[k])].translation());
     }
   }
-  return mTrails;
 }
 
 void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
@@ -264,26 +299,39 @@ void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
     const Rig* bound = mDocument->boundRig();
     const std::span<const HandleReport> reports =
         bound && mDocument->rigSolved() ? bound->reports() : std::span<const HandleReport>{};
-    mHandleMarkers = articula::ui::handleMarkers(*rig, reports, mDocument->inputModelPose(), mDocument->modelPose());
-    buildHandleLines(mHandleMarkers, mDrag == Drag::Handle ? mHandleDrag.handle : -1, 0.025f * height, mOverlayScratch);
+    articula::ui::handleMarkers(*rig, reports, mDocument->inputModelPose(), mDocument->modelPose(), mHandleMarkers);
+    buildHandleLines(mHandleMarkers, mDocument->selectedHandle(), 0.025f * height, mOverlayScratch);
     for (int joint : mDocument->selectedJoints()) {
-      buildJointLimitLines(*rig, scene.skeleton, mDocument->modelPose(), joint, 0.08f * height, mOverlayScratch);
+      buildJointLimitLines(*rig, scene.skeleton, mDocument->modelPose(), joint, 0.1f * height, mOverlayScratch);
     }
   }
-  const auto& jointTrails = trails();
-  for (const auto& trail : jointTrails) {
-    const int current = static_cast<int>(
-        std::lround(double(mDocument->currentFrame()) * (trail.size() - 1) / std::max(1, mDocument->frameCount() - 1)));
-    buildTrailLines(trail, current, mOverlayScratch);
+  // A handle drag changes the rig at every mouse move: its trails are recomputed once the
+  // drag ends rather than hundreds of solves per move.
+  if (mDrag != Drag::Handle) updateTrails();
+  if (mTrailLinesDirty && !mTrailsDirty) {
+    mTrailScratch.clear();
+    for (const auto& trail : mTrails) buildTrailLines(trail, 0.004f * height, mTrailScratch);
+    uploadOverlay(mTrailLines, mTrailScratch, GL_STATIC_DRAW);
+    mTrailLinesDirty = false;
+  }
+  const int frames = mDocument->frameCount();
+  for (const auto& trail : mTrails) {
+    if (trail.empty()) continue;
+    const auto index = static_cast<std::size_t>(
+        std::lround(double(mDocument->currentFrame()) * double(trail.size() - 1) / std::max(1, frames - 1)));
+    buildTrailCursor(trail[std::min(index, trail.size() - 1)], 0.012f * height, mOverlayScratch);
   }
   if (const Clip* clip = mDocument->currentClip()) {
     buildContactMarkers(mContactFeet, *clip, mDocument->time(), mDocument->modelPose(), 0.05f * height,
                         mOverlayScratch);
   }
-  if (mOverlayScratch.empty()) return;
+  const bool trailsShown = !mTrails.empty() && mTrailLines.count > 0;
+  if (mOverlayScratch.empty() && !trailsShown) return;
+  // Over the bones and the body, so a target inside a limb stays visible and clickable.
   glClear(GL_DEPTH_BUFFER_BIT);
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  if (trailsShown) drawOverlay(mTrailLines, GL_LINES, false, view, viewProjection);
   uploadOverlay(mRigLines, mOverlayScratch, GL_STREAM_DRAW);
   drawOverlay(mRigLines, GL_LINES, false, view, viewProjection);
   glDisable(GL_BLEND);
@@ -291,14 +339,18 @@ void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
 
 bool Viewport::startHandleDrag(const Vec2& mouse) {
   if (!mShowRig) return false;
+  const RigDefinition* rig = mDocument->activeRig();
   const HandlePick pick = pickHandle(mHandleMarkers, gizmoView(), mouse);
-  if (pick.handle < 0) return false;
+  if (!rig || pick.handle < 0 || pick.handle >= static_cast<int>(rig->handles.size())) return false;
   const auto marker = std::find_if(mHandleMarkers.begin(), mHandleMarkers.end(),
                                    [&pick](const HandleMarker& m) { return m.handle == pick.handle; });
+  // Selecting first: the selection change must not end the drag it starts.
+  mDocument->setSelectedHandle(pick.handle);
   mHandleDrag = pick;
+  mHandleStartValue = rig->handles[static_cast<std::size_t>(pick.handle)];
   mHandleStartModel = pick.pole ? marker->poleModel : marker->targetModel;
   mHandleStartMouse = mouse;
-  mMergeUndo = false;
+  mDragUndoIndex = mDocument->undoStack()->index();
   mDrag = Drag::Handle;
   update();
   return true;
@@ -310,14 +362,20 @@ void Viewport::dragHandle(const Vec2& mouse) {
     mDrag = Drag::None;
     return;
   }
-  const Vec3 pointModel = dragOnViewPlane(mHandleStartModel, gizmoView(), mHandleStartMouse, mouse);
-  const IkHandle& handle = rig->handles[static_cast<std::size_t>(mHandleDrag.handle)];
-  const Vec3 position =
-      mHandleDrag.pole ? poleInPoleSpace(handle, mDocument->inputModelPose(), pointModel) : pointModel;
-  auto* command = new MoveHandleCommand(
-      mDocument, mHandleDrag.handle, mHandleDrag.pole ? MoveHandleCommand::Part::Pole : MoveHandleCommand::Part::Target,
-      position);
-  command->setMergeable(std::exchange(mMergeUndo, true));
+  const auto part = mHandleDrag.pole ? MoveHandleCommand::Part::Pole : MoveHandleCommand::Part::Target;
+  MoveHandleCommand* command = nullptr;
+  if (mouse == mHandleStartMouse) {
+    // Back at the start: the handle as it was (source and pole exactly), so the drag's
+    // step merges into nothing.
+    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, mHandleStartValue);
+  } else {
+    const Vec3 pointModel = dragOnViewPlane(mHandleStartModel, gizmoView(), mHandleStartMouse, mouse);
+    const IkHandle& handle = rig->handles[static_cast<std::size_t>(mHandleDrag.handle)];
+    const Vec3 position =
+        mHandleDrag.pole ? poleInPoleSpace(handle, mDocument->inputModelPose(), pointModel) : pointModel;
+    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, position);
+  }
+  command->setMergeable(mDocument->undoStack()->index() > mDragUndoIndex);
   mDocument->undoStack()->push(command);
 }
 
@@ -356,7 +414,7 @@ bool Viewport::startGizmoDrag(const Vec2& mouse) {
   mGizmoStartLocal = mDocument->localPose()[static_cast<std::size_t>(joint)];
   mGizmoParentModel =
       parent == kNoParent ? Affine::Identity() : mDocument->modelPose()[static_cast<std::size_t>(parent)];
-  mMergeUndo = false;
+  mDragUndoIndex = mDocument->undoStack()->index();
   mDrag = Drag::Gizmo;
   update();
   return true;
@@ -375,7 +433,7 @@ void Viewport::dragGizmo(const Vec2& mouse) {
                          rotateDragModel(mGizmoStartFrame, mGizmoAxis, view, mGizmoStartMouse, mouse));
   }
   auto* command = new SetJointTransformCommand(mDocument, mGizmoDragJoint, local, channel);
-  command->setMergeable(std::exchange(mMergeUndo, true));
+  command->setMergeable(mDocument->undoStack()->index() > mDragUndoIndex);
   mDocument->undoStack()->push(command);
 }
 
@@ -414,6 +472,8 @@ void Viewport::initializeGL() {
   createOverlayBuffer(mGizmo);
   createOverlayBuffer(mGhosts);
   createOverlayBuffer(mRigLines);
+  createOverlayBuffer(mTrailLines);
+  mTrailLinesDirty = true;
   mGlReady = true;
   mSceneDirty = true;
 }
@@ -421,7 +481,7 @@ void Viewport::initializeGL() {
 void Viewport::releaseGl() {
   if (!mGlReady) return;
   mMeshes.release();
-  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton, &mGizmo, &mGhosts, &mRigLines}) {
+  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton, &mGizmo, &mGhosts, &mRigLines, &mTrailLines}) {
     glDeleteBuffers(1, &overlay->buffer);
     glDeleteVertexArrays(1, &overlay->vao);
     *overlay = OverlayBuffer{};
@@ -560,6 +620,8 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
         if (shift) selection = mDocument->selectedJoints();
         if (joint >= 0) selection.push_back(joint);
         if (joint >= 0 || !shift) mDocument->setSelectedJoints(std::move(selection));
+        // A plain click on a joint or on nothing leaves no handle selected (Maya's habit).
+        if (!shift) mDocument->setSelectedHandle(-1);
       }
       break;
     case Qt::MiddleButton:

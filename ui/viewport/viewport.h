@@ -32,12 +32,14 @@ struct ChangeEvent;
 // step per drag); elsewhere LMB picks a joint (Shift+LMB adds it to the selection, LMB on
 // nothing clears it). The gizmo sits on the first selected joint.
 //
-// The active rig is drawn over everything: each IK handle's target (and pole), the limit
-// cone or hinge arc of the selected joints, the trails of the selected joints over the clip
-// (as the rig solves it) and rings on the ground under planted feet (stride curves at 1).
-// LMB on a target or a pole drags it in the plane facing the camera, solving the rig at
-// every mouse move (one undo step per drag); handles are picked after the gizmo and before
-// joints.
+// The active rig is drawn over the bones: each IK handle's target (green reached, red not,
+// grey disabled, yellow the document's selected handle) and pole, the limit cone or hinge
+// arc of the selected joints, and rings on the ground under the feet whose stride curves
+// (contact.left_foot, contact.right_foot) are 1. With trails on, the path over the whole
+// clip (as the rig solves it) of the selected joints and of the selected handle's tip,
+// computed once per change of clip, rig or selection. LMB on a target or a pole selects
+// that handle and drags it in the plane facing the camera, solving the rig at every mouse
+// move (one undo step per drag); handles are picked after the gizmo and before joints.
 class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Q_OBJECT
 
@@ -66,10 +68,17 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   const OnionSkinSettings& onionSkin() const { return mOnionSkin; }
   // Handles as last drawn (valid once a frame has been drawn), for tests and tools.
   const std::vector<HandleMarker>& handleMarkers() const { return mHandleMarkers; }
-  // Trail of each selected joint (in selection order): its model-space position at every
-  // frame of the clip (at most kMaxTrailPoints, evenly spread).
-  const std::vector<std::vector<Vec3>>& trails();
   bool showRig() const { return mShowRig; }
+  bool showTrails() const { return mShowTrails; }
+  // Joints with a trail: the selected joints (sorted), then the selected handle's tip when
+  // it is not one of them.
+  std::vector<int> trailJoints() const;
+  // The trail of each of trailJoints(): its model-space position at every frame of the
+  // clip (at most kMaxTrailPoints, evenly spread), the rig solving each frame. Empty when
+  // trails are off. Computed on the first call after a change, then cached.
+  const std::vector<std::vector<Vec3>>& trails();
+  // How many times trails were computed since the viewport was made (they are cached).
+  int trailBuilds() const { return mTrailBuilds; }
   static constexpr int kMaxTrailPoints = 400;
   // Model → clip space of the current camera at the widget's aspect ratio.
   Mat4 viewProjection() const;
@@ -93,6 +102,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setGizmoSpace(GizmoSpace space);
   void setOnionSkin(const OnionSkinSettings& settings);
   void setShowRig(bool show);
+  void setShowTrails(bool show);
 
  protected:
   void initializeGL() override;
@@ -117,6 +127,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   bool startHandleDrag(const Vec2& mouse);
   void dragHandle(const Vec2& mouse);
   void updateContactFeet();
+  void updateTrails();
   void drawRig(const Mat4& view, const Mat4& viewProjection);
   void drawOnionSkin(const Mat4& view, const Mat4& viewProjection);
   void releaseGl();
@@ -143,6 +154,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   OverlayBuffer mGizmo;
   OverlayBuffer mGhosts;
   OverlayBuffer mRigLines;
+  OverlayBuffer mTrailLines;  // re-uploaded only when the trails are recomputed
   std::vector<OverlayVertex> mOverlayScratch;
 
   Drag mDrag = Drag::None;
@@ -159,15 +171,22 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   GizmoFrame mGizmoStartFrame;
   Transform mGizmoStartLocal;
   Affine mGizmoParentModel = Affine::Identity();
-  bool mMergeUndo = false;
+  // Undo index when the drag began: commands after the first of a drag merge into the
+  // drag's step only while that step is on top (a drag back to its start removes it).
+  int mDragUndoIndex = 0;
 
   bool mShowRig = true;
   std::vector<HandleMarker> mHandleMarkers;
   HandlePick mHandleDrag;
+  IkHandle mHandleStartValue;  // the handle as the drag found it
   Vec3 mHandleStartModel = Vec3::Zero();
   Vec2 mHandleStartMouse = Vec2::Zero();
   std::vector<ContactFoot> mContactFeet;
+  bool mShowTrails = false;
   bool mTrailsDirty = true;
+  bool mTrailLinesDirty = true;
+  int mTrailBuilds = 0;
+  std::vector<int> mTrailJoints;
   std::vector<std::vector<Vec3>> mTrails;
   ClipSampler mTrailSampler;
   Pose mTrailLocal;
@@ -178,6 +197,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Pose mGhostLocal;
   std::vector<Affine> mGhostModel;
   std::vector<OverlayVertex> mGhostScratch;
+  std::vector<OverlayVertex> mTrailScratch;
 };
 
 }  // namespace articula::ui
