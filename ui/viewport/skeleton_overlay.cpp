@@ -126,7 +126,9 @@ void buildSkeletonOverlay(const Skeleton& skeleton, std::span<const Bone> bones,
   triangles.clear();
   if (modelPose.size() < static_cast<std::size_t>(skeleton.jointCount())) return;
   auto position = [&](int joint) -> Vec3 { return modelPose[static_cast<std::size_t>(joint)].translation(); };
-  auto selected = [&](int joint) { return std::binary_search(selectedJoints.begin(), selectedJoints.end(), joint); };
+  auto selected = [&](int joint) {
+    return std::binary_search(selectedJoints.begin(), selectedJoints.end(), joint);
+  };
 
   // Marker size follows the bones around each joint so a finger's marker stays small and
   // a hip's stays visible; joints without bones fall back to a fraction of the height.
@@ -142,8 +144,7 @@ void buildSkeletonOverlay(const Skeleton& skeleton, std::span<const Bone> bones,
   const float maxRadius = 0.03f * characterHeight;
 
   for (const Bone& bone : bones) {
-    appendBone(triangles, position(bone.joint), position(bone.child),
-               selected(bone.joint) ? kSelectedColor : kBoneColor);
+    appendBone(triangles, position(bone.joint), position(bone.child), selected(bone.joint) ? kSelectedColor : kBoneColor);
   }
   for (int joint = 0; joint < skeleton.jointCount(); ++joint) {
     if (skeleton.kind(joint) != NodeKind::Joint) continue;
