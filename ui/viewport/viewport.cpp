@@ -24,6 +24,24 @@ namespace articula::ui {
 
 namespace {
 
+bool isSoftwareRenderer(const char* renderer) {
+  const QString name = QString::fromLatin1(renderer ? renderer : "").toLower();
+  return name.contains(QLatin1String("llvmpipe")) || name.contains(QLatin1String("softpipe")) ||
+         name.contains(QLatin1String("swiftshader")) || name.contains(QLatin1String("software"));
+}
+
+// Depth sub-ranges of the passes drawn over each other (scene, bones, rig, gizmo). Each
+// pass lies entirely in front of the passes before it, so it is never hidden by them yet
+// still depth-tests within itself: what clearing the depth buffer between passes gives,
+// without rewriting every depth sample three times a frame (a software rasteriser pays
+// for each clear in full).
+enum class DepthLayer { Scene, Bones, Rig, Gizmo };
+void setDepthLayer(QOpenGLFunctions_3_3_Core& gl, DepthLayer layer) {
+  const double slice = 0.25;
+  const double nearest = slice * (3 - static_cast<int>(layer));
+  gl.glDepthRange(nearest, nearest + slice);
+}
+
 std::unique_ptr<QOpenGLShaderProgram> buildProgram(const QString& name, QString* error) {
   auto program = std::make_unique<QOpenGLShaderProgram>();
   if (!program->addShaderFromSourceFile(QOpenGLShader::Vertex, QStringLiteral(":/shaders/%1.vert").arg(name)) ||
@@ -78,11 +96,9 @@ int Viewport::multisampleSamples() {
     QOpenGLContext context;
     context.setFormat(surfaceFormat());
     if (!context.create() || !context.makeCurrent(&surface)) return 4;
-    const auto* renderer = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
-    const QString name = QString::fromLatin1(renderer ? renderer : "").toLower();
+    const bool software =
+        isSoftwareRenderer(reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER)));
     context.doneCurrent();
-    const bool software = name.contains(QLatin1String("llvmpipe")) || name.contains(QLatin1String("softpipe")) ||
-                          name.contains(QLatin1String("swiftshader")) || name.contains(QLatin1String("software"));
     return software ? 0 : 4;
   }();
   return samples;
@@ -328,7 +344,7 @@ void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
   const bool trailsShown = !mTrails.empty() && mTrailLines.count > 0;
   if (mOverlayScratch.empty() && !trailsShown) return;
   // Over the bones and the body, so a target inside a limb stays visible and clickable.
-  glClear(GL_DEPTH_BUFFER_BIT);
+  setDepthLayer(*this, DepthLayer::Rig);
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
   if (trailsShown) drawOverlay(mTrailLines, GL_LINES, false, view, viewProjection);
@@ -466,6 +482,7 @@ void Viewport::initializeGL() {
     mSolidProgram.reset();
     return;
   }
+  mFlatBackground = isSoftwareRenderer(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
   glGenVertexArrays(1, &mEmptyVao);
   createOverlayBuffer(mGrid);
   createOverlayBuffer(mSkeleton);
@@ -550,6 +567,7 @@ void Viewport::paintGL() {
     fallback->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     return;
   }
+  if (mFlatBackground) glClearColor(0.235f, 0.235f, 0.25f, 1.0f);  // the gradient's middle
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
   const Scene& scene = mDocument->scene();
@@ -568,24 +586,27 @@ void Viewport::paintGL() {
   const Mat4 viewProjection = mCamera.projectionMatrix(aspect()) * view;
 
   // Background: a vertical gradient, drawn without depth so everything covers it.
-  glDisable(GL_DEPTH_TEST);
-  mBackgroundProgram->bind();
-  mBackgroundProgram->setUniformValue("uTopColor", 0.35f, 0.35f, 0.37f);
-  mBackgroundProgram->setUniformValue("uBottomColor", 0.12f, 0.12f, 0.13f);
-  glBindVertexArray(mEmptyVao);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindVertexArray(0);
-  mBackgroundProgram->release();
+  if (!mFlatBackground) {
+    glDisable(GL_DEPTH_TEST);
+    mBackgroundProgram->bind();
+    mBackgroundProgram->setUniformValue("uTopColor", 0.35f, 0.35f, 0.37f);
+    mBackgroundProgram->setUniformValue("uBottomColor", 0.12f, 0.12f, 0.13f);
+    glBindVertexArray(mEmptyVao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    mBackgroundProgram->release();
+  }
 
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
+  setDepthLayer(*this, DepthLayer::Scene);
   drawOverlay(mGrid, GL_LINES, false, view, viewProjection);
   mMeshes.draw(scene, modelPose, view, viewProjection);
   drawOnionSkin(view, viewProjection);
 
   // Bones in front of the meshes (Maya's joint X-ray): an animator must see and click
   // the joints inside the body. They still depth-test against each other.
-  glClear(GL_DEPTH_BUFFER_BIT);
+  setDepthLayer(*this, DepthLayer::Bones);
   buildSkeletonOverlay(scene.skeleton, mBones, modelPose, mDocument->selectedJoints(), scene.characterHeight(),
                        mOverlayScratch);
   uploadOverlay(mSkeleton, mOverlayScratch, GL_STREAM_DRAW);
@@ -594,11 +615,12 @@ void Viewport::paintGL() {
 
   // The gizmo over everything, at a constant size on screen.
   if (const auto frame = gizmoFrame()) {
-    glClear(GL_DEPTH_BUFFER_BIT);
+    setDepthLayer(*this, DepthLayer::Gizmo);
     buildGizmoLines(mGizmoMode, *frame, mDrag == Drag::Gizmo ? mGizmoAxis : -1, mOverlayScratch);
     uploadOverlay(mGizmo, mOverlayScratch, GL_STREAM_DRAW);
     drawOverlay(mGizmo, GL_LINES, false, view, viewProjection);
   }
+  setDepthLayer(*this, DepthLayer::Scene);
   mRenderedFrame = true;
 }
 
