@@ -483,6 +483,7 @@ void Viewport::initializeGL() {
     return;
   }
   mFlatBackground = isSoftwareRenderer(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  mMeshes.setTrilinearFiltering(!mFlatBackground);
   glGenVertexArrays(1, &mEmptyVao);
   createOverlayBuffer(mGrid);
   createOverlayBuffer(mSkeleton);

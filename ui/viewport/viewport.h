@@ -144,8 +144,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   bool mGlReady = false;
   bool mSceneDirty = true;  // GPU meshes and grid must be rebuilt from the document
   bool mRenderedFrame = false;
-  // On a software rasteriser the background is one clear colour instead of the gradient:
-  // shading every pixel of a 1280×720 frame costs llvmpipe about 5 ms of CPU per frame.
+  // On a software rasteriser the background is one clear colour instead of the gradient
+  // (shading every pixel of a 1280×720 frame costs llvmpipe about 5 ms of CPU per frame)
+  // and textures are filtered within one mip level.
   bool mFlatBackground = false;
   QString mGlError;
   MeshRenderer mMeshes;
