@@ -223,6 +223,11 @@ void MainWindow::createActions() {
   connect(onionAction, &QAction::toggled, mViewport, [this](bool on) {
     mViewport->setOnionSkin(OnionSkinSettings{on ? 2 : 0, 3});
   });
+  // Paths over the whole clip of the selected joints and the selected IK handle's tip.
+  QAction* trailsAction = viewMenu->addAction(tr("&Trails"));
+  trailsAction->setObjectName(QStringLiteral("actionTrails"));
+  trailsAction->setCheckable(true);
+  connect(trailsAction, &QAction::toggled, mViewport, &Viewport::setShowTrails);
   viewMenu->addSeparator();
   viewMenu->addAction(mOutlinerDock->toggleViewAction());
   viewMenu->addAction(mTimelineDock->toggleViewAction());
@@ -399,8 +404,8 @@ void MainWindow::saveLayout() const {
 
 void MainWindow::rememberToggles() {
   static constexpr const char* kRemembered[] = {"actionSelectTool", "actionMoveTool",  "actionRotateTool",
-                                                "actionLocalAxes",  "actionOnionSkin", "actionLoop",
-                                                "actionAutoKey"};
+                                                "actionLocalAxes",  "actionOnionSkin", "actionTrails",
+                                                "actionLoop",       "actionAutoKey"};
   for (const char* name : kRemembered) {
     QAction* action = findChild<QAction*>(QLatin1String(name));
     if (!action) continue;

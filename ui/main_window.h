@@ -114,7 +114,7 @@ class MainWindow : public QMainWindow {
   // with is kept so Window ▸ Reset Layout can return to it.
   void restoreLayout();
   void saveLayout() const;
-  // The working toggles (tool, local axes, onion skin, loop, auto key) come back as the
+  // The working toggles (tool, local axes, onion skin, trails, loop, auto key) come back as the
   // animator left them, each saved in QSettings the moment it changes.
   void rememberToggles();
   void editPreferences();

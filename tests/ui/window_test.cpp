@@ -74,7 +74,8 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
   {
     MainWindow window;
     toggledSpace = window.viewport()->gizmoSpace() == GizmoSpace::Local ? GizmoSpace::World : GizmoSpace::Local;
-    for (const char* name : {"actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionAutoKey"}) {
+    for (const char* name :
+         {"actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionTrails", "actionAutoKey"}) {
       QAction* action = window.findChild<QAction*>(QLatin1String(name));
       ASSERT_NE(action, nullptr) << name;
       action->trigger();
@@ -85,7 +86,7 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
     loop->trigger();
   }
   MainWindow reopened;
-  for (const char* name : {"actionRotateTool", "actionOnionSkin", "actionAutoKey"}) {
+  for (const char* name : {"actionRotateTool", "actionOnionSkin", "actionTrails", "actionAutoKey"}) {
     EXPECT_TRUE(reopened.findChild<QAction*>(QLatin1String(name))->isChecked()) << name;
   }
   EXPECT_FALSE(reopened.findChild<QAction*>(QStringLiteral("actionLoop"))->isChecked());
@@ -94,6 +95,7 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
   EXPECT_EQ(reopened.viewport()->gizmoMode(), GizmoMode::Rotate);
   EXPECT_EQ(reopened.viewport()->gizmoSpace(), toggledSpace) << "local axes toggled once from the default";
   EXPECT_FALSE(reopened.playback()->isLooping());
+  EXPECT_TRUE(reopened.viewport()->showTrails());
 }
 
 TEST(MainWindowPreferences, TheAutosaveIntervalIsSetInPreferencesAndPersists) {

@@ -15,6 +15,13 @@ const IkHandle* activeHandle(const Document& document, int handle) {
   return &rig->handles[static_cast<std::size_t>(handle)];
 }
 
+QString moveText(const IkHandle* handle, MoveHandleCommand::Part part) {
+  const QString name = handle ? QString::fromStdString(handle->name) : QStringLiteral("?");
+  return part == MoveHandleCommand::Part::Target
+             ? QCoreApplication::translate("MoveHandleCommand", "Move IK Target %1").arg(name)
+             : QCoreApplication::translate("MoveHandleCommand", "Move IK Pole %1").arg(name);
+}
+
 }  // namespace
 
 EditHandleCommand::EditHandleCommand(Document* document, int handle, IkHandle value, const QString& text,
@@ -60,9 +67,7 @@ MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, 
                                      QUndoCommand* parent)
     : QUndoCommand(parent), mDocument(document), mHandle(handle), mPart(part) {
   const IkHandle* current = activeHandle(*document, handle);
-  const QString name = current ? QString::fromStdString(current->name) : QStringLiteral("?");
-  setText(part == Part::Target ? QCoreApplication::translate("MoveHandleCommand", "Move IK Target %1").arg(name)
-                               : QCoreApplication::translate("MoveHandleCommand", "Move IK Pole %1").arg(name));
+  setText(moveText(current, part));
   if (!current || !position.allFinite()) {
     setObsolete(true);
     return;
@@ -75,6 +80,20 @@ MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, 
   } else {
     mValue.pole.position = position;
   }
+  if (mValue == mPrevious) setObsolete(true);
+}
+
+MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, const IkHandle& startValue,
+                                     QUndoCommand* parent)
+    : QUndoCommand(parent), mDocument(document), mHandle(handle), mPart(part) {
+  const IkHandle* current = activeHandle(*document, handle);
+  setText(moveText(current, part));
+  if (!current) {
+    setObsolete(true);
+    return;
+  }
+  mPrevious = *current;
+  mValue = startValue;
   if (mValue == mPrevious) setObsolete(true);
 }
 

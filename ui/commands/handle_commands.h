@@ -47,6 +47,11 @@ class MoveHandleCommand : public QUndoCommand {
   enum class Part { Target, Pole };
 
   MoveHandleCommand(Document* document, int handle, Part part, const Vec3& position, QUndoCommand* parent = nullptr);
+  // Puts the handle back to `startValue`, what it was when the drag began (its target
+  // source and its pole exactly, which a position read back through model space would
+  // not give): a drag that returns to its starting point merges into no change at all.
+  MoveHandleCommand(Document* document, int handle, Part part, const IkHandle& startValue,
+                    QUndoCommand* parent = nullptr);
 
   void setMergeable(bool mergeable) { mMergeable = mergeable; }
   void redo() override;

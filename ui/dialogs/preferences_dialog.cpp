@@ -29,7 +29,7 @@ PreferencesDialog::PreferencesDialog(int autosaveMinutes, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
   auto* note =
-      new QLabel(tr("The tool, local axes, onion skin, loop and auto key are remembered as you leave them."), this);
+      new QLabel(tr("The tool, local axes, onion skin, trails, loop and auto key are remembered as you leave them."), this);
   note->setWordWrap(true);
   layout->addWidget(note);
   layout->addWidget(buttons);

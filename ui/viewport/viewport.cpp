@@ -8,10 +8,14 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 
+#include "core/bake/contact_detection.h"
 #include "core/skeleton/local_to_model.h"
+#include "ui/commands/handle_commands.h"
 #include "ui/commands/set_joint_transform_command.h"
 #include "ui/document/document.h"
 #include "ui/viewport/scene_bounds.h"
@@ -19,6 +23,24 @@
 namespace articula::ui {
 
 namespace {
+
+bool isSoftwareRenderer(const char* renderer) {
+  const QString name = QString::fromLatin1(renderer ? renderer : "").toLower();
+  return name.contains(QLatin1String("llvmpipe")) || name.contains(QLatin1String("softpipe")) ||
+         name.contains(QLatin1String("swiftshader")) || name.contains(QLatin1String("software"));
+}
+
+// Depth sub-ranges of the passes drawn over each other (scene, bones, rig, gizmo). Each
+// pass lies entirely in front of the passes before it, so it is never hidden by them yet
+// still depth-tests within itself: what clearing the depth buffer between passes gives,
+// without rewriting every depth sample three times a frame (a software rasteriser pays
+// for each clear in full).
+enum class DepthLayer { Scene, Bones, Rig, Gizmo };
+void setDepthLayer(QOpenGLFunctions_3_3_Core& gl, DepthLayer layer) {
+  const double slice = 0.25;
+  const double nearest = slice * (3 - static_cast<int>(layer));
+  gl.glDepthRange(nearest, nearest + slice);
+}
 
 std::unique_ptr<QOpenGLShaderProgram> buildProgram(const QString& name, QString* error) {
   auto program = std::make_unique<QOpenGLShaderProgram>();
@@ -41,6 +63,7 @@ Viewport::Viewport(Document* document, QWidget* parent) : QOpenGLWidget(parent),
   widgetFormat.setSamples(multisampleSamples());
   setFormat(widgetFormat);
   mBones = bonesOf(mDocument->scene().skeleton);
+  updateContactFeet();
   connect(mDocument, &Document::changed, this, &Viewport::documentChanged);
   frameAll();
 }
@@ -73,11 +96,9 @@ int Viewport::multisampleSamples() {
     QOpenGLContext context;
     context.setFormat(surfaceFormat());
     if (!context.create() || !context.makeCurrent(&surface)) return 4;
-    const auto* renderer = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
-    const QString name = QString::fromLatin1(renderer ? renderer : "").toLower();
+    const bool software =
+        isSoftwareRenderer(reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER)));
     context.doneCurrent();
-    const bool software = name.contains(QLatin1String("llvmpipe")) || name.contains(QLatin1String("softpipe")) ||
-                          name.contains(QLatin1String("swiftshader")) || name.contains(QLatin1String("software"));
     return software ? 0 : 4;
   }();
   return samples;
@@ -86,10 +107,30 @@ int Viewport::multisampleSamples() {
 void Viewport::documentChanged(const ChangeEvent& event) {
   // A drag continues only on the joint and pose it started from.
   if (mDrag == Drag::Gizmo && event.type != ChangeEvent::Type::PoseEdited) mDrag = Drag::None;
-  if (event.type == ChangeEvent::Type::SceneReplaced) {
-    mBones = bonesOf(mDocument->scene().skeleton);
-    mSceneDirty = true;
-    frameAll();
+  if (mDrag == Drag::Handle && event.type != ChangeEvent::Type::HandleEdited) mDrag = Drag::None;
+  switch (event.type) {
+    case ChangeEvent::Type::SceneReplaced:
+      mBones = bonesOf(mDocument->scene().skeleton);
+      mSceneDirty = true;
+      updateContactFeet();
+      frameAll();
+      mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::RigChanged:
+      updateContactFeet();
+      mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::CurrentClipChanged:
+    case ChangeEvent::Type::SelectionChanged:
+    case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::HandleEdited:
+    case ChangeEvent::Type::RigEnabledChanged:
+      mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::TimeChanged:  // trails cover the whole clip; overrides are not animation
+    case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::JointRenamed:
+      break;
   }
   update();
 }
@@ -176,6 +217,190 @@ void Viewport::drawOnionSkin(const Mat4& view, const Mat4& viewProjection) {
   glDisable(GL_BLEND);
 }
 
+void Viewport::setShowRig(bool show) {
+  mShowRig = show;
+  if (mDrag == Drag::Handle) mDrag = Drag::None;
+  update();
+}
+
+void Viewport::setShowTrails(bool show) {
+  if (show == mShowTrails) return;
+  mShowTrails = show;
+  mTrailsDirty = true;
+  update();
+}
+
+void Viewport::updateContactFeet() {
+  mContactFeet.clear();
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  // The rig's grounding names the stride curve of each leg; without one, the humanoid's feet.
+  if (const RigDefinition* rig = mDocument->activeRig(); rig && rig->grounding.enabled) {
+    for (const IkHandle& handle : rig->handles) {
+      if (handle.chain.empty()) continue;
+      if (handle.role == HandleRole::LeftLeg) {
+        mContactFeet.push_back({handle.chain.back(), rig->grounding.left.contactCurve});
+      } else if (handle.role == HandleRole::RightLeg) {
+        mContactFeet.push_back({handle.chain.back(), rig->grounding.right.contactCurve});
+      }
+    }
+    return;
+  }
+  if (auto feet = humanoidFeet(skeleton)) {
+    for (const FootJoints& foot : *feet) mContactFeet.push_back({foot.ankle, foot.curveName});
+  }
+}
+
+std::vector<int> Viewport::trailJoints() const {
+  std::vector<int> joints = mDocument->selectedJoints();
+  const RigDefinition* rig = mDocument->activeRig();
+  const int handle = mDocument->selectedHandle();
+  if (rig && handle >= 0 && handle < static_cast<int>(rig->handles.size())) {
+    const auto& chain = rig->handles[static_cast<std::size_t>(handle)].chain;
+    if (!chain.empty() && std::find(joints.begin(), joints.end(), chain.back()) == joints.end()) {
+      joints.push_back(chain.back());
+    }
+  }
+  return joints;
+}
+
+const std::vector<std::vector<Vec3>>& Viewport::trails() {
+  updateTrails();
+  return mTrails;
+}
+
+void Viewport::updateTrails() {
+  if (!mTrailsDirty) return;
+  mTrailsDirty = false;
+  mTrailLinesDirty = true;
+  mTrails.clear();
+  mTrailJoints.clear();
+  const Clip* clip = mDocument->currentClip();
+  if (!mShowTrails || !clip) return;
+  mTrailJoints = trailJoints();
+  if (mTrailJoints.empty()) return;
+  ++mTrailBuilds;
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  // The rig solves the trail as it solves the pose, on its own copy so the document's
+  // reports keep describing the current frame.
+  std::optional<Rig> rig;
+  if (mDocument->rigEnabled() && mDocument->boundRig()) rig = *mDocument->boundRig();
+  mTrailSampler.reset(clip);
+  const int frames = mDocument->frameCount();
+  const int points = std::min(frames, kMaxTrailPoints);
+  mTrails.assign(mTrailJoints.size(), {});
+  for (auto& trail : mTrails) trail.reserve(static_cast<std::size_t>(points));
+  const auto rest = skeleton.restPose();
+  mTrailModel.resize(rest.size());
+  for (int p = 0; p < points; ++p) {
+    const int frame = points == 1 ? 0 : static_cast<int>(std::lround(double(p) * (frames - 1) / (points - 1)));
+    const double time = mDocument->timeOfFrame(frame);
+    mTrailLocal.assign(rest.begin(), rest.end());
+    mTrailSampler.sample(time, mTrailLocal);
+    if (rig) rig->solve(mTrailLocal, time, clip);
+    LocalToModelJob job;
+    job.skeleton = &skeleton;
+    job.local = mTrailLocal;
+    job.model = mTrailModel;
+    if (!job.run()) {
+      mTrails.clear();
+      return;
+    }
+    for (std::size_t k = 0; k < mTrailJoints.size(); ++k) {
+      mTrails[k].push_back(mTrailModel[static_cast<std::size_t>(mTrailJoints[k])].translation());
+    }
+  }
+}
+
+void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
+  mHandleMarkers.clear();
+  if (!mShowRig) return;
+  const Scene& scene = mDocument->scene();
+  const float height = scene.characterHeight();
+  mOverlayScratch.clear();
+  if (const RigDefinition* rig = mDocument->activeRig()) {
+    const Rig* bound = mDocument->boundRig();
+    const std::span<const HandleReport> reports =
+        bound && mDocument->rigSolved() ? bound->reports() : std::span<const HandleReport>{};
+    articula::ui::handleMarkers(*rig, reports, mDocument->inputModelPose(), mDocument->modelPose(), mHandleMarkers);
+    buildHandleLines(mHandleMarkers, mDocument->selectedHandle(), 0.025f * height, mOverlayScratch);
+    for (int joint : mDocument->selectedJoints()) {
+      buildJointLimitLines(*rig, scene.skeleton, mDocument->modelPose(), joint, 0.1f * height, mOverlayScratch);
+    }
+  }
+  // A handle drag changes the rig at every mouse move: its trails are recomputed once the
+  // drag ends rather than hundreds of solves per move.
+  if (mDrag != Drag::Handle) updateTrails();
+  if (mTrailLinesDirty && !mTrailsDirty) {
+    mTrailScratch.clear();
+    for (const auto& trail : mTrails) buildTrailLines(trail, 0.004f * height, mTrailScratch);
+    uploadOverlay(mTrailLines, mTrailScratch, GL_STATIC_DRAW);
+    mTrailLinesDirty = false;
+  }
+  const int frames = mDocument->frameCount();
+  for (const auto& trail : mTrails) {
+    if (trail.empty()) continue;
+    const auto index = static_cast<std::size_t>(
+        std::lround(double(mDocument->currentFrame()) * double(trail.size() - 1) / std::max(1, frames - 1)));
+    buildTrailCursor(trail[std::min(index, trail.size() - 1)], 0.012f * height, mOverlayScratch);
+  }
+  if (const Clip* clip = mDocument->currentClip()) {
+    buildContactMarkers(mContactFeet, *clip, mDocument->time(), mDocument->modelPose(), 0.05f * height,
+                        mOverlayScratch);
+  }
+  const bool trailsShown = !mTrails.empty() && mTrailLines.count > 0;
+  if (mOverlayScratch.empty() && !trailsShown) return;
+  // Over the bones and the body, so a target inside a limb stays visible and clickable.
+  setDepthLayer(*this, DepthLayer::Rig);
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  if (trailsShown) drawOverlay(mTrailLines, GL_LINES, false, view, viewProjection);
+  uploadOverlay(mRigLines, mOverlayScratch, GL_STREAM_DRAW);
+  drawOverlay(mRigLines, GL_LINES, false, view, viewProjection);
+  glDisable(GL_BLEND);
+}
+
+bool Viewport::startHandleDrag(const Vec2& mouse) {
+  if (!mShowRig) return false;
+  const RigDefinition* rig = mDocument->activeRig();
+  const HandlePick pick = pickHandle(mHandleMarkers, gizmoView(), mouse);
+  if (!rig || pick.handle < 0 || pick.handle >= static_cast<int>(rig->handles.size())) return false;
+  const auto marker = std::find_if(mHandleMarkers.begin(), mHandleMarkers.end(),
+                                   [&pick](const HandleMarker& m) { return m.handle == pick.handle; });
+  // Selecting first: the selection change must not end the drag it starts.
+  mDocument->setSelectedHandle(pick.handle);
+  mHandleDrag = pick;
+  mHandleStartValue = rig->handles[static_cast<std::size_t>(pick.handle)];
+  mHandleStartModel = pick.pole ? marker->poleModel : marker->targetModel;
+  mHandleStartMouse = mouse;
+  mDragUndoIndex = mDocument->undoStack()->index();
+  mDrag = Drag::Handle;
+  update();
+  return true;
+}
+
+void Viewport::dragHandle(const Vec2& mouse) {
+  const RigDefinition* rig = mDocument->activeRig();
+  if (!rig || mHandleDrag.handle >= static_cast<int>(rig->handles.size())) {
+    mDrag = Drag::None;
+    return;
+  }
+  const auto part = mHandleDrag.pole ? MoveHandleCommand::Part::Pole : MoveHandleCommand::Part::Target;
+  MoveHandleCommand* command = nullptr;
+  if (mouse == mHandleStartMouse) {
+    // Back at the start: the handle as it was (source and pole exactly), so the drag's
+    // step merges into nothing.
+    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, mHandleStartValue);
+  } else {
+    const Vec3 pointModel = dragOnViewPlane(mHandleStartModel, gizmoView(), mHandleStartMouse, mouse);
+    const IkHandle& handle = rig->handles[static_cast<std::size_t>(mHandleDrag.handle)];
+    const Vec3 position =
+        mHandleDrag.pole ? poleInPoleSpace(handle, mDocument->inputModelPose(), pointModel) : pointModel;
+    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, position);
+  }
+  command->setMergeable(mDocument->undoStack()->index() > mDragUndoIndex);
+  mDocument->undoStack()->push(command);
+}
+
 void Viewport::setGizmoSpace(GizmoSpace space) {
   mGizmoSpace = space;
   update();
@@ -211,7 +436,7 @@ bool Viewport::startGizmoDrag(const Vec2& mouse) {
   mGizmoStartLocal = mDocument->localPose()[static_cast<std::size_t>(joint)];
   mGizmoParentModel =
       parent == kNoParent ? Affine::Identity() : mDocument->modelPose()[static_cast<std::size_t>(parent)];
-  mMergeUndo = false;
+  mDragUndoIndex = mDocument->undoStack()->index();
   mDrag = Drag::Gizmo;
   update();
   return true;
@@ -230,7 +455,7 @@ void Viewport::dragGizmo(const Vec2& mouse) {
                          rotateDragModel(mGizmoStartFrame, mGizmoAxis, view, mGizmoStartMouse, mouse));
   }
   auto* command = new SetJointTransformCommand(mDocument, mGizmoDragJoint, local, channel);
-  command->setMergeable(std::exchange(mMergeUndo, true));
+  command->setMergeable(mDocument->undoStack()->index() > mDragUndoIndex);
   mDocument->undoStack()->push(command);
 }
 
@@ -263,11 +488,16 @@ void Viewport::initializeGL() {
     mSolidProgram.reset();
     return;
   }
+  mFlatBackground = isSoftwareRenderer(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  mMeshes.setTrilinearFiltering(!mFlatBackground);
   glGenVertexArrays(1, &mEmptyVao);
   createOverlayBuffer(mGrid);
   createOverlayBuffer(mSkeleton);
   createOverlayBuffer(mGizmo);
   createOverlayBuffer(mGhosts);
+  createOverlayBuffer(mRigLines);
+  createOverlayBuffer(mTrailLines);
+  mTrailLinesDirty = true;
   mGlReady = true;
   mSceneDirty = true;
 }
@@ -275,7 +505,7 @@ void Viewport::initializeGL() {
 void Viewport::releaseGl() {
   if (!mGlReady) return;
   mMeshes.release();
-  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton, &mGizmo, &mGhosts}) {
+  for (OverlayBuffer* overlay : {&mGrid, &mSkeleton, &mGizmo, &mGhosts, &mRigLines, &mTrailLines}) {
     glDeleteBuffers(1, &overlay->buffer);
     glDeleteVertexArrays(1, &overlay->vao);
     *overlay = OverlayBuffer{};
@@ -344,6 +574,7 @@ void Viewport::paintGL() {
     fallback->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     return;
   }
+  if (mFlatBackground) glClearColor(0.235f, 0.235f, 0.25f, 1.0f);  // the gradient's middle
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
   const Scene& scene = mDocument->scene();
@@ -362,36 +593,41 @@ void Viewport::paintGL() {
   const Mat4 viewProjection = mCamera.projectionMatrix(aspect()) * view;
 
   // Background: a vertical gradient, drawn without depth so everything covers it.
-  glDisable(GL_DEPTH_TEST);
-  mBackgroundProgram->bind();
-  mBackgroundProgram->setUniformValue("uTopColor", 0.35f, 0.35f, 0.37f);
-  mBackgroundProgram->setUniformValue("uBottomColor", 0.12f, 0.12f, 0.13f);
-  glBindVertexArray(mEmptyVao);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindVertexArray(0);
-  mBackgroundProgram->release();
+  if (!mFlatBackground) {
+    glDisable(GL_DEPTH_TEST);
+    mBackgroundProgram->bind();
+    mBackgroundProgram->setUniformValue("uTopColor", 0.35f, 0.35f, 0.37f);
+    mBackgroundProgram->setUniformValue("uBottomColor", 0.12f, 0.12f, 0.13f);
+    glBindVertexArray(mEmptyVao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    mBackgroundProgram->release();
+  }
 
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
+  setDepthLayer(*this, DepthLayer::Scene);
   drawOverlay(mGrid, GL_LINES, false, view, viewProjection);
   mMeshes.draw(scene, modelPose, view, viewProjection);
   drawOnionSkin(view, viewProjection);
 
   // Bones in front of the meshes (Maya's joint X-ray): an animator must see and click
   // the joints inside the body. They still depth-test against each other.
-  glClear(GL_DEPTH_BUFFER_BIT);
+  setDepthLayer(*this, DepthLayer::Bones);
   buildSkeletonOverlay(scene.skeleton, mBones, modelPose, mDocument->selectedJoints(), scene.characterHeight(),
                        mOverlayScratch);
   uploadOverlay(mSkeleton, mOverlayScratch, GL_STREAM_DRAW);
   drawOverlay(mSkeleton, GL_TRIANGLES, true, view, viewProjection);
+  drawRig(view, viewProjection);
 
   // The gizmo over everything, at a constant size on screen.
   if (const auto frame = gizmoFrame()) {
-    glClear(GL_DEPTH_BUFFER_BIT);
+    setDepthLayer(*this, DepthLayer::Gizmo);
     buildGizmoLines(mGizmoMode, *frame, mDrag == Drag::Gizmo ? mGizmoAxis : -1, mOverlayScratch);
     uploadOverlay(mGizmo, mOverlayScratch, GL_STREAM_DRAW);
     drawOverlay(mGizmo, GL_LINES, false, view, viewProjection);
   }
+  setDepthLayer(*this, DepthLayer::Scene);
   mRenderedFrame = true;
 }
 
@@ -406,13 +642,15 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
         mDrag = Drag::Orbit;
       } else {
         const Vec2 mouse(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
-        if (!shift && startGizmoDrag(mouse)) break;
+        if (!shift && (startGizmoDrag(mouse) || startHandleDrag(mouse))) break;
         const int joint = pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(), viewProjection(),
                                     static_cast<float>(width()), static_cast<float>(height()), mouse);
         std::vector<int> selection;
         if (shift) selection = mDocument->selectedJoints();
         if (joint >= 0) selection.push_back(joint);
         if (joint >= 0 || !shift) mDocument->setSelectedJoints(std::move(selection));
+        // A plain click on a joint or on nothing leaves no handle selected (Maya's habit).
+        if (!shift) mDocument->setSelectedHandle(-1);
       }
       break;
     case Qt::MiddleButton:
@@ -449,6 +687,9 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
     case Drag::Gizmo:
       dragGizmo(Vec2(static_cast<float>(event->position().x()), static_cast<float>(event->position().y())));
       break;
+    case Drag::Handle:
+      dragHandle(Vec2(static_cast<float>(event->position().x()), static_cast<float>(event->position().y())));
+      break;
     case Drag::None:
       return;
   }
@@ -456,7 +697,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* event) {
-  if (mDrag == Drag::Gizmo) update();  // the active handle loses its highlight
+  if (mDrag == Drag::Gizmo || mDrag == Drag::Handle) update();  // the active handle loses its highlight
   mDrag = Drag::None;
   event->accept();
 }

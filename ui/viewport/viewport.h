@@ -13,6 +13,7 @@
 #include "ui/viewport/mesh_renderer.h"
 #include "ui/viewport/onion_skin.h"
 #include "ui/viewport/orbit_camera.h"
+#include "ui/viewport/rig_overlay.h"
 #include "ui/viewport/skeleton_overlay.h"
 
 class QOpenGLShaderProgram;
@@ -30,6 +31,15 @@ struct ChangeEvent;
 // Shift+MMB pan; wheel, Alt+RMB or Ctrl+MMB zoom. LMB on a gizmo handle drags it (one undo
 // step per drag); elsewhere LMB picks a joint (Shift+LMB adds it to the selection, LMB on
 // nothing clears it). The gizmo sits on the first selected joint.
+//
+// The active rig is drawn over the bones: each IK handle's target (green reached, red not,
+// grey disabled, yellow the document's selected handle) and pole, the limit cone or hinge
+// arc of the selected joints, and rings on the ground under the feet whose stride curves
+// (contact.left_foot, contact.right_foot) are 1. With trails on, the path over the whole
+// clip (as the rig solves it) of the selected joints and of the selected handle's tip,
+// computed once per change of clip, rig or selection. LMB on a target or a pole selects
+// that handle and drags it in the plane facing the camera, solving the rig at every mouse
+// move (one undo step per drag); handles are picked after the gizmo and before joints.
 class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Q_OBJECT
 
@@ -56,6 +66,20 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   std::optional<GizmoFrame> gizmoFrame() const;
   GizmoView gizmoView() const;
   const OnionSkinSettings& onionSkin() const { return mOnionSkin; }
+  // Handles as last drawn (valid once a frame has been drawn), for tests and tools.
+  const std::vector<HandleMarker>& handleMarkers() const { return mHandleMarkers; }
+  bool showRig() const { return mShowRig; }
+  bool showTrails() const { return mShowTrails; }
+  // Joints with a trail: the selected joints (sorted), then the selected handle's tip when
+  // it is not one of them.
+  std::vector<int> trailJoints() const;
+  // The trail of each of trailJoints(): its model-space position at every frame of the
+  // clip (at most kMaxTrailPoints, evenly spread), the rig solving each frame. Empty when
+  // trails are off. Computed on the first call after a change, then cached.
+  const std::vector<std::vector<Vec3>>& trails();
+  // How many times trails were computed since the viewport was made (they are cached).
+  int trailBuilds() const { return mTrailBuilds; }
+  static constexpr int kMaxTrailPoints = 400;
   // Model → clip space of the current camera at the widget's aspect ratio.
   Mat4 viewProjection() const;
   // True once a frame has been drawn with working shaders.
@@ -79,6 +103,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setGizmoMode(GizmoMode mode);
   void setGizmoSpace(GizmoSpace space);
   void setOnionSkin(const OnionSkinSettings& settings);
+  void setShowRig(bool show);
+  void setShowTrails(bool show);
 
  protected:
   void initializeGL() override;
@@ -90,7 +116,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void wheelEvent(QWheelEvent* event) override;
 
  private:
-  enum class Drag { None, Orbit, Pan, Zoom, Gizmo };
+  enum class Drag { None, Orbit, Pan, Zoom, Gizmo, Handle };
   struct OverlayBuffer {
     GLuint vao = 0;
     GLuint buffer = 0;
@@ -100,6 +126,11 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void documentChanged(const ChangeEvent& event);
   bool startGizmoDrag(const Vec2& mouse);
   void dragGizmo(const Vec2& mouse);
+  bool startHandleDrag(const Vec2& mouse);
+  void dragHandle(const Vec2& mouse);
+  void updateContactFeet();
+  void updateTrails();
+  void drawRig(const Mat4& view, const Mat4& viewProjection);
   void drawOnionSkin(const Mat4& view, const Mat4& viewProjection);
   void releaseGl();
   void createOverlayBuffer(OverlayBuffer& overlay);
@@ -115,6 +146,10 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   bool mGlReady = false;
   bool mSceneDirty = true;  // GPU meshes and grid must be rebuilt from the document
   bool mRenderedFrame = false;
+  // On a software rasteriser the background is one clear colour instead of the gradient
+  // (shading every pixel of a 1280×720 frame costs llvmpipe about 5 ms of CPU per frame)
+  // and textures are filtered within one mip level.
+  bool mFlatBackground = false;
   QString mGlError;
   MeshRenderer mMeshes;
   std::unique_ptr<QOpenGLShaderProgram> mBackgroundProgram;
@@ -124,6 +159,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   OverlayBuffer mSkeleton;
   OverlayBuffer mGizmo;
   OverlayBuffer mGhosts;
+  OverlayBuffer mRigLines;
+  OverlayBuffer mTrailLines;  // re-uploaded only when the trails are recomputed
   std::vector<OverlayVertex> mOverlayScratch;
 
   Drag mDrag = Drag::None;
@@ -140,13 +177,33 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   GizmoFrame mGizmoStartFrame;
   Transform mGizmoStartLocal;
   Affine mGizmoParentModel = Affine::Identity();
-  bool mMergeUndo = false;
+  // Undo index when the drag began: commands after the first of a drag merge into the
+  // drag's step only while that step is on top (a drag back to its start removes it).
+  int mDragUndoIndex = 0;
+
+  bool mShowRig = true;
+  std::vector<HandleMarker> mHandleMarkers;
+  HandlePick mHandleDrag;
+  IkHandle mHandleStartValue;  // the handle as the drag found it
+  Vec3 mHandleStartModel = Vec3::Zero();
+  Vec2 mHandleStartMouse = Vec2::Zero();
+  std::vector<ContactFoot> mContactFeet;
+  bool mShowTrails = false;
+  bool mTrailsDirty = true;
+  bool mTrailLinesDirty = true;
+  int mTrailBuilds = 0;
+  std::vector<int> mTrailJoints;
+  std::vector<std::vector<Vec3>> mTrails;
+  ClipSampler mTrailSampler;
+  Pose mTrailLocal;
+  std::vector<Affine> mTrailModel;
 
   OnionSkinSettings mOnionSkin;
   ClipSampler mGhostSampler;  // its own cursors: ghosts jump around the document's time
   Pose mGhostLocal;
   std::vector<Affine> mGhostModel;
   std::vector<OverlayVertex> mGhostScratch;
+  std::vector<OverlayVertex> mTrailScratch;
 };
 
 }  // namespace articula::ui
