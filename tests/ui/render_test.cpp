@@ -301,17 +301,21 @@ TEST(RenderViewport, GizmoDragIsOneUndoStepAndRotatesTheJoint) {
   const auto toPoint = [](const Vec2& pixel) {
     return QPoint(static_cast<int>(std::lround(pixel.x())), static_cast<int>(std::lround(pixel.y())));
   };
-  QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, toPoint(start));
   // 50 mouse moves turning 60° about the ring's centre on screen.
-  const Vec2 arm = start - centre;
-  QPoint last = toPoint(start);
-  for (int move = 1; move <= 50; ++move) {
-    const float angleRad = std::numbers::pi_v<float> / 3.0f * static_cast<float>(move) / 50.0f;
-    last = toPoint(centre + Vec2(std::cos(angleRad) * arm.x() - std::sin(angleRad) * arm.y(),
-                                 std::sin(angleRad) * arm.x() + std::cos(angleRad) * arm.y()));
-    QTest::mouseMove(viewport, last);
-  }
-  QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, last);
+  const auto dragRing = [&] {
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, toPoint(start));
+    const Vec2 arm = start - centre;
+    QPoint last = toPoint(start);
+    for (int move = 1; move <= 50; ++move) {
+      const float angleRad = std::numbers::pi_v<float> / 3.0f * static_cast<float>(move) / 50.0f;
+      last = toPoint(centre + Vec2(std::cos(angleRad) * arm.x() - std::sin(angleRad) * arm.y(),
+                                   std::sin(angleRad) * arm.x() + std::cos(angleRad) * arm.y()));
+      QTest::mouseMove(viewport, last);
+    }
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, last);
+    QApplication::processEvents();
+  };
+  dragRing();
 
   EXPECT_EQ(document->undoStack()->count(), 1);
   const Quat after = document->localPose()[static_cast<std::size_t>(joint)].rotation;
@@ -322,6 +326,19 @@ TEST(RenderViewport, GizmoDragIsOneUndoStepAndRotatesTheJoint) {
   EXPECT_GT(std::abs(Eigen::AngleAxisf(turnModel).axis().dot(frame->axesModel.col(2))), 0.99f);
   document->undoStack()->undo();
   EXPECT_EQ(test::serializeDocument(*document), original);
+
+  // With auto key on, the same drag ends as a key at the current frame.
+  QAction* autoKey = window.findChild<QAction*>(QStringLiteral("actionAutoKey"));
+  ASSERT_NE(autoKey, nullptr);
+  autoKey->setChecked(true);
+  const double time = document->time();
+  dragRing();
+  // The clip now gives the dragged rotation at this frame (60° from what it gave before).
+  const RotationTrack& rotation = document->currentClip()->findTrack(joint)->rotation;
+  EXPECT_NEAR(rotation.evaluate(time).angularDistance(before), std::numbers::pi / 3.0, 0.05);
+  EXPECT_TRUE(rotation.evaluate(time).isApprox(document->localPose()[static_cast<std::size_t>(joint)].rotation, 1e-5f));
+  EXPECT_TRUE(document->poseOverrides().empty()) << "the drag became animation";
+  autoKey->setChecked(false);
 }
 
 }  // namespace
