@@ -1,5 +1,6 @@
 // A property of the whole undo system rather than of one command: whatever sequence of
-// edits an animator makes, undoing all of it gives back the document it started from,
+// edits an animator makes (joint poses, renames, keys, rig builds, handle edits and moves,
+// rig on/off), undoing all of it gives back the document it started from,
 // redoing all of it gives the document it ended with, and saving the project at any point
 // and opening it again gives the same document (the pose overrides aside: they are unkeyed
 // edits, which a project does not keep, so saves happen when there are none).
@@ -13,10 +14,13 @@
 #include <string>
 
 #include "core/samples/mannequin.h"
+#include "ui/commands/handle_commands.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/commands/rename_joint_command.h"
 #include "ui/commands/replace_clip_command.h"
+#include "ui/commands/rig_set_command.h"
 #include "ui/commands/set_joint_transform_command.h"
+#include "ui/commands/set_rig_enabled_command.h"
 #include "ui/document/document.h"
 #include "ui/document/project_session.h"
 #include "ui_test_support.h"
@@ -36,13 +40,15 @@ class RandomEditor {
   // One random edit through an undo command; returns false when the drawn edit was not
   // possible here (nothing to key), so the caller draws again.
   bool editOnce(int step) {
-    switch (below(4)) {
+    switch (below(5)) {
       case 0:
         return poseJoint();
       case 1:
         return renameJoint(step);
       case 2:
         return keyPose();
+      case 3:
+        return editRig();
       default:
         return moveKey();
     }
@@ -84,6 +90,46 @@ class RandomEditor {
     if (!KeyPoseCommand::canKeyPose(mDocument)) return false;
     mDocument.undoStack()->push(new KeyPoseCommand(&mDocument));
     return true;
+  }
+
+  // The rig: built (or rebuilt), a handle's settings edited, a target or pole moved, the
+  // rig switched off or on.
+  bool editRig() {
+    const RigDefinition* rig = mDocument.activeRig();
+    if (rig == nullptr || below(10) == 0) {
+      Result<RigDefinition> humanoid = BuildHumanoidRigCommand::humanoidRig(mDocument);
+      if (!humanoid) return false;
+      auto* build = new BuildHumanoidRigCommand(&mDocument, std::move(humanoid).value());
+      if (build->isObsolete()) {
+        delete build;
+        return false;
+      }
+      mDocument.undoStack()->push(build);
+      return true;
+    }
+    const int handle = below(static_cast<int>(rig->handles.size()));
+    IkHandle value = rig->handles[static_cast<std::size_t>(handle)];
+    const Vec3 nudge(static_cast<float>(uniform(-0.1, 0.1)), static_cast<float>(uniform(-0.1, 0.1)),
+                     static_cast<float>(uniform(-0.1, 0.1)));
+    switch (below(4)) {
+      case 0:
+        value.weight = static_cast<float>(uniform(0.0, 1.0));
+        value.maxIterations = 1 + below(32);
+        mDocument.undoStack()->push(new EditHandleCommand(&mDocument, handle, value, QStringLiteral("Edit handle")));
+        return true;
+      case 1:
+        mDocument.undoStack()->push(
+            new MoveHandleCommand(&mDocument, handle, MoveHandleCommand::Part::Target, value.targetModel + nudge));
+        return true;
+      case 2:
+        if (value.pole.space == IkPole::Space::None) return false;
+        mDocument.undoStack()->push(
+            new MoveHandleCommand(&mDocument, handle, MoveHandleCommand::Part::Pole, value.pole.position + nudge));
+        return true;
+      default:
+        mDocument.undoStack()->push(new SetRigEnabledCommand(&mDocument, !mDocument.rigEnabled()));
+        return true;
+    }
   }
 
   // The generic clip edit: one key of a translation channel moved in value, or a new key.
