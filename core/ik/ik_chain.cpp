@@ -186,15 +186,26 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     IkChainJoint& J = joints[i];
     const Vec3 wanted = positions[i + 1] - positions[i];
     const float wantedLength2 = wanted.squaredNorm();
+    const JointConstraint* constraint =
+        !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
+    bool projected = false;
     if (wantedLength2 > 1e-24f) {
       // Into the parent's space: (parentScale * parentRotation)⁻¹, direction only.
       Vec3 dirParent = J.parentRotation.conjugate() * wanted;
       if (J.parentScale < 0.0f) dirParent = -dirParent;
-      // A product of unit quaternions: unit to rounding, and rebuilt from the input each time.
-      J.rotation = ik::fromToScaled(J.inputBoneParent, dirParent, std::sqrt(wantedLength2)) * J.inputRotation;
+      const float wantedLength = std::sqrt(wantedLength2);
+      if (constraint != nullptr && constraint->kind() == JointConstraint::Kind::Cone) {
+        // A cone limits the bone direction only: turn the input straight onto the allowed
+        // direction nearest the wanted one (parent space, unit), one minimal rotation.
+        const Vec3 allowedParent = constraint->projectDirection(dirParent * (1.0f / wantedLength), J.boneAxisLocal);
+        J.rotation = ik::fromToUnit(J.inputBoneParent, allowedParent) * J.inputRotation;
+        projected = !constraint->hasTwistLimit();
+      } else {
+        // A product of unit quaternions: unit to rounding, and rebuilt from the input each time.
+        J.rotation = ik::fromToScaled(J.inputBoneParent, dirParent, wantedLength) * J.inputRotation;
+      }
     }
-    if (!constraints.empty() && constraints[i].isActive())
-      J.rotation = constraints[i].project(J.rotation, J.boneAxisLocal);
+    if (constraint != nullptr && !projected) J.rotation = constraint->project(J.rotation, J.boneAxisLocal);
     const Quat w = J.parentRotation * J.rotation;
     positions[i + 1] = positions[i] + J.parentScale * (w * J.boneLocal);
     joints[i + 1].parentRotation = J.linkIsIdentity ? w : Quat(w * J.linkRotation);

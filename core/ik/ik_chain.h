@@ -130,9 +130,12 @@ struct IkChainWorkspace {
   // Turns the current positions into rotations, root to tip: each joint gets the input
   // rotation turned by the minimal rotation taking its input bone direction onto the
   // direction towards the next position (the input twist about the bone is kept), projected
-  // onto its constraint (empty span: none). The bone then points from the joint's actual
-  // position towards the next wanted position, and positions are recomputed (FK), so the
-  // rotations honour the limits exactly and the positions follow from them.
+  // onto its constraint (empty span: none). A cone limits the direction only, so there the
+  // minimal rotation goes straight to the allowed direction nearest the wanted one (one turn
+  // from the input instead of two; a twist limit is then clamped). The bone then points from
+  // the joint's actual position towards the next wanted position, and positions are
+  // recomputed (FK), so the rotations honour the limits exactly and the positions follow
+  // from them. With no constraint this is FABRIK's forward pass.
   void recoverRotations(std::span<const JointConstraint> constraints);
 
   // Writes the solved local rotations (in the input's hemisphere) into the pose; with
