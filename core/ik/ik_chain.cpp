@@ -1,7 +1,9 @@
 #include "core/ik/ik_chain.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "core/ik/ik_frames.h"
 #include "core/math/quaternion.h"
@@ -80,6 +82,44 @@ void IkChain::updateModel(std::span<const Transform> pose, const Affine& parentM
 void IkChainWorkspace::resize(const IkChain& chain) {
   joints.assign(static_cast<std::size_t>(chain.size()), IkChainJoint{});
   positions.assign(static_cast<std::size_t>(chain.size()), Vec3::Zero());
+  structurePath.assign(chain.path().size(), kNoParent);
+  structureKey.assign(chain.path().size() * kStructureFloatsPerJoint + kStructureFrameFloats, 0.0f);
+  structureLoaded = false;
+}
+
+namespace {
+
+// Writes `value` into `slot`; true when the bits changed.
+bool update(float& slot, float value) {
+  const bool changed = std::bit_cast<std::uint32_t>(slot) != std::bit_cast<std::uint32_t>(value);
+  slot = value;
+  return changed;
+}
+
+}  // namespace
+
+bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame) {
+  const auto path = chain.path();
+  bool changed = !structureLoaded || path.size() != structurePath.size();
+  if (path.size() * kStructureFloatsPerJoint + kStructureFrameFloats != structureKey.size()) return true;
+  float* key = structureKey.data();
+  int nextChainJoint = 0;
+  for (std::size_t p = 0; p < path.size(); ++p) {
+    changed = structurePath[p] != path[p] || changed;
+    structurePath[p] = path[p];
+    const Transform& t = pose[static_cast<std::size_t>(path[p])];
+    const bool isChainJoint = static_cast<int>(p) == chain.pathIndex(nextChainJoint);
+    if (isChainJoint) ++nextChainJoint;
+    for (int i = 0; i < 3; ++i) changed = update(key[i], t.translation[i]) || changed;
+    for (int i = 0; i < 3; ++i) changed = update(key[3 + i], t.scale[i]) || changed;
+    for (int i = 0; i < 4; ++i) changed = update(key[6 + i], isChainJoint ? 0.0f : t.rotation.coeffs()[i]) || changed;
+    key += kStructureFloatsPerJoint;
+  }
+  for (int c = 0; c < 3; ++c) {
+    for (int r = 0; r < 3; ++r) changed = update(*key++, frame.linear()(r, c)) || changed;
+  }
+  for (int r = 0; r < 3; ++r) changed = update(*key++, frame.translation()[r]) || changed;
+  return changed;
 }
 
 std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::span<const Transform> pose,
@@ -90,6 +130,10 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   const auto jointCount = static_cast<std::size_t>(chain.skeletonJointCount());
   if (pose.size() < jointCount) return std::string("IK: the pose has fewer joints than the skeleton");
   if (model.size() < jointCount) return std::string("IK: the model matrices are fewer than the skeleton's joints");
+
+  const Affine frame = chain.parentModel(pose, model);
+  if (!updateStructure(chain, pose, frame)) return loadRotations(chain, pose);
+  structureLoaded = false;
 
   const auto path = chain.path();
   for (std::size_t p = 0; p < path.size(); ++p) {
@@ -102,7 +146,6 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
              " has a non-uniform scale inside the chain (bones would not be rigid)";
   }
 
-  const Affine frame = chain.parentModel(pose, model);
   chainToModel = frame.linear();
   originModel = frame.translation();
   if (!ik::isFinite(chainToModel) || !ik::isFinite(originModel))
@@ -164,6 +207,26 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   joints.front().parentRotation = Quat::Identity();
   positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
   forward(0);
+  structureLoaded = true;
+  return std::nullopt;
+}
+
+std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain, std::span<const Transform> pose) {
+  const int n = size();
+  for (int k = 0; k < n; ++k) {
+    IkChainJoint& J = joints[static_cast<std::size_t>(k)];
+    const Quat& rotation = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
+    if (!ik::allFinite(rotation.coeffs().data(), 4))
+      return "IK: the local transform of " + chain.label(chain.pathIndex(k)) + " is not finite";
+    if (rotation.coeffs().squaredNorm() < 1e-12f)
+      return "IK: the local rotation of " + chain.label(chain.pathIndex(k)) + " is zero";
+    J.inputRotation = rotation.normalized();
+    J.rotation = J.inputRotation;
+    if (k + 1 < n) J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
+  }
+  joints.front().parentRotation = Quat::Identity();
+  positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
+  forward(0);
   return std::nullopt;
 }
 
@@ -186,8 +249,7 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     IkChainJoint& J = joints[i];
     const Vec3 wanted = positions[i + 1] - positions[i];
     const float wantedLength2 = wanted.squaredNorm();
-    const JointConstraint* constraint =
-        !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
+    const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
     bool projected = false;
     if (wantedLength2 > 1e-24f) {
       // Into the parent's space: (parentScale * parentRotation)⁻¹, direction only.

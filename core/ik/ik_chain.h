@@ -121,6 +121,10 @@ struct IkChainWorkspace {
   // size()-2) has a non-uniform scale (|sx|, |sy|, |sz| differ by more than 1e-4
   // relatively; signs may differ: mirrors are fine); a bone is shorter than 1e-6 of the
   // chain's length (zero-length bone).
+  // The rigid data (frame, bone offsets and lengths, links, scale checks) is derived only
+  // when what it comes from changed since the last successful load (compared bit for bit:
+  // the path's translations and scales, the rotations of joints between chain joints, the
+  // frame); the chain joints' rotations are read every time.
   std::optional<std::string> load(const IkChain& chain, std::span<const Transform> pose, std::span<const Affine> model);
 
   // FK in chain space from chain joint `from` down, with the current rotations: positions of
@@ -155,6 +159,19 @@ struct IkChainWorkspace {
   Mat3 modelToChain = Mat3::Identity();
   Vec3 originModel = Vec3::Zero();
   float totalLength = 0.0f;  // sum of bone lengths, chain space
+
+  // load()'s record of what the rigid data was derived from (see load()).
+  static constexpr std::size_t kStructureFloatsPerJoint = 10;  // translation, scale, rotation
+  static constexpr std::size_t kStructureFrameFloats = 12;     // linear part, origin
+  std::vector<int> structurePath;
+  std::vector<float> structureKey;
+  bool structureLoaded = false;
+
+ private:
+  // Records the structure inputs; true when they differ from the last successful load's.
+  bool updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame);
+  // load() when the structure is unchanged: the chain joints' rotations and FK only.
+  std::optional<std::string> loadRotations(const IkChain& chain, std::span<const Transform> pose);
 };
 
 // A model-space rotation (axisModel, angleRad) expressed in another space whose linear map to
