@@ -251,24 +251,45 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     const float wantedLength2 = wanted.squaredNorm();
     const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
     bool projected = false;
+    bool turned = false;
+    Quat w;
     if (wantedLength2 > 1e-24f) {
       // Into the parent's space: (parentScale * parentRotation)⁻¹, direction only.
       Vec3 dirParent = J.parentRotation.conjugate() * wanted;
       if (J.parentScale < 0.0f) dirParent = -dirParent;
       const float wantedLength = std::sqrt(wantedLength2);
+      // Where the bone should point (parent space) and that vector's length.
+      Vec3 toParent = dirParent;
+      float toLength = wantedLength;
       if (constraint != nullptr && constraint->kind() == JointConstraint::Kind::Cone) {
         // A cone limits the bone direction only: turn the input straight onto the allowed
         // direction nearest the wanted one (parent space, unit), one minimal rotation.
-        const Vec3 allowedParent = constraint->projectDirection(dirParent * (1.0f / wantedLength), J.boneAxisLocal);
-        J.rotation = ik::fromToUnit(J.inputBoneParent, allowedParent) * J.inputRotation;
+        toParent = constraint->projectDirection(dirParent * (1.0f / wantedLength), J.boneAxisLocal);
+        toLength = 1.0f;
         projected = !constraint->hasTwistLimit();
+      }
+      // The minimal turn as the half-way quaternion (|a||b| + a·b, a × b), input bone unit;
+      // fromToRotation's careful path near 180°. The turn is rebuilt from the input rotation
+      // each time, and its normalisation is applied after the products (a scale commutes
+      // with them), so the square root and division overlap the products.
+      const float d = J.inputBoneParent.dot(toParent);
+      if (d < -0.9f * toLength) {
+        J.rotation = fromToRotation(J.inputBoneParent, toParent) * J.inputRotation;
       } else {
-        // A product of unit quaternions: unit to rounding, and rebuilt from the input each time.
-        J.rotation = ik::fromToScaled(J.inputBoneParent, dirParent, wantedLength) * J.inputRotation;
+        const Vec3 c = J.inputBoneParent.cross(toParent);
+        const Quat half(toLength + d, c.x(), c.y(), c.z());
+        const float inverseNorm = 1.0f / half.coeffs().norm();
+        Quat rotation = half * J.inputRotation;
+        Quat world = J.parentRotation * rotation;
+        rotation.coeffs() *= inverseNorm;
+        world.coeffs() *= inverseNorm;
+        J.rotation = rotation;
+        w = world;
+        turned = !(constraint != nullptr && !projected);
       }
     }
     if (constraint != nullptr && !projected) J.rotation = constraint->project(J.rotation, J.boneAxisLocal);
-    const Quat w = J.parentRotation * J.rotation;
+    if (!turned) w = J.parentRotation * J.rotation;
     positions[i + 1] = positions[i] + J.parentScale * (w * J.boneLocal);
     joints[i + 1].parentRotation = J.linkIsIdentity ? w : Quat(w * J.linkRotation);
   }
