@@ -92,6 +92,9 @@ std::optional<std::string> prepare(const TwoBoneIkJob& job, TwoBoneSetup& setup)
 
   auto checkLocal = [&](int j, bool mustBeUniform) -> std::optional<std::string> {
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
+    // The common case first, without building anything.
+    if (ik::isFinite(t) && t.rotation.coeffs().squaredNorm() >= 1e-12f && (!mustBeUniform || ik::isUniform(t.scale)))
+      return std::nullopt;
     if (!ik::isFinite(t)) return "two-bone IK: the local transform of " + label(j) + " is not finite";
     if (t.rotation.coeffs().squaredNorm() < 1e-12f)
       return "two-bone IK: the local rotation of " + label(j) + " is zero";
