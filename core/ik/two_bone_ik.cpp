@@ -247,9 +247,14 @@ bool TwoBoneIkJob::run() const {
   const float cos1 = (a * a + b * b - d * d) * inv2ab;
   const float sin1 = heron * inv2ab;
 
-  // The knee turns by β0 − β1 about k: its cosine and sine from the angle-difference
-  // identities, and the quaternion from them by half-angle identities (no atan2, no sin/cos).
-  const Quat knee = rotationFromCosSin(k, cos0 * cos1 + sin0 * sin1, sin0 * cos1 - cos0 * sin1);
+  Quat knee;
+  if (method == Method::LawOfCosines) {
+    // β0 − β1 from the law of cosines' angles, as one atan2 of the difference's sine and cosine.
+    const float angleRad = std::atan2(sin0 * cos1 - cos0 * sin1, cos0 * cos1 + sin0 * sin1);
+    knee = Quat(Eigen::AngleAxisf(angleRad, k));
+  } else {
+    knee = rotationFromCosSin(k, cos0 * cos1 + sin0 * sin1, sin0 * cos1 - cos0 * sin1);
+  }
   const Vec3 reach = upper + knee * lower;
 
   // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the

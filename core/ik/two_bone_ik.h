@@ -8,10 +8,9 @@
 //
 // The knee bends in the plane holding the start joint, the target and the pole, on the
 // pole's side. Two interchangeable methods give the same rotations (within float rounding):
-//  - LawOfCosines: the knee's interior angle from the law of cosines (as cosine and Heron's
-//    sine, which stays precise near the straight and folded limb; the knee turn is built
-//    from the angle difference's cosine and sine, without atan2), then the limb is swung
-//    onto the target and turned about the start–target axis into the pole's plane;
+//  - LawOfCosines: the knee's interior angle from the law of cosines (as atan2 of cosine and
+//    Heron's sine, which stays precise near the straight and folded limb), then the limb is
+//    swung onto the target and turned about the start–target axis into the pole's plane;
 //  - TrigFree: the knee on the intersection circle of the spheres about the start (radius of
 //    the upper bone) and the target (lower bone), picked in the pole's plane; rotations are
 //    built from cosines and sines by half-angle identities, with no acos/sin/cos/atan2.
