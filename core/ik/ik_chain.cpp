@@ -263,9 +263,14 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
       float toLength = wantedLength;
       if (constraint != nullptr && constraint->kind() == JointConstraint::Kind::Cone) {
         // A cone limits the bone direction only: turn the input straight onto the allowed
-        // direction nearest the wanted one (parent space, unit), one minimal rotation.
-        toParent = constraint->projectDirection(dirParent * (1.0f / wantedLength), J.boneAxisLocal);
-        toLength = 1.0f;
+        // direction nearest the wanted one (parent space, unit), one minimal rotation. Inside
+        // a circular cone the wanted direction itself, tested without normalising it.
+        const bool inside = constraint->isCircularCone() &&
+                            dirParent.dot(constraint->axisParent()) >= constraint->cosHalfAngle() * wantedLength;
+        if (!inside) {
+          toParent = constraint->projectDirection(dirParent * (1.0f / wantedLength), J.boneAxisLocal);
+          toLength = 1.0f;
+        }
         projected = !constraint->hasTwistLimit();
       }
       // The minimal turn as the half-way quaternion (|a||b| + a·b, a × b), input bone unit;

@@ -95,6 +95,9 @@ class JointConstraint {
   const Quat& referenceLocal() const { return mReferenceLocal; }
   const Quat& twistReferenceLocal() const { return mTwistReferenceLocal; }
   const Vec3& xParent() const { return mXParent; }
+  // A circular cone (both half-angles equal), and the cosine of its half-angle, cached.
+  bool isCircularCone() const { return mKind == Kind::Cone && mHalfAngleXRad == mHalfAngleYRad; }
+  float cosHalfAngle() const { return mCosHalfAngle; }
 
  private:
   Vec3 projectConeDirection(const Vec3& dirParent) const;
