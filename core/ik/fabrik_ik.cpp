@@ -10,6 +10,9 @@ namespace {
 
 // (1 − 1 %)²: a pass that does not bring the tip 1 % closer counts as stalled.
 constexpr float kStallRatio2 = 0.99f * 0.99f;
+// Squared error ratio assumed for the first pass, before one is measured: from a pose near
+// the solution a FABRIK pass cuts the tip's error about tenfold.
+constexpr float kFirstPassRatio2 = 0.1f * 0.1f;
 
 std::optional<std::string> checkInputs(const FabrikIkJob& job) {
   if (job.chain == nullptr) return std::string("FABRIK IK: no chain");
@@ -99,9 +102,14 @@ bool FabrikIkJob::run() const {
       bool recovered = false;
       float bestError2 = std::numeric_limits<float>::infinity();
       int stalled = 0;
+      // Unconstrained: the last forward pass is the rotation recovery itself (it places each
+      // joint from its parent's actual position towards the next backward-pass position,
+      // as the plain forward pass does), so it runs in place of the plain pass whenever this
+      // pass is predicted to reach the tolerance: the error times the last pass's ratio.
+      float error2 = error * error;
+      float ratio2 = kFirstPassRatio2;
       while (iterations < maxIterations) {
         ++iterations;
-        recovered = false;
         // Backward: from the target to the root.
         p[n - 1] = target;
         Vec3 nextDir = Vec3::Zero();
@@ -131,7 +139,9 @@ bool FabrikIkJob::run() const {
         }
         // Forward: from the root to the tip.
         if (fixedRoot) p[0] = root;
-        if (constrained) {
+        // The last allowed pass always recovers, so the rotations are set however the loop ends.
+        recovered = constrained || error2 * ratio2 <= tolerance2 || iterations == maxIterations;
+        if (recovered) {
           ws.recoverRotations(constraints);
         } else {
           for (int k = 0; k + 1 < n; ++k) {
@@ -141,7 +151,9 @@ bool FabrikIkJob::run() const {
                                              : Vec3(boneDirection(joints[k]) * joints[k].boneLength));
           }
         }
-        const float error2 = (toModel * (p[n - 1] - target)).squaredNorm();
+        const float previous2 = error2;
+        error2 = (toModel * (p[n - 1] - target)).squaredNorm();
+        ratio2 = previous2 > 0.0f ? std::min(error2 / previous2, 1.0f) : 1.0f;
         if (constrained && error2 > tolerance2) {
           // Limits can make a target unreachable where no pass gets closer: stop once three
           // passes in a row gained less than 1 % of the distance.
@@ -150,15 +162,16 @@ bool FabrikIkJob::run() const {
           if (stalled >= 3) break;
         }
         if (error2 <= tolerance2) {
-          if (constrained) break;  // the positions already follow from the rotations
+          // After a recovering pass the positions already follow from the rotations.
+          if (recovered) break;
           // Rotations recovered from the positions put the tip a float rounding away from
           // where the passes left it: accept only what FK of the rotations reaches.
           ws.recoverRotations(constraints);
           recovered = true;
-          if (ws.tipErrorModel(target) <= toleranceModel) break;
+          error2 = (toModel * (p[n - 1] - target)).squaredNorm();
+          if (error2 <= tolerance2) break;
         }
       }
-      if (!constrained && !recovered) ws.recoverRotations(constraints);
     }
     error = ws.tipErrorModel(target);
   }

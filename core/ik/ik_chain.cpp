@@ -1,7 +1,9 @@
 #include "core/ik/ik_chain.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "core/ik/ik_frames.h"
 #include "core/math/quaternion.h"
@@ -80,6 +82,44 @@ void IkChain::updateModel(std::span<const Transform> pose, const Affine& parentM
 void IkChainWorkspace::resize(const IkChain& chain) {
   joints.assign(static_cast<std::size_t>(chain.size()), IkChainJoint{});
   positions.assign(static_cast<std::size_t>(chain.size()), Vec3::Zero());
+  structurePath.assign(chain.path().size(), kNoParent);
+  structureKey.assign(chain.path().size() * kStructureFloatsPerJoint + kStructureFrameFloats, 0.0f);
+  structureLoaded = false;
+}
+
+namespace {
+
+// Writes `value` into `slot`; true when the bits changed.
+bool update(float& slot, float value) {
+  const bool changed = std::bit_cast<std::uint32_t>(slot) != std::bit_cast<std::uint32_t>(value);
+  slot = value;
+  return changed;
+}
+
+}  // namespace
+
+bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame) {
+  const auto path = chain.path();
+  bool changed = !structureLoaded || path.size() != structurePath.size();
+  if (path.size() * kStructureFloatsPerJoint + kStructureFrameFloats != structureKey.size()) return true;
+  float* key = structureKey.data();
+  int nextChainJoint = 0;
+  for (std::size_t p = 0; p < path.size(); ++p) {
+    changed = structurePath[p] != path[p] || changed;
+    structurePath[p] = path[p];
+    const Transform& t = pose[static_cast<std::size_t>(path[p])];
+    const bool isChainJoint = static_cast<int>(p) == chain.pathIndex(nextChainJoint);
+    if (isChainJoint) ++nextChainJoint;
+    for (int i = 0; i < 3; ++i) changed = update(key[i], t.translation[i]) || changed;
+    for (int i = 0; i < 3; ++i) changed = update(key[3 + i], t.scale[i]) || changed;
+    for (int i = 0; i < 4; ++i) changed = update(key[6 + i], isChainJoint ? 0.0f : t.rotation.coeffs()[i]) || changed;
+    key += kStructureFloatsPerJoint;
+  }
+  for (int c = 0; c < 3; ++c) {
+    for (int r = 0; r < 3; ++r) changed = update(*key++, frame.linear()(r, c)) || changed;
+  }
+  for (int r = 0; r < 3; ++r) changed = update(*key++, frame.translation()[r]) || changed;
+  return changed;
 }
 
 std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::span<const Transform> pose,
@@ -90,6 +130,10 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   const auto jointCount = static_cast<std::size_t>(chain.skeletonJointCount());
   if (pose.size() < jointCount) return std::string("IK: the pose has fewer joints than the skeleton");
   if (model.size() < jointCount) return std::string("IK: the model matrices are fewer than the skeleton's joints");
+
+  const Affine frame = chain.parentModel(pose, model);
+  if (!updateStructure(chain, pose, frame)) return loadRotations(chain, pose);
+  structureLoaded = false;
 
   const auto path = chain.path();
   for (std::size_t p = 0; p < path.size(); ++p) {
@@ -102,7 +146,6 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
              " has a non-uniform scale inside the chain (bones would not be rigid)";
   }
 
-  const Affine frame = chain.parentModel(pose, model);
   chainToModel = frame.linear();
   originModel = frame.translation();
   if (!ik::isFinite(chainToModel) || !ik::isFinite(originModel))
@@ -164,6 +207,26 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   joints.front().parentRotation = Quat::Identity();
   positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
   forward(0);
+  structureLoaded = true;
+  return std::nullopt;
+}
+
+std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain, std::span<const Transform> pose) {
+  const int n = size();
+  for (int k = 0; k < n; ++k) {
+    IkChainJoint& J = joints[static_cast<std::size_t>(k)];
+    const Quat& rotation = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
+    if (!ik::allFinite(rotation.coeffs().data(), 4))
+      return "IK: the local transform of " + chain.label(chain.pathIndex(k)) + " is not finite";
+    if (rotation.coeffs().squaredNorm() < 1e-12f)
+      return "IK: the local rotation of " + chain.label(chain.pathIndex(k)) + " is zero";
+    J.inputRotation = rotation.normalized();
+    J.rotation = J.inputRotation;
+    if (k + 1 < n) J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
+  }
+  joints.front().parentRotation = Quat::Identity();
+  positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
+  forward(0);
   return std::nullopt;
 }
 
@@ -186,16 +249,52 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     IkChainJoint& J = joints[i];
     const Vec3 wanted = positions[i + 1] - positions[i];
     const float wantedLength2 = wanted.squaredNorm();
+    const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
+    bool projected = false;
+    bool turned = false;
+    Quat w;
     if (wantedLength2 > 1e-24f) {
       // Into the parent's space: (parentScale * parentRotation)⁻¹, direction only.
       Vec3 dirParent = J.parentRotation.conjugate() * wanted;
       if (J.parentScale < 0.0f) dirParent = -dirParent;
-      // A product of unit quaternions: unit to rounding, and rebuilt from the input each time.
-      J.rotation = ik::fromToScaled(J.inputBoneParent, dirParent, std::sqrt(wantedLength2)) * J.inputRotation;
+      const float wantedLength = std::sqrt(wantedLength2);
+      // Where the bone should point (parent space) and that vector's length.
+      Vec3 toParent = dirParent;
+      float toLength = wantedLength;
+      if (constraint != nullptr && constraint->kind() == JointConstraint::Kind::Cone) {
+        // A cone limits the bone direction only: turn the input straight onto the allowed
+        // direction nearest the wanted one (parent space, unit), one minimal rotation. Inside
+        // a circular cone the wanted direction itself, tested without normalising it.
+        const bool inside = constraint->isCircularCone() &&
+                            dirParent.dot(constraint->axisParent()) >= constraint->cosHalfAngle() * wantedLength;
+        if (!inside) {
+          toParent = constraint->projectDirection(dirParent * (1.0f / wantedLength), J.boneAxisLocal);
+          toLength = 1.0f;
+        }
+        projected = !constraint->hasTwistLimit();
+      }
+      // The minimal turn as the half-way quaternion (|a||b| + a·b, a × b), input bone unit;
+      // fromToRotation's careful path near 180°. The turn is rebuilt from the input rotation
+      // each time, and its normalisation is applied after the products (a scale commutes
+      // with them), so the square root and division overlap the products.
+      const float d = J.inputBoneParent.dot(toParent);
+      if (d < -0.9f * toLength) {
+        J.rotation = fromToRotation(J.inputBoneParent, toParent) * J.inputRotation;
+      } else {
+        const Vec3 c = J.inputBoneParent.cross(toParent);
+        const Quat half(toLength + d, c.x(), c.y(), c.z());
+        const float inverseNorm = 1.0f / half.coeffs().norm();
+        Quat rotation = half * J.inputRotation;
+        Quat world = J.parentRotation * rotation;
+        rotation.coeffs() *= inverseNorm;
+        world.coeffs() *= inverseNorm;
+        J.rotation = rotation;
+        w = world;
+        turned = !(constraint != nullptr && !projected);
+      }
     }
-    if (!constraints.empty() && constraints[i].isActive())
-      J.rotation = constraints[i].project(J.rotation, J.boneAxisLocal);
-    const Quat w = J.parentRotation * J.rotation;
+    if (constraint != nullptr && !projected) J.rotation = constraint->project(J.rotation, J.boneAxisLocal);
+    if (!turned) w = J.parentRotation * J.rotation;
     positions[i + 1] = positions[i] + J.parentScale * (w * J.boneLocal);
     joints[i + 1].parentRotation = J.linkIsIdentity ? w : Quat(w * J.linkRotation);
   }

@@ -121,6 +121,10 @@ struct IkChainWorkspace {
   // size()-2) has a non-uniform scale (|sx|, |sy|, |sz| differ by more than 1e-4
   // relatively; signs may differ: mirrors are fine); a bone is shorter than 1e-6 of the
   // chain's length (zero-length bone).
+  // The rigid data (frame, bone offsets and lengths, links, scale checks) is derived only
+  // when what it comes from changed since the last successful load (compared bit for bit:
+  // the path's translations and scales, the rotations of joints between chain joints, the
+  // frame); the chain joints' rotations are read every time.
   std::optional<std::string> load(const IkChain& chain, std::span<const Transform> pose, std::span<const Affine> model);
 
   // FK in chain space from chain joint `from` down, with the current rotations: positions of
@@ -130,9 +134,12 @@ struct IkChainWorkspace {
   // Turns the current positions into rotations, root to tip: each joint gets the input
   // rotation turned by the minimal rotation taking its input bone direction onto the
   // direction towards the next position (the input twist about the bone is kept), projected
-  // onto its constraint (empty span: none). The bone then points from the joint's actual
-  // position towards the next wanted position, and positions are recomputed (FK), so the
-  // rotations honour the limits exactly and the positions follow from them.
+  // onto its constraint (empty span: none). A cone limits the direction only, so there the
+  // minimal rotation goes straight to the allowed direction nearest the wanted one (one turn
+  // from the input instead of two; a twist limit is then clamped). The bone then points from
+  // the joint's actual position towards the next wanted position, and positions are
+  // recomputed (FK), so the rotations honour the limits exactly and the positions follow
+  // from them. With no constraint this is FABRIK's forward pass.
   void recoverRotations(std::span<const JointConstraint> constraints);
 
   // Writes the solved local rotations (in the input's hemisphere) into the pose; with
@@ -152,6 +159,19 @@ struct IkChainWorkspace {
   Mat3 modelToChain = Mat3::Identity();
   Vec3 originModel = Vec3::Zero();
   float totalLength = 0.0f;  // sum of bone lengths, chain space
+
+  // load()'s record of what the rigid data was derived from (see load()).
+  static constexpr std::size_t kStructureFloatsPerJoint = 10;  // translation, scale, rotation
+  static constexpr std::size_t kStructureFrameFloats = 12;     // linear part, origin
+  std::vector<int> structurePath;
+  std::vector<float> structureKey;
+  bool structureLoaded = false;
+
+ private:
+  // Records the structure inputs; true when they differ from the last successful load's.
+  bool updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame);
+  // load() when the structure is unchanged: the chain joints' rotations and FK only.
+  std::optional<std::string> loadRotations(const IkChain& chain, std::span<const Transform> pose);
 };
 
 // A model-space rotation (axisModel, angleRad) expressed in another space whose linear map to

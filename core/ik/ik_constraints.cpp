@@ -32,23 +32,6 @@ std::optional<std::string> checkRange(const char* what, float minRad, float maxR
 
 }  // namespace
 
-Quat rotationFromCosSin(const Vec3& axisUnit, float cosAngle, float sinAngle) {
-  // (cos θ/2, sin θ/2) is proportional to (1 + c, s) and to (s, 1 - c); use the better
-  // conditioned one, with w ≥ 0.
-  float w;
-  float v;
-  if (cosAngle >= 0.0f) {
-    w = 1.0f + cosAngle;
-    v = sinAngle;
-  } else {
-    w = std::abs(sinAngle);
-    v = std::copysign(1.0f - cosAngle, sinAngle);
-  }
-  const float inv = 1.0f / std::sqrt(w * w + v * v);
-  const Vec3 xyz = axisUnit * (v * inv);
-  return Quat(w * inv, xyz.x(), xyz.y(), xyz.z());
-}
-
 float clampAngleCircular(float angleRad, float minRad, float maxRad) {
   if (angleRad >= minRad && angleRad <= maxRad) return angleRad;
   const float toMin = std::abs(wrapAngle(minRad - angleRad));

@@ -9,6 +9,7 @@
 // applies), from the joint towards the next joint of the chain. The solvers know it from the
 // pose and pass it in; a rotation R points the bone along R * boneAxisLocal in the parent's
 // space.
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -94,6 +95,9 @@ class JointConstraint {
   const Quat& referenceLocal() const { return mReferenceLocal; }
   const Quat& twistReferenceLocal() const { return mTwistReferenceLocal; }
   const Vec3& xParent() const { return mXParent; }
+  // A circular cone (both half-angles equal), and the cosine of its half-angle, cached.
+  bool isCircularCone() const { return mKind == Kind::Cone && mHalfAngleXRad == mHalfAngleYRad; }
+  float cosHalfAngle() const { return mCosHalfAngle; }
 
  private:
   Vec3 projectConeDirection(const Vec3& dirParent) const;
@@ -122,8 +126,24 @@ class JointConstraint {
 };
 
 // Rotation about a unit axis given the cosine and sine of its angle, without trigonometry
-// (half-angle identities). Exact at 0 and ±π.
-Quat rotationFromCosSin(const Vec3& axisUnit, float cosAngle, float sinAngle);
+// (half-angle identities). Exact at 0 and ±π. Inline: it sits on the two-bone solver's
+// critical path.
+inline Quat rotationFromCosSin(const Vec3& axisUnit, float cosAngle, float sinAngle) {
+  // (cos θ/2, sin θ/2) is proportional to (1 + c, s) and to (s, 1 - c); use the better
+  // conditioned one, with w ≥ 0.
+  float w;
+  float v;
+  if (cosAngle >= 0.0f) {
+    w = 1.0f + cosAngle;
+    v = sinAngle;
+  } else {
+    w = std::abs(sinAngle);
+    v = std::copysign(1.0f - cosAngle, sinAngle);
+  }
+  const float inv = 1.0f / std::sqrt(w * w + v * v);
+  const Vec3 xyz = axisUnit * (v * inv);
+  return Quat(w * inv, xyz.x(), xyz.y(), xyz.z());
+}
 
 // Clamps an angle into [minRad, maxRad]; outside the range it goes to the nearer bound,
 // measuring around the circle (so -179° with a range of [-90°, 170°] goes to 170°).

@@ -16,6 +16,7 @@ namespace {
 struct TwoBoneSetup {
   Mat3 chainToModel;
   Mat3 modelToChain;
+  float chainDeterminant;  // of chainToModel: negative for a mirror
   Vec3 originModel;
   Vec3 start;         // start joint position
   Vec3 upperLocal;    // start → mid, start rotation space
@@ -91,6 +92,9 @@ std::optional<std::string> prepare(const TwoBoneIkJob& job, TwoBoneSetup& setup)
 
   auto checkLocal = [&](int j, bool mustBeUniform) -> std::optional<std::string> {
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
+    // The common case first, without building anything.
+    if (ik::isFinite(t) && t.rotation.coeffs().squaredNorm() >= 1e-12f && (!mustBeUniform || ik::isUniform(t.scale)))
+      return std::nullopt;
     if (!ik::isFinite(t)) return "two-bone IK: the local transform of " + label(j) + " is not finite";
     if (t.rotation.coeffs().squaredNorm() < 1e-12f)
       return "two-bone IK: the local rotation of " + label(j) + " is zero";
@@ -149,11 +153,20 @@ std::optional<std::string> prepare(const TwoBoneIkJob& job, TwoBoneSetup& setup)
   if (!ik::isFinite(setup.chainToModel) || !ik::isFinite(setup.originModel))
     return "two-bone IK: the model matrix above " + label(job.startJoint) + " is not finite";
   const float maxEntry = setup.chainToModel.cwiseAbs().maxCoeff();
-  float determinant = 0.0f;
-  bool invertible = false;
-  setup.chainToModel.computeInverseAndDetWithCheck(setup.modelToChain, determinant, invertible);
-  if (!invertible || !(std::abs(determinant) > 1e-12f * maxEntry * maxEntry * maxEntry))
+  // The inverse as adjugate / determinant: the adjugate's rows are cross products of the
+  // columns, and the determinant comes with them.
+  const Vec3 c0 = setup.chainToModel.col(0);
+  const Vec3 c1 = setup.chainToModel.col(1);
+  const Vec3 c2 = setup.chainToModel.col(2);
+  const Vec3 r0 = c1.cross(c2);
+  const float determinant = c0.dot(r0);
+  if (!(std::abs(determinant) > 1e-12f * maxEntry * maxEntry * maxEntry))
     return "two-bone IK: the model matrix above " + label(job.startJoint) + " is singular";
+  const float inverseDeterminant = 1.0f / determinant;
+  setup.modelToChain.row(0) = r0.transpose() * inverseDeterminant;
+  setup.modelToChain.row(1) = c2.cross(c0).transpose() * inverseDeterminant;
+  setup.modelToChain.row(2) = c0.cross(c1).transpose() * inverseDeterminant;
+  setup.chainDeterminant = determinant;
 
   const float upper = setup.upperLocal.norm();
   const float lower = std::abs(linkScale) * setup.lowerLocal.norm();
@@ -279,7 +292,7 @@ bool TwoBoneIkJob::run() const {
   }
   if (twistAngleRad != 0.0f) {
     // The start–target axis is the same line in both spaces; a mirror reverses the turn.
-    const float angleRad = su.chainToModel.determinant() < 0.0f ? -twistAngleRad : twistAngleRad;
+    const float angleRad = su.chainDeterminant < 0.0f ? -twistAngleRad : twistAngleRad;
     startTurn = Quat(Eigen::AngleAxisf(angleRad, u)) * startTurn;
   }
 
@@ -301,9 +314,9 @@ bool TwoBoneIkJob::run() const {
   pose[static_cast<std::size_t>(midJoint)].rotation = midOut;
 
   if (report != nullptr) {
-    const Vec3 endChain =
-        su.start + startOut * su.upperLocal + su.linkScale * (startOut * su.linkRotation * midOut * su.lowerLocal);
-    report->errorModel = (su.chainToModel * (endChain - su.start - toTarget)).norm();
+    // FK of the written rotations from the start joint, as vector rotations.
+    const Vec3 endFromStart = startOut * (su.upperLocal + su.linkScale * (su.linkRotation * (midOut * su.lowerLocal)));
+    report->errorModel = (su.chainToModel * (endFromStart - toTarget)).norm();
     report->reached = report->errorModel <= toleranceModel;
     report->iterations = 1;
   }

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include "core/ik/ik_test_util.h"
 
 namespace articula {
@@ -105,6 +110,58 @@ TEST(IkChainWorkspace, LoadNamesTheProblem) {
             "IK: the model matrix above joint 0 'root' is singular");
   EXPECT_EQ(ws.load(*chain, std::span<const Transform>(rig.pose).first(1), rig.model).value_or(""),
             "IK: the pose has fewer joints than the skeleton");
+}
+
+TEST(IkChainWorkspace, ReloadingPicksUpEveryChangeOfTheInputs) {
+  // load() re-derives the rigid data only when its inputs changed: after each kind of change
+  // a reused workspace must agree with a fresh one, and bad input must still be refused.
+  test::ChainRig rig = test::makeChain(test::framesOfReference()[3].parentModel, {.bones = 4, .twistJoint = true});
+  auto chain = IkChain::build(rig.skeleton, rig.chainJoints);
+  ASSERT_TRUE(chain.ok());
+  IkChainWorkspace reused(*chain);
+  ASSERT_FALSE(reused.load(*chain, rig.pose, rig.model).has_value());
+  const auto twist = static_cast<std::size_t>(chain->path()[2]);  // the joint between chain joints 1 and 2
+  const auto joint1 = static_cast<std::size_t>(chain->joint(1));
+  const std::vector<std::pair<const char*, std::function<void(test::ChainRig&)>>> changes = {
+      {"nothing", [](test::ChainRig&) {}},
+      {"chain joint rotation",
+       [&](test::ChainRig& r) { r.pose[joint1].rotation = Quat(Eigen::AngleAxisf(0.4f, Vec3::UnitZ())); }},
+      {"bone translation", [&](test::ChainRig& r) { r.pose[twist].translation *= 1.5f; }},
+      {"twist joint rotation",
+       [&](test::ChainRig& r) { r.pose[twist].rotation = Quat(Eigen::AngleAxisf(0.9f, Vec3::UnitX())); }},
+      {"uniform scale", [&](test::ChainRig& r) { r.pose[joint1].scale = Vec3::Constant(-0.5f); }},
+      {"frame",
+       [](test::ChainRig& r) {
+         r.parentModel.translate(Vec3(1.0f, 2.0f, 3.0f)).rotate(Eigen::AngleAxisf(1.0f, Vec3::UnitY()));
+       }},
+  };
+  for (const auto& [what, change] : changes) {
+    change(rig);
+    rig.fk();
+    IkChainWorkspace fresh(*chain);
+    ASSERT_FALSE(fresh.load(*chain, rig.pose, rig.model).has_value()) << what;
+    ASSERT_FALSE(reused.load(*chain, rig.pose, rig.model).has_value()) << what;
+    EXPECT_EQ(reused.totalLength, fresh.totalLength) << what;
+    for (int k = 0; k < chain->size(); ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      EXPECT_EQ(reused.positions[i], fresh.positions[i]) << what << " joint " << k;
+      EXPECT_EQ(reused.joints[i].boneLength, fresh.joints[i].boneLength) << what << " joint " << k;
+      EXPECT_EQ(reused.joints[i].inputBoneParent, fresh.joints[i].inputBoneParent) << what << " joint " << k;
+    }
+  }
+  test::ChainRig bad = rig;
+  bad.pose[joint1].scale = Vec3(1.0f, 2.0f, 1.0f);
+  EXPECT_EQ(reused.load(*chain, bad.pose, bad.model).value_or(""),
+            "IK: joint 1 'joint1' has a non-uniform scale inside the chain (bones would not be rigid)");
+  ASSERT_FALSE(reused.load(*chain, rig.pose, rig.model).has_value());
+  bad = rig;
+  bad.pose[joint1].rotation.coeffs() << 0.0f, 0.0f, 0.0f, 0.0f;
+  EXPECT_EQ(reused.load(*chain, bad.pose, bad.model).value_or(""),
+            "IK: the local rotation of joint 1 'joint1' is zero");
+  bad = rig;
+  bad.pose[twist].translation.x() = std::nanf("");
+  EXPECT_EQ(reused.load(*chain, bad.pose, bad.model).value_or(""),
+            "IK: the local transform of joint 2 'twist' is not finite");
 }
 
 TEST(IkMath, ModelRotationToSpaceConjugatesByTheFrame) {
