@@ -1,44 +1,98 @@
 #!/usr/bin/env bash
 # One command for a newcomer and for CI: installs what is missing, builds with warnings as
-# errors, runs every test with ctest and prints ctest's summary.
+# errors and runs every test, in three parts, each followed by its summary:
 #
-#   scripts/test.sh             the Release build (build/) and its tests
-#   scripts/test.sh --sanitize  the sanitizer pass instead: the whole suite built with
-#                               AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/),
-#                               then about a minute of libFuzzer on the readers (build-fuzz/,
-#                               clang; tests/fuzz/README.md)
-set -euo pipefail
+#   1. release   the Release build (build/) and every test
+#   2. sanitize  the whole suite built with AddressSanitizer + UndefinedBehaviorSanitizer
+#                (build-asan/) and every test, GUI render tests included; leaks and UB are
+#                errors, except the third-party reports named in tests/sanitizers/
+#   3. fuzz      the libFuzzer targets (clang, build-fuzz/): every kept finding replayed, then
+#                about a minute of fuzzing over the readers (tests/fuzz/README.md)
+#
+#   scripts/test.sh             all three parts (what CI runs)
+#   scripts/test.sh --quick     part 1 only, for a quick local check
+#   scripts/test.sh --sanitize  parts 2 and 3 only
+#
+# Every part runs even when an earlier one failed, so one run shows everything; the script
+# exits non-zero when any part failed.
+set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-sanitize=0
+parts=(release sanitize fuzz)
 for arg in "$@"; do
   case "$arg" in
-    --sanitize) sanitize=1 ;;
-    *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
+    --quick) parts=(release) ;;
+    --sanitize) parts=(sanitize fuzz) ;;
+    *) echo "usage: scripts/test.sh [--quick|--sanitize]" >&2; exit 2 ;;
   esac
 done
 
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" || exit 1
 
-if [ "$sanitize" -eq 0 ]; then
-  "$root/scripts/build.sh" -DARTICULA_WERROR=ON
-  cd "${ARTICULA_BUILD_DIR:-$root/build}"
-  ctest --output-on-failure -j"$(nproc)" --timeout 300
-  exit 0
-fi
+# Set before building: ctest's test discovery runs the instrumented executables.
+. "$root/tests/sanitizers/options.sh"
 
-# ---- sanitizer pass ----
-# The benchmarks are left out: they are not tests and take long to build instrumented.
-ARTICULA_BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DARTICULA_WERROR=ON -DARTICULA_SANITIZE=ON \
-  -DARTICULA_BUILD_BENCH=OFF
-# Leaks are errors, except the third-party ones listed (with who owns them) in the
-# suppression file; any UBSan report stops the test that caused it.
-export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:detect_stack_use_after_return=1"
-export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan_suppressions.txt:print_suppressions=0"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-(cd "$root/build-asan" && ctest --output-on-failure -j"$(nproc)" --timeout 900)
+# Runs ctest in build dir $1 with per-test timeout $2, keeping its output in $1/ctest.log.
+run_ctest() {
+  (cd "$1" && ctest --output-on-failure -j"$(nproc)" --timeout "$2" 2>&1 | tee "$1/ctest.log")
+}
 
-# The fuzzers: clang with libFuzzer, only the core readers (no UI, no tests).
-ARTICULA_BUILD_DIR="$root/build-fuzz" "$root/scripts/build.sh" -DCMAKE_CXX_COMPILER=clang++ -DARTICULA_WERROR=ON \
-  -DARTICULA_FUZZ=ON -DARTICULA_BUILD_TESTS=OFF -DARTICULA_BUILD_UI=OFF -DARTICULA_BUILD_BENCH=OFF
-"$root/tests/fuzz/run_fuzzers.sh" "$root/build-fuzz" 60
+# The summary ctest printed ("100% tests passed, 0 tests failed out of N") or why there is none.
+ctest_summary() {
+  grep -E "tests passed|No tests were found" "$1/ctest.log" 2>/dev/null | tail -n 1 || echo "no ctest summary"
+}
+
+part_release() {
+  local build="${ARTICULA_BUILD_DIR:-$root/build}"
+  rm -f "$build/ctest.log"
+  ARTICULA_BUILD_DIR="$build" "$root/scripts/build.sh" -DARTICULA_WERROR=ON || { summary="build failed"; return 1; }
+  run_ctest "$build" 300
+  local status=$?
+  summary="$(ctest_summary "$build")"
+  return $status
+}
+
+part_sanitize() {
+  local build="$root/build-asan"
+  rm -f "$build/ctest.log"
+  # Only what the tests need: the benchmarks are not tests and are slow to build instrumented.
+  ARTICULA_BUILD_DIR="$build" "$root/scripts/build.sh" -DARTICULA_WERROR=ON -DARTICULA_SANITIZE=ON \
+    -DARTICULA_BUILD_BENCH=OFF || { summary="build failed"; return 1; }
+  run_ctest "$build" 900
+  local status=$?
+  summary="$(ctest_summary "$build")"
+  return $status
+}
+
+part_fuzz() {
+  local build="$root/build-fuzz"
+  local targets=(fuzz_project_file fuzz_bvh fuzz_gltf)
+  # clang with libFuzzer; only the core readers and the fuzz executables are built.
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DARTICULA_WERROR=ON \
+    -DARTICULA_FUZZ=ON -DARTICULA_BUILD_TESTS=OFF -DARTICULA_BUILD_UI=OFF -DARTICULA_BUILD_BENCH=OFF \
+    "${launcher[@]}" >/dev/null &&
+    cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" || { summary="build failed"; return 1; }
+  "$root/tests/fuzz/run_fuzzers.sh" "$build" 60 2>&1 | tee "$build/fuzz.log"
+  local status=$?
+  summary="$(grep -E "^fuzzing:|found a problem" "$build/fuzz.log" | tail -n 1)"
+  return $status
+}
+
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+
+report=()
+failed=0
+for part in "${parts[@]}"; do
+  echo "==== $part ($(date -u +%H:%M:%S) UTC) ===="
+  start=$SECONDS
+  summary=""
+  if "part_$part"; then status="ok"; else status="FAILED"; failed=1; fi
+  minutes=$(( (SECONDS - start) / 60 ))
+  seconds=$(( (SECONDS - start) % 60 ))
+  report+=("$(printf '%-9s %-6s %3dm%02ds  %s' "$part" "$status" "$minutes" "$seconds" "$summary")")
+done
+
+echo "==== summary ===="
+printf '%s\n' "${report[@]}"
+exit $failed

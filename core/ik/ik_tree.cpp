@@ -100,8 +100,11 @@ void IkTreeWorkspace::resize(const IkTree& tree) {
   delta.setZero(cols);
   rowsScratch.setZero(rows);
   rowsSquare.setZero(rows, rows);
-  ldlt = Eigen::LDLT<Eigen::MatrixXf>(rows);
-  eigen = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXf>(rows);
+  // Computing on an identity of the solve's size sizes every internal buffer (as the
+  // size constructors would) and leaves a defined status, so copies of the workspace are too.
+  const Eigen::Index decomposed = std::max(rows, Eigen::Index{1});
+  ldlt.compute(Eigen::MatrixXf::Identity(decomposed, decomposed));
+  eigen.compute(Eigen::MatrixXf::Identity(decomposed, decomposed));
   colsScratch.setZero(cols);
   columnWeight.setZero(cols);
 }

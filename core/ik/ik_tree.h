@@ -146,8 +146,11 @@ struct IkTreeWorkspace {
   Eigen::VectorXf delta;        // cols
   Eigen::VectorXf rowsScratch;  // rows
   Eigen::MatrixXf rowsSquare;   // rows × rows
-  Eigen::LDLT<Eigen::MatrixXf> ldlt;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXf> eigen;
+  // Both decompositions always hold a computed state: Eigen leaves their status field
+  // uninitialised until compute(), and copying or moving the workspace reads it (undefined
+  // behaviour UBSan reports). A 1x1 identity allocates next to nothing; resize() sizes them.
+  Eigen::LDLT<Eigen::MatrixXf> ldlt{Eigen::MatrixXf::Identity(1, 1)};
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXf> eigen{Eigen::MatrixXf::Identity(1, 1)};
   Eigen::VectorXf colsScratch;   // cols
   Eigen::VectorXf columnWeight;  // cols (SDLS: Σ over effectors of each column's block norm)
 };

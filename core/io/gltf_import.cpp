@@ -282,7 +282,7 @@ class GltfConverter {
       if (!m.row(3).isApprox(Eigen::RowVector4f(0, 0, 0, 1))) return makeError(label + ": matrix is not affine");
       t = Transform::fromMatrix(m);
       if (!t.isFinite()) return makeError(label + ": matrix cannot be split into translation, rotation and scale");
-      return t;
+      return withInvertibleScale(t, label);
     }
     if ((!node.translation.empty() && node.translation.size() != 3) || (!node.scale.empty() && node.scale.size() != 3) ||
         (!node.rotation.empty() && node.rotation.size() != 4)) {
@@ -301,6 +301,14 @@ class GltfConverter {
       t.rotation = q.normalized();
     }
     if (!node.scale.empty()) t.scale = Vec3d(node.scale[0], node.scale[1], node.scale[2]).cast<float>();
+    return withInvertibleScale(t, label);
+  }
+
+  // glTF allows a zero scale (a hidden node), but a joint's rest transform must be
+  // invertible (Skeleton::validate): such a file is refused by node, not imported broken. A
+  // scale too small for a float counts as zero.
+  static Result<Transform> withInvertibleScale(const Transform& t, const std::string& label) {
+    if (t.scale.cwiseAbs().minCoeff() == 0.0f) return makeError(label + ": scale has a zero component");
     return t;
   }
 
@@ -400,7 +408,8 @@ class GltfConverter {
       mNodeToJoint[static_cast<std::size_t>(v)] = scene.skeleton.addJoint(
           std::move(name), parentJoint, *rest, isJoint[static_cast<std::size_t>(v)] ? NodeKind::Joint : NodeKind::Transform);
     }
-    return std::nullopt;
+    // Every other importer ends with the same check: what validate() refuses never leaves here.
+    return scene.skeleton.validate();
   }
 
   Status convertMaterials(Scene& scene) const {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/import.h"
 #include "core/io/project_file.h"
 #include "fuzz_entry_points.h"
 
@@ -86,6 +87,16 @@ TEST(FuzzRegressions, ProjectNumbersBeyondTheirTypeAreRefusedByPlace) {
     ASSERT_FALSE(opened) << c.file;
     EXPECT_NE(opened.error().find(c.place), std::string::npos) << opened.error();
   }
+}
+
+// Found by the fuzz part of scripts/test.sh: a joint scaled to zero was imported and broke
+// Skeleton::validate(); now the file is refused, naming the node.
+TEST(FuzzRegressions, ZeroScaleJointIsRefusedByNode) {
+  const fs::path file = fs::path(ARTICULA_FUZZ_DIR) / "regressions" / "gltf" / "zero_scale_joint.glb";
+  const std::vector<std::uint8_t> bytes = bytesOf(file);
+  const auto scene = articula::importGltfFromMemory(bytes, std::string(), file.string());
+  ASSERT_FALSE(scene);
+  EXPECT_NE(scene.error().find("'Bone.007_end'): scale has a zero component"), std::string::npos) << scene.error();
 }
 
 }  // namespace

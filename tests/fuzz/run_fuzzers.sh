@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target of a build made with -DARTICULA_FUZZ=ON for a share of
-# TOTAL_SECONDS, starting from its seeds and kept regressions (copied: the committed folders
-# are never written to). Exits non-zero, with the crash file's path, on the first finding.
+# Replays every kept finding (regressions/<target>/) through its libFuzzer target of a build
+# made with -DARTICULA_FUZZ=ON, then runs each target for a share of TOTAL_SECONDS, starting
+# from its seeds and kept findings (copied: the committed folders are never written to).
+# Exits non-zero, with the crash file's path, on the first finding.
 # Usage: tests/fuzz/run_fuzzers.sh BUILD_DIR [TOTAL_SECONDS=60]
 set -euo pipefail
 fuzz_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -9,10 +10,27 @@ build="$(cd "$1" && pwd)"
 total="${2:-60}"
 targets=(project_file bvh gltf)
 seconds=$(( total / ${#targets[@]} ))
+# libFuzzer reads -max_total_time=0 as "no limit".
+if [ "$seconds" -lt 1 ]; then
+  echo "run_fuzzers.sh: TOTAL_SECONDS must be at least ${#targets[@]} (one second per target)" >&2
+  exit 2
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# First every kept finding, once each, in the instrumented fuzz build itself.
+for target in "${targets[@]}"; do
+  kept=("$fuzz_dir/regressions/$target/"*)
+  [ -e "${kept[0]}" ] || continue
+  mkdir -p "$build/fuzz-findings"
+  if ! "$build/tests/fuzz/fuzz_$target" "${kept[@]}" >"$build/fuzz-findings/$target-replay.log" 2>&1; then
+    tail -n 40 "$build/fuzz-findings/$target-replay.log"
+    echo "fuzz_$target: a kept finding fails again: see $build/fuzz-findings/$target-replay.log" >&2
+    exit 1
+  fi
+  echo "fuzz_$target: ${#kept[@]} kept findings replayed"
+done
 for target in "${targets[@]}"; do
   corpus="$work/$target"
   mkdir -p "$corpus" "$build/fuzz-findings/$target"

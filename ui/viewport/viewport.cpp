@@ -69,6 +69,12 @@ Viewport::Viewport(Document* document, QWidget* parent) : QOpenGLWidget(parent),
 }
 
 Viewport::~Viewport() {
+  // QOpenGLWidget's destructor, which runs after this one, destroys the context: its
+  // aboutToBeDestroyed must no longer reach this object's members by then (UBSan reports the
+  // call on a destroyed Viewport). The resources are released here instead.
+  if (QOpenGLContext* glContext = context()) {
+    disconnect(glContext, &QOpenGLContext::aboutToBeDestroyed, this, nullptr);
+  }
   if (!mGlReady) return;
   makeCurrent();
   releaseGl();

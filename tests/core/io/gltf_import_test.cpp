@@ -767,6 +767,16 @@ TEST_F(GltfBadInput, SkinJointOutOfRange) {
   EXPECT_NE(message.find("skin 0 joint 1 is node 42, but the file has 3 nodes"), std::string::npos) << message;
 }
 
+TEST_F(GltfBadInput, ZeroScaleNodeIsRefusedByNode) {
+  // A joint's rest transform must be invertible; 1e-60 is zero once read as a float.
+  for (const double zero : {0.0, 1e-60}) {
+    nlohmann::json json = simpleSkinJson();
+    json["nodes"][2]["scale"] = {1.0, zero, 1.0};
+    const std::string message = importJsonExpectingError(json);
+    EXPECT_NE(message.find("node 2: scale has a zero component"), std::string::npos) << message;
+  }
+}
+
 TEST_F(GltfBadInput, NodeHierarchyCycle) {
   nlohmann::json json = simpleSkinJson();
   // Node 1 → 2 already; 2 → 1 closes the loop.
