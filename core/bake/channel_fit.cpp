@@ -89,10 +89,12 @@ int nextBreakpoint(std::span<const int> breakpoints, int s) {
 }
 
 // 2·sin(θ/2) for the angle θ between two unit quaternions: the chord a unit lever's end
-// sweeps, from |dot| = cos(θ/2) without any trigonometry.
+// sweeps. With φ = θ/2 the angle between the 4-vectors, |a − b| = 2·sin(φ/2) and
+// |a + b| = 2·cos(φ/2), so the chord 2·sin φ is their product, either hemisphere alike. Not
+// from the dot product: in float, |dot| rounds to 1 below θ ≈ 7e-4 rad, so turns that small
+// would measure zero and a zero budget would still merge keys.
 float chord(const Quat& a, const Quat& b) {
-  const float d = std::min(1.0f, std::abs(a.dot(b)));
-  return 2.0f * std::sqrt(std::max(0.0f, 1.0f - d * d));
+  return (a.coeffs() - b.coeffs()).norm() * (a.coeffs() + b.coeffs()).norm();
 }
 
 Quat toQuat(const Vec4& xyzw) { return Quat(xyzw.w(), xyzw.x(), xyzw.y(), xyzw.z()); }

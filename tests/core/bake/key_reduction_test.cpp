@@ -223,6 +223,35 @@ TEST(KeyReduction, ASpinPastHalfATurnIsNeverMergedTheWrongWay) {
   EXPECT_LE(deviation(skeleton, dense, reduced), tolerance * 1.0001f);
 }
 
+TEST(KeyReduction, TurnsTooSmallForAFloatDotProductStillCount) {
+  // A long lever (a leg's length, in centimetres) wobbling by under 4e-4 rad: cos of half
+  // such an angle rounds to 1 in float, so a dot-product measure sees no turn at all and
+  // merges every key, while the lever's end moves by several times the tolerance.
+  Skeleton skeleton;
+  skeleton.addJoint("hip", kNoParent, Transform::identity());
+  skeleton.addJoint("foot", 0, Transform{Vec3(0.0f, -90.0f, 0.0f)}, NodeKind::Tip);
+  Clip dense;
+  dense.name = "wobble";
+  dense.frameRate = 30.0;
+  dense.endTime = 2.0;
+  std::vector<RotationKey> keys;
+  for (int f = 0; f <= 60; ++f) {
+    RotationKey k;
+    k.time = f / 30.0;
+    k.value = Quat(Eigen::AngleAxisf(static_cast<float>(3.5e-4 * std::sin(f * 0.7)), Vec3::UnitZ()));
+    keys.push_back(k);
+  }
+  dense.trackFor(0).rotation.setKeys(keys);
+
+  Clip reduced;
+  const float tolerance = 5e-3f;  // the wobble moves the foot by up to 0.0315
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true}, &reduced}.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_GT(reduced.findTrack(0)->rotation.size(), 1u);
+  EXPECT_LE(report->maxDeviationModel, tolerance);
+  EXPECT_LE(deviation(skeleton, dense, reduced), tolerance * 1.0001f);
+}
+
 TEST(KeyReduction, ContactFramesAndRequestedKeysAreKept) {
   const Scene scene = makeMannequin();
   const Clip dense = densify(scene.skeleton, scene.clips[0], 60.0);
