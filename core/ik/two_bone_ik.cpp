@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/ik/ik_constraints.h"
 #include "core/ik/ik_frames.h"
@@ -10,22 +11,6 @@
 namespace articula {
 
 namespace {
-
-// Everything run() needs, read from the inputs once, in chain space (the start joint's
-// parent space).
-struct TwoBoneSetup {
-  Mat3 chainToModel;
-  Mat3 modelToChain;
-  float chainDeterminant;  // of chainToModel: negative for a mirror
-  Vec3 originModel;
-  Vec3 start;         // start joint position
-  Vec3 upperLocal;    // start → mid, start rotation space
-  Vec3 lowerLocal;    // mid → end, mid rotation space
-  Quat linkRotation;  // start rotation space → mid parent space, with linkScale
-  float linkScale;
-  Quat startRotation;  // input local rotations
-  Quat midRotation;
-};
 
 // Folds a uniform (possibly mirroring) scale into a running signed scale and rotation.
 void accumulateUniform(const Vec3& s, float& scale, Quat& rotation) {
@@ -57,27 +42,37 @@ Quat fromToUnitTrigFree(const Vec3& a, const Vec3& b) {
   return (toB * toM).normalized();
 }
 
-std::optional<std::string> prepare(const TwoBoneIkJob& job, TwoBoneSetup& setup) {
+std::string label(const Skeleton& skeleton, int j) {
+  return "joint " + std::to_string(j) + " '" + skeleton.name(j) + "'";
+}
+
+// The skeleton, the three joints and the pose and model sizes.
+std::optional<std::string> checkJoints(const TwoBoneIkJob& job) {
   if (job.skeleton == nullptr) return std::string("two-bone IK: no skeleton");
   const Skeleton& skeleton = *job.skeleton;
   const int count = skeleton.jointCount();
   for (const int j : {job.startJoint, job.midJoint, job.endJoint}) {
     if (j < 0 || j >= count) return "two-bone IK: joint index " + std::to_string(j) + " is not in the skeleton";
   }
-  auto label = [&](int j) { return "joint " + std::to_string(j) + " '" + skeleton.name(j) + "'"; };
   auto below = [&](int child, int ancestor) {
     int j = child;
     while (j > ancestor) j = skeleton.parent(j);
     return j == ancestor && child != ancestor;
   };
   if (!below(job.midJoint, job.startJoint))
-    return "two-bone IK: mid " + label(job.midJoint) + " is not below start " + label(job.startJoint);
+    return "two-bone IK: mid " + label(skeleton, job.midJoint) + " is not below start " +
+           label(skeleton, job.startJoint);
   if (!below(job.endJoint, job.midJoint))
-    return "two-bone IK: end " + label(job.endJoint) + " is not below mid " + label(job.midJoint);
+    return "two-bone IK: end " + label(skeleton, job.endJoint) + " is not below mid " + label(skeleton, job.midJoint);
   if (job.pose.size() < static_cast<std::size_t>(count))
     return std::string("two-bone IK: the pose has fewer joints than the skeleton");
   if (job.model.size() < static_cast<std::size_t>(count))
     return std::string("two-bone IK: the model matrices are fewer than the skeleton's joints");
+  return std::nullopt;
+}
+
+// What a caller sets per run: target, pole, axis and the scalar parameters.
+std::optional<std::string> checkParameters(const TwoBoneIkJob& job) {
   if (!ik::isFinite(job.targetModel)) return std::string("two-bone IK: the target is not finite");
   if (!ik::isFinite(job.poleModel)) return std::string("two-bone IK: the pole is not finite");
   if (job.poleMode == TwoBoneIkJob::PoleMode::Vector && job.poleModel.squaredNorm() == 0.0f)
@@ -89,112 +84,225 @@ std::optional<std::string> prepare(const TwoBoneIkJob& job, TwoBoneSetup& setup)
   if (!(job.weight >= 0.0f && job.weight <= 1.0f)) return std::string("two-bone IK: weight is not in [0, 1]");
   if (!(job.toleranceModel >= 0.0f) || !finite(job.toleranceModel))
     return std::string("two-bone IK: the tolerance is negative or not finite");
+  return std::nullopt;
+}
 
-  auto checkLocal = [&](int j, bool mustBeUniform) -> std::optional<std::string> {
-    const Transform& t = job.pose[static_cast<std::size_t>(j)];
-    // The common case first, without building anything.
-    if (ik::isFinite(t) && t.rotation.coeffs().squaredNorm() >= 1e-12f && (!mustBeUniform || ik::isUniform(t.scale)))
-      return std::nullopt;
-    if (!ik::isFinite(t)) return "two-bone IK: the local transform of " + label(j) + " is not finite";
-    if (t.rotation.coeffs().squaredNorm() < 1e-12f)
-      return "two-bone IK: the local rotation of " + label(j) + " is zero";
-    if (mustBeUniform && !ik::isUniform(t.scale))
-      return "two-bone IK: " + label(j) +
-             " has a non-uniform scale above the mid joint (the upper bone would not be rigid)";
+// A local transform on the limb's path: finite, a non-zero rotation where it is read (not
+// the end joint's), a uniform scale where the upper bone must stay rigid.
+std::optional<std::string> checkLocal(const TwoBoneIkJob& job, int j, bool rotationRead, bool mustBeUniform) {
+  const Transform& t = job.pose[static_cast<std::size_t>(j)];
+  const bool finiteTransform = ik::isFinite(t.translation) && ik::isFinite(t.scale) &&
+                               (!rotationRead || ik::allFinite(t.rotation.coeffs().data(), 4));
+  // The common case first, without building anything.
+  if (finiteTransform && (!rotationRead || t.rotation.coeffs().squaredNorm() >= 1e-12f) &&
+      (!mustBeUniform || ik::isUniform(t.scale)))
     return std::nullopt;
-  };
+  if (!finiteTransform) return "two-bone IK: the local transform of " + label(*job.skeleton, j) + " is not finite";
+  if (rotationRead && t.rotation.coeffs().squaredNorm() < 1e-12f)
+    return "two-bone IK: the local rotation of " + label(*job.skeleton, j) + " is zero";
+  return "two-bone IK: " + label(*job.skeleton, j) +
+         " has a non-uniform scale above the mid joint (the upper bone would not be rigid)";
+}
+
+// The solved joints' rotations, read at every run.
+std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
+  const Quat& q = job.pose[static_cast<std::size_t>(j)].rotation;
+  if (!ik::allFinite(q.coeffs().data(), 4))
+    return "two-bone IK: the local transform of " + label(*job.skeleton, j) + " is not finite";
+  if (q.coeffs().squaredNorm() < 1e-12f)
+    return "two-bone IK: the local rotation of " + label(*job.skeleton, j) + " is zero";
+  return std::nullopt;
+}
+
+// The chain frame's model matrix as read: the start joint's parent's, or for a skeleton
+// root its own (the frame is then that matrix times the inverse of its local transform).
+int frameJoint(const TwoBoneIkJob& job) {
+  const int parent = job.skeleton->parent(job.startJoint);
+  return parent != kNoParent ? parent : job.startJoint;
+}
+
+const Affine& frameSource(const TwoBoneIkJob& job) { return job.model[static_cast<std::size_t>(frameJoint(job))]; }
+
+// Derives the limb; every check but checkJoints and checkParameters, which come first.
+std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, TwoBoneLimb& limb) {
+  const Skeleton& skeleton = *job.skeleton;
+  if (auto e = checkSolvedRotation(job, job.startJoint)) return e;
+  if (auto e = checkSolvedRotation(job, job.midJoint)) return e;
 
   // Lower bone: mid → end through the joints in between (any scale: nothing below the mid
   // joint's rotation is solved).
   Vec3 offset = job.pose[static_cast<std::size_t>(job.endJoint)].translation;
-  if (auto e = checkLocal(job.endJoint, false)) return e;
+  if (auto e = checkLocal(job, job.endJoint, false, false)) return e;
   for (int j = skeleton.parent(job.endJoint); j != job.midJoint; j = skeleton.parent(j)) {
-    if (auto e = checkLocal(j, false)) return e;
+    if (auto e = checkLocal(job, j, true, false)) return e;
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
     offset = t.translation + t.rotation * t.scale.cwiseProduct(offset);
   }
-  if (auto e = checkLocal(job.midJoint, false)) return e;
+  if (auto e = checkLocal(job, job.midJoint, true, false)) return e;
   const Transform& mid = job.pose[static_cast<std::size_t>(job.midJoint)];
-  setup.lowerLocal = mid.scale.cwiseProduct(offset);
-  setup.midRotation = mid.rotation.normalized();
+  limb.lowerLocal = mid.scale.cwiseProduct(offset);
 
   // Upper bone: start → mid; the start joint and the joints in between must scale uniformly.
   offset = mid.translation;
   Quat link = Quat::Identity();
   float linkScale = 1.0f;
   for (int j = skeleton.parent(job.midJoint); j != job.startJoint; j = skeleton.parent(j)) {
-    if (auto e = checkLocal(j, true)) return e;
+    if (auto e = checkLocal(job, j, true, true)) return e;
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
     offset = t.translation + t.rotation * t.scale.cwiseProduct(offset);
     Quat between = t.rotation.normalized();
     accumulateUniform(t.scale, linkScale, between);
     link = between * link;
   }
-  if (auto e = checkLocal(job.startJoint, true)) return e;
+  if (auto e = checkLocal(job, job.startJoint, true, true)) return e;
   const Transform& start = job.pose[static_cast<std::size_t>(job.startJoint)];
-  setup.upperLocal = start.scale.cwiseProduct(offset);
+  limb.upperLocal = start.scale.cwiseProduct(offset);
   Quat own = Quat::Identity();
   accumulateUniform(start.scale, linkScale, own);
-  setup.linkRotation = own * link;
-  setup.linkScale = linkScale;
-  setup.startRotation = start.rotation.normalized();
-  setup.start = start.translation;
+  limb.linkRotation = own * link;
+  limb.linkScale = linkScale;
+  limb.start = start.translation;
 
-  const int parent = skeleton.parent(job.startJoint);
-  if (parent != kNoParent) {
-    const Affine& frame = job.model[static_cast<std::size_t>(parent)];
-    setup.chainToModel = frame.linear();
-    setup.originModel = frame.translation();
+  if (skeleton.parent(job.startJoint) != kNoParent) {
+    const Affine& frame = frameSource(job);
+    limb.chainToModel = frame.linear();
+    limb.originModel = frame.translation();
   } else {
-    const Affine frame = job.model[static_cast<std::size_t>(job.startJoint)] * start.toAffine().inverse(Eigen::Affine);
-    setup.chainToModel = frame.linear();
-    setup.originModel = frame.translation();
+    const Affine frame = frameSource(job) * start.toAffine().inverse(Eigen::Affine);
+    limb.chainToModel = frame.linear();
+    limb.originModel = frame.translation();
   }
-  if (!ik::isFinite(setup.chainToModel) || !ik::isFinite(setup.originModel))
-    return "two-bone IK: the model matrix above " + label(job.startJoint) + " is not finite";
-  const float maxEntry = setup.chainToModel.cwiseAbs().maxCoeff();
+  if (!ik::isFinite(limb.chainToModel) || !ik::isFinite(limb.originModel))
+    return "two-bone IK: the model matrix above " + label(skeleton, job.startJoint) + " is not finite";
+  const float maxEntry = limb.chainToModel.cwiseAbs().maxCoeff();
   // The inverse as adjugate / determinant: the adjugate's rows are cross products of the
   // columns, and the determinant comes with them.
-  const Vec3 c0 = setup.chainToModel.col(0);
-  const Vec3 c1 = setup.chainToModel.col(1);
-  const Vec3 c2 = setup.chainToModel.col(2);
+  const Vec3 c0 = limb.chainToModel.col(0);
+  const Vec3 c1 = limb.chainToModel.col(1);
+  const Vec3 c2 = limb.chainToModel.col(2);
   const Vec3 r0 = c1.cross(c2);
   const float determinant = c0.dot(r0);
   if (!(std::abs(determinant) > 1e-12f * maxEntry * maxEntry * maxEntry))
-    return "two-bone IK: the model matrix above " + label(job.startJoint) + " is singular";
+    return "two-bone IK: the model matrix above " + label(skeleton, job.startJoint) + " is singular";
   const float inverseDeterminant = 1.0f / determinant;
-  setup.modelToChain.row(0) = r0.transpose() * inverseDeterminant;
-  setup.modelToChain.row(1) = c2.cross(c0).transpose() * inverseDeterminant;
-  setup.modelToChain.row(2) = c0.cross(c1).transpose() * inverseDeterminant;
-  setup.chainDeterminant = determinant;
+  limb.modelToChain.row(0) = r0.transpose() * inverseDeterminant;
+  limb.modelToChain.row(1) = c2.cross(c0).transpose() * inverseDeterminant;
+  limb.modelToChain.row(2) = c0.cross(c1).transpose() * inverseDeterminant;
+  limb.chainDeterminant = determinant;
 
-  const float upper = setup.upperLocal.norm();
-  const float lower = std::abs(linkScale) * setup.lowerLocal.norm();
+  const float upper = limb.upperLocal.norm();
+  const float lower = std::abs(linkScale) * limb.lowerLocal.norm();
   if (!(upper > 1e-6f * (upper + lower)))
-    return "two-bone IK: zero-length bone from " + label(job.startJoint) + " to " + label(job.midJoint);
+    return "two-bone IK: zero-length bone from " + label(skeleton, job.startJoint) + " to " +
+           label(skeleton, job.midJoint);
   if (!(lower > 1e-6f * (upper + lower)))
-    return "two-bone IK: zero-length bone from " + label(job.midJoint) + " to " + label(job.endJoint);
+    return "two-bone IK: zero-length bone from " + label(skeleton, job.midJoint) + " to " +
+           label(skeleton, job.endJoint);
+  limb.upperLength = upper;
+  limb.lowerLength = lower;
   return std::nullopt;
+}
+
+bool sameBits(const float* a, const float* b, std::size_t count) {
+  return std::memcmp(a, b, count * sizeof(float)) == 0;
+}
+
+// True when the workspace's limb was derived from what the job reads now (see
+// TwoBoneIkWorkspace). The pose and model are at least the skeleton's size when it holds.
+bool derivedFromTheSame(const TwoBoneIkJob& job, const TwoBoneIkWorkspace& ws) {
+  if (ws.path.empty() || ws.skeleton != job.skeleton || ws.startJoint != job.startJoint ||
+      ws.midJoint != job.midJoint || ws.endJoint != job.endJoint || job.skeleton->jointCount() != ws.jointCount ||
+      job.pose.size() < static_cast<std::size_t>(ws.jointCount) ||
+      job.model.size() < static_cast<std::size_t>(ws.jointCount))
+    return false;
+  const Skeleton& skeleton = *job.skeleton;
+  const bool rootStart = skeleton.parent(job.startJoint) == kNoParent;
+  if (frameJoint(job) != ws.frameJoint) return false;
+  for (std::size_t p = 0; p < ws.path.size(); ++p) {
+    const int j = ws.path[p];
+    // The same hierarchy: a skeleton edited in place keeps its address.
+    if (p + 1 < ws.path.size() && skeleton.parent(j) != ws.path[p + 1]) return false;
+    const Transform& now = job.pose[static_cast<std::size_t>(j)];
+    const Transform& was = ws.pathLocals[p];
+    if (!sameBits(now.translation.data(), was.translation.data(), 3) ||
+        !sameBits(now.scale.data(), was.scale.data(), 3))
+      return false;
+    const bool rotationInKey = (j != job.startJoint || rootStart) && j != job.midJoint && j != job.endJoint;
+    if (rotationInKey && !sameBits(now.rotation.coeffs().data(), was.rotation.coeffs().data(), 4)) return false;
+  }
+  return sameBits(frameSource(job).matrix().data(), ws.frameModel.matrix().data(), 16);
+}
+
+// Records what the workspace's limb was just derived from.
+void recordSource(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
+  ws.skeleton = job.skeleton;
+  ws.jointCount = job.skeleton->jointCount();
+  ws.startJoint = job.startJoint;
+  ws.midJoint = job.midJoint;
+  ws.endJoint = job.endJoint;
+  ws.path.clear();
+  ws.pathLocals.clear();
+  for (int j = job.endJoint;; j = job.skeleton->parent(j)) {
+    ws.path.push_back(j);
+    ws.pathLocals.push_back(job.pose[static_cast<std::size_t>(j)]);
+    if (j == job.startJoint) break;
+  }
+  ws.frameJoint = frameJoint(job);
+  ws.frameModel = frameSource(job);
+}
+
+// Checks the job and derives its limb into `limb`, or finds it in the workspace; the limb
+// to solve with, or null (with a message in `error`).
+const TwoBoneLimb* limbFor(const TwoBoneIkJob& job, TwoBoneLimb& scratch, std::optional<std::string>& error) {
+  TwoBoneIkWorkspace* ws = job.workspace;
+  if (ws != nullptr && derivedFromTheSame(job, *ws)) {
+    error = checkParameters(job);
+    if (!error) error = checkSolvedRotation(job, job.startJoint);
+    if (!error) error = checkSolvedRotation(job, job.midJoint);
+    return error ? nullptr : &ws->limb;
+  }
+  error = checkJoints(job);
+  if (!error) error = checkParameters(job);
+  if (error) return nullptr;
+  if (ws == nullptr) {
+    error = deriveLimb(job, scratch);
+    return error ? nullptr : &scratch;
+  }
+  ws->path.clear();
+  error = deriveLimb(job, ws->limb);
+  if (error) return nullptr;
+  recordSource(job, *ws);
+  return &ws->limb;
 }
 
 }  // namespace
 
 std::optional<std::string> TwoBoneIkJob::validate() const {
-  TwoBoneSetup setup;
-  return prepare(*this, setup);
+  TwoBoneIkJob unsaved = *this;
+  unsaved.workspace = nullptr;
+  TwoBoneLimb limb;
+  std::optional<std::string> error;
+  limbFor(unsaved, limb, error);
+  return error;
 }
 
 bool TwoBoneIkJob::run() const {
-  TwoBoneSetup su;
-  if (prepare(*this, su)) return false;
+  TwoBoneLimb scratch;
+  std::optional<std::string> error;
+  const TwoBoneLimb* found = limbFor(*this, scratch, error);
+  if (found == nullptr) return false;
+  const TwoBoneLimb& su = *found;
+  const Quat startRotation = pose[static_cast<std::size_t>(startJoint)].rotation.normalized();
+  const Quat midRotation = pose[static_cast<std::size_t>(midJoint)].rotation.normalized();
 
   // Limb in chain space.
-  const Vec3 upper = su.startRotation * su.upperLocal;
-  const Quat midParent = su.startRotation * su.linkRotation;  // rotation of the mid's parent frame
-  const Quat midWorld = midParent * su.midRotation;
+  const Vec3 upper = startRotation * su.upperLocal;
+  const Quat midParent = startRotation * su.linkRotation;  // rotation of the mid's parent frame
+  const Quat midWorld = midParent * midRotation;
   const Vec3 lower = su.linkScale * (midWorld * su.lowerLocal);
-  const float a = upper.norm();
-  const float b = lower.norm();
+  // Rotations keep lengths: the bones' lengths are the limb's.
+  const float a = su.upperLength;
+  const float b = su.lowerLength;
   const Vec3 upperDir = upper / a;
   const Vec3 toTarget = su.modelToChain * (targetModel - su.originModel) - su.start;
   const float targetDistance = toTarget.norm();
@@ -298,17 +406,17 @@ bool TwoBoneIkJob::run() const {
 
   // Into local rotations: the start joint's parent space is chain space; the knee turn is
   // carried into the mid's parent space by the rotation part of that frame.
-  Quat startOut = (startTurn * su.startRotation).normalized();
+  Quat startOut = (startTurn * startRotation).normalized();
   // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent space.
   const Vec3 kneeAxisMidParent = midParent.conjugate() * knee.vec();
   const Quat kneeMidParent(knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
-  Quat midOut = (kneeMidParent * su.midRotation).normalized();
+  Quat midOut = (kneeMidParent * midRotation).normalized();
   if (weight < 1.0f) {
-    startOut = su.startRotation.slerp(weight, startOut).normalized();
-    midOut = su.midRotation.slerp(weight, midOut).normalized();
+    startOut = startRotation.slerp(weight, startOut).normalized();
+    midOut = midRotation.slerp(weight, midOut).normalized();
   }
-  startOut = alignHemisphere(startOut, su.startRotation);
-  midOut = alignHemisphere(midOut, su.midRotation);
+  startOut = alignHemisphere(startOut, startRotation);
+  midOut = alignHemisphere(midOut, midRotation);
 
   pose[static_cast<std::size_t>(startJoint)].rotation = startOut;
   pose[static_cast<std::size_t>(midJoint)].rotation = midOut;

@@ -18,12 +18,59 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/ik/ik_chain.h"
 #include "core/math/transform.h"
 #include "core/skeleton/skeleton.h"
 
 namespace articula {
+
+// What run() derives from everything but the target, the pole and the two solved rotations,
+// in chain space (the start joint's parent space): the chain frame and its inverse, the
+// bones as offsets in their joints' rotation spaces, and the link carrying the start joint's
+// rotation space into the mid joint's parent space.
+struct TwoBoneLimb {
+  Mat3 chainToModel = Mat3::Identity();
+  Mat3 modelToChain = Mat3::Identity();
+  float chainDeterminant = 1.0f;  // of chainToModel: negative for a mirror
+  Vec3 originModel = Vec3::Zero();
+  Vec3 start = Vec3::Zero();             // start joint position
+  Vec3 upperLocal = Vec3::Zero();        // start → mid, start rotation space
+  Vec3 lowerLocal = Vec3::Zero();        // mid → end, mid rotation space
+  Quat linkRotation = Quat::Identity();  // start rotation space → mid parent space, with linkScale
+  float linkScale = 1.0f;
+  float upperLength = 0.0f;  // chain space
+  float lowerLength = 0.0f;
+};
+
+// Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
+// run of the same limb, as a rig does once per frame. run() re-derives the limb only when
+// what it comes from changed since the workspace's last successful run, compared bit for
+// bit: the skeleton, the three joints and the hierarchy between them, the translations and
+// scales of the joints from start to end, the rotations of the joints between the solved
+// ones, and the model matrix of the chain frame (for a skeleton root, its own model matrix
+// and its rotation). The solved joints' rotations are read every run. A run writes the same
+// bits with or without one.
+struct TwoBoneIkWorkspace {
+  // Room for a limb whose end-to-start path has this many joints, so that no run allocates.
+  void reserve(std::size_t pathJoints) {
+    path.reserve(pathJoints);
+    pathLocals.reserve(pathJoints);
+  }
+
+  TwoBoneLimb limb;
+  // What `limb` was derived from (empty `path`: nothing yet).
+  const Skeleton* skeleton = nullptr;
+  int jointCount = 0;
+  int startJoint = kNoParent;
+  int midJoint = kNoParent;
+  int endJoint = kNoParent;
+  std::vector<int> path;              // end joint up to start joint, every joint in between
+  std::vector<Transform> pathLocals;  // their local transforms, as read
+  int frameJoint = kNoParent;         // whose model matrix the chain frame comes from
+  Affine frameModel = Affine::Identity();
+};
 
 struct TwoBoneIkJob {
   enum class Method : unsigned char { LawOfCosines, TrigFree };
@@ -66,6 +113,10 @@ struct TwoBoneIkJob {
   float toleranceModel = 1e-3f;  // reached when the end is this close to the target, model space
   Method method = Method::LawOfCosines;
 
+  // Optional: the limb's derived data kept between runs of the same limb (see
+  // TwoBoneIkWorkspace); null derives it at every run.
+  TwoBoneIkWorkspace* workspace = nullptr;
+
   // Output, optional: reached, final error, iterations (1 when solved).
   IkReport* report = nullptr;
 
@@ -74,14 +125,16 @@ struct TwoBoneIkJob {
   // below mid); pose or model shorter than the skeleton; the target, pole, fallback axis,
   // twist, soften, weight or tolerance not finite; a zero pole vector (PoleMode::Vector) or a
   // zero fallback axis; soften or weight outside [0, 1]; a negative tolerance; a local
-  // transform on the start→end path not finite or with a zero rotation; a non-uniform scale
+  // transform on the start→end path not finite or with a zero rotation (of the end joint,
+  // whose rotation moves nothing solved, only the translation and scale); a non-uniform scale
   // on the start joint or a joint between start and mid (the upper bone would not be rigid);
   // the start joint's parent model matrix singular or not finite; a zero-length bone.
   // A target at the start joint, a pole on the limb axis or a straight limb are valid: see
   // run().
   std::optional<std::string> validate() const;
 
-  // Validates first; on failure returns false and writes nothing. Target beyond reach: the
+  // Validates first (with a workspace, only what can have changed since it was derived); on
+  // failure returns false and writes nothing. Target beyond reach: the
   // limb points straight at it (with soften = 1; softening keeps a slight bend). Target
   // closer than |upper − lower|: the limb folds towards it. Target at the start joint: the
   // limb keeps its current direction. Pole collinear with the start–target axis: the bend

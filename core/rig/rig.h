@@ -37,6 +37,7 @@
 #include "core/ik/ik_chain.h"
 #include "core/ik/ik_tree.h"
 #include "core/ik/jacobian_ik.h"
+#include "core/ik/two_bone_ik.h"
 #include "core/rig/ground.h"
 #include "core/rig/ik_handle.h"
 #include "core/skeleton/local_to_model.h"
@@ -157,6 +158,7 @@ class Rig {
   struct BoundHandle {
     IkChain chain;
     IkChainWorkspace workspace;
+    TwoBoneIkWorkspace twoBoneWorkspace;       // two-bone solvers: the limb, derived once per change
     std::vector<JointConstraint> constraints;  // empty or one per chain joint
     bool tipLimited = false;
     JointConstraint tipConstraint;

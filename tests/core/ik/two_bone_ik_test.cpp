@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <functional>
+#include <iterator>
 #include <limits>
 
 #include "core/ik/allocation_counter.h"
@@ -283,6 +286,86 @@ TEST(TwoBoneIk, PoleTargetAndWeight) {
   }
 }
 
+bool sameRotationBits(const Pose& a, const Pose& b) {
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    if (std::memcmp(a[j].rotation.coeffs().data(), b[j].rotation.coeffs().data(), 4 * sizeof(float)) != 0) return false;
+  }
+  return true;
+}
+
+// A rig keeps one workspace per limb across frames: whatever changed between two runs (the
+// target, a joint between the solved ones, a bone's length, a scale, the frame above), the
+// run must write what a run without the workspace writes, bit for bit.
+TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
+  struct Limb {
+    const char* name;
+    int bones;
+    int start, mid, end;  // indices into chainJoints
+  };
+  // The twist joint sits between mid and end (start is the skeleton root: its own model
+  // matrix is the frame), or between start and mid (start below the root).
+  const Limb limbs[] = {{"root_start", 2, 0, 1, 2}, {"inner_start", 3, 1, 2, 3}};
+  for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+    TwoBoneIkWorkspace workspace;  // shared across limbs and frames: it must notice every change
+    for (const auto& frame : test::framesOfReference()) {
+      for (const Limb& limb : limbs) {
+        ChainRig rig = test::makeChain(frame.parentModel, {.bones = limb.bones, .bent = true, .twistJoint = true});
+        const int start = rig.chainJoints[static_cast<std::size_t>(limb.start)];
+        const int mid = rig.chainJoints[static_cast<std::size_t>(limb.mid)];
+        const int end = rig.chainJoints[static_cast<std::size_t>(limb.end)];
+        const int twist = rig.skeleton.findJoint("twist");
+        ASSERT_GE(twist, 0);
+        std::mt19937 rng(11);
+        const std::function<void(ChainRig&)> edits[] = {
+            [](ChainRig&) {},
+            [](ChainRig&) {},  // a new target only
+            [&](ChainRig& r) {
+              r.pose[static_cast<std::size_t>(twist)].rotation *= Quat(Eigen::AngleAxisf(0.3f, Vec3::UnitX()));
+            },
+            [&](ChainRig& r) { r.pose[static_cast<std::size_t>(end)].translation *= 1.2f; },
+            [&](ChainRig& r) { r.pose[static_cast<std::size_t>(mid)].translation *= 0.9f; },
+            [&](ChainRig& r) { r.pose[static_cast<std::size_t>(start)].scale = Vec3::Constant(1.3f); },
+            [&](ChainRig& r) { r.pose[static_cast<std::size_t>(start)].translation += Vec3(0.2f, -0.1f, 0.05f); },
+            [&](ChainRig& r) {
+              r.parentModel = r.parentModel * Affine(Eigen::AngleAxisf(0.4f, Vec3::UnitZ()));
+              r.pose[0].rotation = Quat(Eigen::AngleAxisf(0.2f, Vec3::UnitY())) * r.pose[0].rotation;
+            },
+            [](ChainRig&) {},
+        };
+        for (std::size_t step = 0; step < std::size(edits); ++step) {
+          edits[step](rig);
+          rig.fk();
+          ChainRig limbOnly = rig;  // the solved joints only, for a target the limb reaches
+          limbOnly.chainJoints = {start, mid, end};
+          const Vec3 target = test::randomReachableTargetModel(limbOnly, rng, 0.8f);
+          ChainRig with = rig;
+          ChainRig without = rig;
+          TwoBoneIkJob job = makeJob(with, target);
+          job.startJoint = start;
+          job.midJoint = mid;
+          job.endJoint = end;
+          job.method = method;
+          IkReport withReport, withoutReport;
+          job.workspace = &workspace;
+          job.report = &withReport;
+          ASSERT_TRUE(job.run()) << frame.name << ' ' << limb.name << " step " << step;
+          job.pose = without.pose;
+          job.model = without.model;
+          job.workspace = nullptr;
+          job.report = &withoutReport;
+          ASSERT_TRUE(job.run());
+          EXPECT_TRUE(sameRotationBits(with.pose, without.pose)) << frame.name << ' ' << limb.name << " step " << step;
+          EXPECT_EQ(withReport.errorModel, withoutReport.errorModel);
+          with.fk();
+          EXPECT_LE((with.positionModel(end) - target).norm(), 1e-4f * limbOnly.lengthModel())
+              << frame.name << ' ' << limb.name << " step " << step;
+          rig = with;  // the next frame starts from this solution, as in a rig
+        }
+      }
+    }
+  }
+}
+
 TEST(TwoBoneIk, RunAllocatesNothing) {
   for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
     ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 2, .twistJoint = true});
@@ -295,6 +378,19 @@ TEST(TwoBoneIk, RunAllocatesNothing) {
     const int allocations = test::disarmAllocationCounter();
     EXPECT_TRUE(ran);
     EXPECT_EQ(allocations, 0);
+
+    // With a workspace, once it has seen the limb: a new target, then a longer lower bone.
+    TwoBoneIkWorkspace workspace;
+    job.workspace = &workspace;
+    ASSERT_TRUE(job.run());
+    job.targetModel += Vec3(0.1f, -0.2f, 0.05f);
+    test::armAllocationCounter();
+    const bool tracked = job.run();
+    rig.pose[static_cast<std::size_t>(rig.chainJoints[2])].translation *= 1.1f;
+    const bool rederived = job.run();
+    const int workspaceAllocations = test::disarmAllocationCounter();
+    EXPECT_TRUE(tracked && rederived);
+    EXPECT_EQ(workspaceAllocations, 0);
   }
 }
 
