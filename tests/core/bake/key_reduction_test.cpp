@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -191,24 +192,39 @@ TEST(KeyReduction, KeepsTheExtremaOfAKnownCurve) {
   EXPECT_LE(deviation(skeleton, dense, linear), tolerance * 1.0001f);
 }
 
-TEST(KeyReduction, ASpinPastHalfATurnIsNeverMergedTheWrongWay) {
-  // A joint spinning 1.5 turns about Y at constant speed: any two rotations more than 180°
-  // apart would slerp backwards. Its child sits 1 m out on X so the error shows in position.
+// A joint (root of a two-node skeleton) with a lever out to a tip at `leverLocal`, so a
+// rotation error shows in the tip's position.
+Skeleton leverSkeleton(const Vec3& leverLocal) {
   Skeleton skeleton;
-  skeleton.addJoint("spinner", kNoParent, Transform::identity());
-  skeleton.addJoint("arm", 0, Transform{Vec3(1.0f, 0.0f, 0.0f)}, NodeKind::Tip);
+  skeleton.addJoint("joint", kNoParent, Transform::identity());
+  skeleton.addJoint("tip", 0, Transform{leverLocal}, NodeKind::Tip);
+  return skeleton;
+}
+
+// Two seconds at 30 fps of the joint's rotation keyed on every frame.
+Clip everyFrameRotation(const std::string& name, const std::function<Quat(double)>& rotationAt) {
   Clip dense;
-  dense.name = "spin";
+  dense.name = name;
   dense.frameRate = 30.0;
   dense.endTime = 2.0;
   std::vector<RotationKey> keys;
   for (int f = 0; f <= 60; ++f) {
     RotationKey k;
     k.time = f / 30.0;
-    k.value = Quat(Eigen::AngleAxisf(static_cast<float>(3.0 * M_PI * k.time / 2.0), Vec3::UnitY()));
+    k.value = rotationAt(k.time);
     keys.push_back(k);
   }
   dense.trackFor(0).rotation.setKeys(keys);
+  return dense;
+}
+
+TEST(KeyReduction, ASpinPastHalfATurnIsNeverMergedTheWrongWay) {
+  // A joint spinning 1.5 turns about Y at constant speed: any two rotations more than 180°
+  // apart would slerp backwards. Its child sits 1 m out on X so the error shows in position.
+  const Skeleton skeleton = leverSkeleton(Vec3(1.0f, 0.0f, 0.0f));
+  const Clip dense = everyFrameRotation("spin", [](double t) {
+    return Quat(Eigen::AngleAxisf(static_cast<float>(3.0 * M_PI * t / 2.0), Vec3::UnitY()));
+  });
 
   Clip reduced;
   const float tolerance = 1e-3f;
@@ -227,21 +243,10 @@ TEST(KeyReduction, TurnsTooSmallForAFloatDotProductStillCount) {
   // A long lever (a leg's length, in centimetres) wobbling by under 4e-4 rad: cos of half
   // such an angle rounds to 1 in float, so a dot-product measure sees no turn at all and
   // merges every key, while the lever's end moves by several times the tolerance.
-  Skeleton skeleton;
-  skeleton.addJoint("hip", kNoParent, Transform::identity());
-  skeleton.addJoint("foot", 0, Transform{Vec3(0.0f, -90.0f, 0.0f)}, NodeKind::Tip);
-  Clip dense;
-  dense.name = "wobble";
-  dense.frameRate = 30.0;
-  dense.endTime = 2.0;
-  std::vector<RotationKey> keys;
-  for (int f = 0; f <= 60; ++f) {
-    RotationKey k;
-    k.time = f / 30.0;
-    k.value = Quat(Eigen::AngleAxisf(static_cast<float>(3.5e-4 * std::sin(f * 0.7)), Vec3::UnitZ()));
-    keys.push_back(k);
-  }
-  dense.trackFor(0).rotation.setKeys(keys);
+  const Skeleton skeleton = leverSkeleton(Vec3(0.0f, -90.0f, 0.0f));
+  const Clip dense = everyFrameRotation("wobble", [](double t) {
+    return Quat(Eigen::AngleAxisf(static_cast<float>(3.5e-4 * std::sin(t * 21.0)), Vec3::UnitZ()));
+  });
 
   Clip reduced;
   const float tolerance = 5e-3f;  // the wobble moves the foot by up to 0.0315
