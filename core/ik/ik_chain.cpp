@@ -1,9 +1,7 @@
 #include "core/ik/ik_chain.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdint>
 
 #include "core/ik/ik_frames.h"
 #include "core/math/quaternion.h"
@@ -82,44 +80,20 @@ void IkChain::updateModel(std::span<const Transform> pose, const Affine& parentM
 void IkChainWorkspace::resize(const IkChain& chain) {
   joints.assign(static_cast<std::size_t>(chain.size()), IkChainJoint{});
   positions.assign(static_cast<std::size_t>(chain.size()), Vec3::Zero());
-  structurePath.assign(chain.path().size(), kNoParent);
-  structureKey.assign(chain.path().size() * kStructureFloatsPerJoint + kStructureFrameFloats, 0.0f);
-  structureLoaded = false;
+  structure.reserve(chain.path().size());
+  structure.invalidate();
 }
-
-namespace {
-
-// Writes `value` into `slot`; true when the bits changed.
-bool update(float& slot, float value) {
-  const bool changed = std::bit_cast<std::uint32_t>(slot) != std::bit_cast<std::uint32_t>(value);
-  slot = value;
-  return changed;
-}
-
-}  // namespace
 
 bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame) {
   const auto path = chain.path();
-  bool changed = !structureLoaded || path.size() != structurePath.size();
-  if (path.size() * kStructureFloatsPerJoint + kStructureFrameFloats != structureKey.size()) return true;
-  float* key = structureKey.data();
+  structure.begin();
   int nextChainJoint = 0;
   for (std::size_t p = 0; p < path.size(); ++p) {
-    changed = structurePath[p] != path[p] || changed;
-    structurePath[p] = path[p];
-    const Transform& t = pose[static_cast<std::size_t>(path[p])];
     const bool isChainJoint = static_cast<int>(p) == chain.pathIndex(nextChainJoint);
     if (isChainJoint) ++nextChainJoint;
-    for (int i = 0; i < 3; ++i) changed = update(key[i], t.translation[i]) || changed;
-    for (int i = 0; i < 3; ++i) changed = update(key[3 + i], t.scale[i]) || changed;
-    for (int i = 0; i < 4; ++i) changed = update(key[6 + i], isChainJoint ? 0.0f : t.rotation.coeffs()[i]) || changed;
-    key += kStructureFloatsPerJoint;
+    structure.add(path[p], pose[static_cast<std::size_t>(path[p])], !isChainJoint);
   }
-  for (int c = 0; c < 3; ++c) {
-    for (int r = 0; r < 3; ++r) changed = update(*key++, frame.linear()(r, c)) || changed;
-  }
-  for (int r = 0; r < 3; ++r) changed = update(*key++, frame.translation()[r]) || changed;
-  return changed;
+  return structure.finish(frame);
 }
 
 std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::span<const Transform> pose,
@@ -133,7 +107,6 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
 
   const Affine frame = chain.parentModel(pose, model);
   if (!updateStructure(chain, pose, frame)) return loadRotations(chain, pose);
-  structureLoaded = false;
 
   const auto path = chain.path();
   for (std::size_t p = 0; p < path.size(); ++p) {
@@ -207,7 +180,7 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   joints.front().parentRotation = Quat::Identity();
   positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
   forward(0);
-  structureLoaded = true;
+  structure.markValid();
   return std::nullopt;
 }
 

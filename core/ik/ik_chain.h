@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/ik/ik_constraints.h"
+#include "core/ik/ik_input_record.h"
 #include "core/math/transform.h"
 #include "core/skeleton/skeleton.h"
 #include "core/util/result.h"
@@ -161,11 +162,7 @@ struct IkChainWorkspace {
   float totalLength = 0.0f;  // sum of bone lengths, chain space
 
   // load()'s record of what the rigid data was derived from (see load()).
-  static constexpr std::size_t kStructureFloatsPerJoint = 10;  // translation, scale, rotation
-  static constexpr std::size_t kStructureFrameFloats = 12;     // linear part, origin
-  std::vector<int> structurePath;
-  std::vector<float> structureKey;
-  bool structureLoaded = false;
+  IkInputRecord structure;
 
  private:
   // Records the structure inputs; true when they differ from the last successful load's.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "core/ik/ik_constraints.h"
 #include "core/ik/ik_frames.h"
@@ -114,17 +113,17 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
   return std::nullopt;
 }
 
-// The chain frame's model matrix as read: the start joint's parent's, or for a skeleton
-// root its own (the frame is then that matrix times the inverse of its local transform).
-int frameJoint(const TwoBoneIkJob& job) {
+// The chain frame (the start joint's parent space) in model space: the parent's model
+// matrix, or for a skeleton root its own times the inverse of its local transform.
+Affine chainFrame(const TwoBoneIkJob& job) {
   const int parent = job.skeleton->parent(job.startJoint);
-  return parent != kNoParent ? parent : job.startJoint;
+  if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
+  return job.model[static_cast<std::size_t>(job.startJoint)] *
+         job.pose[static_cast<std::size_t>(job.startJoint)].toAffine().inverse(Eigen::Affine);
 }
 
-const Affine& frameSource(const TwoBoneIkJob& job) { return job.model[static_cast<std::size_t>(frameJoint(job))]; }
-
 // Derives the limb; every check but checkJoints and checkParameters, which come first.
-std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, TwoBoneLimb& limb) {
+std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& frame, TwoBoneLimb& limb) {
   const Skeleton& skeleton = *job.skeleton;
   if (auto e = checkSolvedRotation(job, job.startJoint)) return e;
   if (auto e = checkSolvedRotation(job, job.midJoint)) return e;
@@ -163,15 +162,8 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, TwoBoneLimb& limb
   limb.linkScale = linkScale;
   limb.start = start.translation;
 
-  if (skeleton.parent(job.startJoint) != kNoParent) {
-    const Affine& frame = frameSource(job);
-    limb.chainToModel = frame.linear();
-    limb.originModel = frame.translation();
-  } else {
-    const Affine frame = frameSource(job) * start.toAffine().inverse(Eigen::Affine);
-    limb.chainToModel = frame.linear();
-    limb.originModel = frame.translation();
-  }
+  limb.chainToModel = frame.linear();
+  limb.originModel = frame.translation();
   if (!ik::isFinite(limb.chainToModel) || !ik::isFinite(limb.originModel))
     return "two-bone IK: the model matrix above " + label(skeleton, job.startJoint) + " is not finite";
   const float maxEntry = limb.chainToModel.cwiseAbs().maxCoeff();
@@ -203,59 +195,36 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, TwoBoneLimb& limb
   return std::nullopt;
 }
 
-bool sameBits(const float* a, const float* b, std::size_t count) {
-  return std::memcmp(a, b, count * sizeof(float)) == 0;
+// The workspace's limb was derived for this skeleton and these joints, and the pose and
+// model are large enough to read them.
+bool sameJoints(const TwoBoneIkJob& job, const TwoBoneIkWorkspace& ws) {
+  return job.skeleton != nullptr && ws.skeleton == job.skeleton && ws.startJoint == job.startJoint &&
+         ws.midJoint == job.midJoint && ws.endJoint == job.endJoint && job.skeleton->jointCount() == ws.jointCount &&
+         job.pose.size() >= static_cast<std::size_t>(ws.jointCount) &&
+         job.model.size() >= static_cast<std::size_t>(ws.jointCount);
 }
 
-// True when the workspace's limb was derived from what the job reads now (see
-// TwoBoneIkWorkspace). The pose and model are at least the skeleton's size when it holds.
-bool derivedFromTheSame(const TwoBoneIkJob& job, const TwoBoneIkWorkspace& ws) {
-  if (ws.path.empty() || ws.skeleton != job.skeleton || ws.startJoint != job.startJoint ||
-      ws.midJoint != job.midJoint || ws.endJoint != job.endJoint || job.skeleton->jointCount() != ws.jointCount ||
-      job.pose.size() < static_cast<std::size_t>(ws.jointCount) ||
-      job.model.size() < static_cast<std::size_t>(ws.jointCount))
-    return false;
+// Records the path from the end joint up to the start joint, as the hierarchy is now, and
+// the chain frame; true when they differ from the record the limb was derived from. A path
+// that no longer reaches the start joint counts as a change.
+bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
   const Skeleton& skeleton = *job.skeleton;
-  const bool rootStart = skeleton.parent(job.startJoint) == kNoParent;
-  if (frameJoint(job) != ws.frameJoint) return false;
-  for (std::size_t p = 0; p < ws.path.size(); ++p) {
-    const int j = ws.path[p];
-    // The same hierarchy: a skeleton edited in place keeps its address.
-    if (p + 1 < ws.path.size() && skeleton.parent(j) != ws.path[p + 1]) return false;
-    const Transform& now = job.pose[static_cast<std::size_t>(j)];
-    const Transform& was = ws.pathLocals[p];
-    if (!sameBits(now.translation.data(), was.translation.data(), 3) ||
-        !sameBits(now.scale.data(), was.scale.data(), 3))
-      return false;
-    const bool rotationInKey = (j != job.startJoint || rootStart) && j != job.midJoint && j != job.endJoint;
-    if (rotationInKey && !sameBits(now.rotation.coeffs().data(), was.rotation.coeffs().data(), 4)) return false;
-  }
-  return sameBits(frameSource(job).matrix().data(), ws.frameModel.matrix().data(), 16);
-}
-
-// Records what the workspace's limb was just derived from.
-void recordSource(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
-  ws.skeleton = job.skeleton;
-  ws.jointCount = job.skeleton->jointCount();
-  ws.startJoint = job.startJoint;
-  ws.midJoint = job.midJoint;
-  ws.endJoint = job.endJoint;
-  ws.path.clear();
-  ws.pathLocals.clear();
-  for (int j = job.endJoint;; j = job.skeleton->parent(j)) {
-    ws.path.push_back(j);
-    ws.pathLocals.push_back(job.pose[static_cast<std::size_t>(j)]);
+  record.begin();
+  int j = job.endJoint;
+  for (; j != kNoParent && j >= job.startJoint; j = skeleton.parent(j)) {
+    const bool solved = j == job.startJoint || j == job.midJoint || j == job.endJoint;
+    record.add(j, job.pose[static_cast<std::size_t>(j)], !solved);
     if (j == job.startJoint) break;
   }
-  ws.frameJoint = frameJoint(job);
-  ws.frameModel = frameSource(job);
+  const bool changed = record.finish(frame);
+  return changed || j != job.startJoint;
 }
 
-// Checks the job and derives its limb into `limb`, or finds it in the workspace; the limb
-// to solve with, or null (with a message in `error`).
+// Checks the job and derives its limb into `scratch`, or into or from the workspace; the
+// limb to solve with, or null (with a message in `error`).
 const TwoBoneLimb* limbFor(const TwoBoneIkJob& job, TwoBoneLimb& scratch, std::optional<std::string>& error) {
   TwoBoneIkWorkspace* ws = job.workspace;
-  if (ws != nullptr && derivedFromTheSame(job, *ws)) {
+  if (ws != nullptr && sameJoints(job, *ws) && !sourceChanged(job, chainFrame(job), ws->source)) {
     error = checkParameters(job);
     if (!error) error = checkSolvedRotation(job, job.startJoint);
     if (!error) error = checkSolvedRotation(job, job.midJoint);
@@ -264,14 +233,21 @@ const TwoBoneLimb* limbFor(const TwoBoneIkJob& job, TwoBoneLimb& scratch, std::o
   error = checkJoints(job);
   if (!error) error = checkParameters(job);
   if (error) return nullptr;
+  const Affine frame = chainFrame(job);
   if (ws == nullptr) {
-    error = deriveLimb(job, scratch);
+    error = deriveLimb(job, frame, scratch);
     return error ? nullptr : &scratch;
   }
-  ws->path.clear();
-  error = deriveLimb(job, ws->limb);
+  ws->source.invalidate();
+  sourceChanged(job, frame, ws->source);
+  error = deriveLimb(job, frame, ws->limb);
   if (error) return nullptr;
-  recordSource(job, *ws);
+  ws->skeleton = job.skeleton;
+  ws->jointCount = job.skeleton->jointCount();
+  ws->startJoint = job.startJoint;
+  ws->midJoint = job.midJoint;
+  ws->endJoint = job.endJoint;
+  ws->source.markValid();
   return &ws->limb;
 }
 

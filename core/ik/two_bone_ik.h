@@ -18,9 +18,9 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <vector>
 
 #include "core/ik/ik_chain.h"
+#include "core/ik/ik_input_record.h"
 #include "core/math/transform.h"
 #include "core/skeleton/skeleton.h"
 
@@ -46,30 +46,23 @@ struct TwoBoneLimb {
 
 // Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
 // run of the same limb, as a rig does once per frame. run() re-derives the limb only when
-// what it comes from changed since the workspace's last successful run, compared bit for
-// bit: the skeleton, the three joints and the hierarchy between them, the translations and
-// scales of the joints from start to end, the rotations of the joints between the solved
-// ones, and the model matrix of the chain frame (for a skeleton root, its own model matrix
-// and its rotation). The solved joints' rotations are read every run. A run writes the same
-// bits with or without one.
+// what it comes from changed since the workspace's last successful run (IkInputRecord, bit
+// for bit): the skeleton, the three joints and the hierarchy between them, the translations
+// and scales of the joints from start to end, the rotations of the joints between the
+// solved ones, and the chain frame. The solved joints' rotations are read every run. A run
+// writes the same bits with or without one.
 struct TwoBoneIkWorkspace {
   // Room for a limb whose end-to-start path has this many joints, so that no run allocates.
-  void reserve(std::size_t pathJoints) {
-    path.reserve(pathJoints);
-    pathLocals.reserve(pathJoints);
-  }
+  void reserve(std::size_t pathJoints) { source.reserve(pathJoints); }
 
   TwoBoneLimb limb;
-  // What `limb` was derived from (empty `path`: nothing yet).
+  // What `limb` was derived from.
   const Skeleton* skeleton = nullptr;
   int jointCount = 0;
   int startJoint = kNoParent;
   int midJoint = kNoParent;
   int endJoint = kNoParent;
-  std::vector<int> path;              // end joint up to start joint, every joint in between
-  std::vector<Transform> pathLocals;  // their local transforms, as read
-  int frameJoint = kNoParent;         // whose model matrix the chain frame comes from
-  Affine frameModel = Affine::Identity();
+  IkInputRecord source;  // the path from the end joint up to the start joint, and the frame
 };
 
 struct TwoBoneIkJob {
