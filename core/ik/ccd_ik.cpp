@@ -17,7 +17,7 @@ std::optional<std::string> checkInputs(const CcdIkJob& job) {
     if (job.constraints.size() != static_cast<std::size_t>(job.chain->size()))
       return std::string("CCD IK: constraints must be empty or one per chain joint");
     for (std::size_t k = 0; k < job.constraints.size(); ++k) {
-      if (auto e = job.constraints[k].validate())
+      if (auto e = job.constraints[k].isValid() ? std::nullopt : job.constraints[k].validate())
         return "CCD IK: constraint of chain joint " + std::to_string(k) + ": " + *e;
     }
   }

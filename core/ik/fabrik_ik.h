@@ -10,7 +10,10 @@
 // and projects it onto the constraint (cones, hinges, twist), so a constrained solve ends
 // with rotations that honour every limit exactly. Unconstrained chains move positions only
 // and recover rotations once the positions are within tolerance (and pass again if FK of
-// the recovered rotations is a rounding error outside it).
+// the recovered rotations is a rounding error outside it). So do chains whose limits are
+// all angles between neighbouring bones — circular cones without twist limits about the
+// previous bone (Caliko's ball joints), and any circular cone at the root — because there
+// both passes honour the limits exactly on positions; the recovery still projects.
 #include <optional>
 #include <span>
 #include <string>

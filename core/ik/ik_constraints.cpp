@@ -50,7 +50,7 @@ JointConstraint JointConstraint::cone(const Vec3& axisParent, float halfAngleRad
   c.mHalfAngleYRad = halfAngleRad;
   c.mCosHalfAngle = std::cos(halfAngleRad);
   c.mSinHalfAngle = std::sin(halfAngleRad);
-  return c;
+  return c.checked();
 }
 
 JointConstraint JointConstraint::ellipticalCone(const Vec3& axisParent, const Vec3& xParent, float halfAngleXRad,
@@ -60,7 +60,7 @@ JointConstraint JointConstraint::ellipticalCone(const Vec3& axisParent, const Ve
   c.mHalfAngleYRad = halfAngleYRad;
   const Vec3 x = xParent - c.mAxisParent * xParent.dot(c.mAxisParent);
   c.mXParent = normalizedOr(x, Vec3::Zero());
-  return c;
+  return c.checked();
 }
 
 JointConstraint JointConstraint::hinge(const Vec3& axisParent, float minAngleRad, float maxAngleRad,
@@ -71,7 +71,7 @@ JointConstraint JointConstraint::hinge(const Vec3& axisParent, float minAngleRad
   c.mMinRad = minAngleRad;
   c.mMaxRad = maxAngleRad;
   c.mReferenceLocal = referenceLocal.norm() > 0.0f ? referenceLocal.normalized() : referenceLocal;
-  return c;
+  return c.checked();
 }
 
 JointConstraint JointConstraint::withTwistLimit(float minAngleRad, float maxAngleRad,
@@ -81,7 +81,7 @@ JointConstraint JointConstraint::withTwistLimit(float minAngleRad, float maxAngl
   c.mTwistMinRad = minAngleRad;
   c.mTwistMaxRad = maxAngleRad;
   c.mTwistReferenceLocal = referenceLocal.norm() > 0.0f ? referenceLocal.normalized() : referenceLocal;
-  return c;
+  return c.checked();
 }
 
 std::optional<std::string> JointConstraint::validate() const {

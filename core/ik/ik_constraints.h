@@ -63,6 +63,9 @@ class JointConstraint {
   // range is not finite, has min > max, or reaches outside [-π, π]; the reference rotation
   // is not a finite non-zero quaternion.
   std::optional<std::string> validate() const;
+  // validate() has nothing to say. Worked out once, by the factories (a constraint does not
+  // change after them), for the solvers that check their constraints at every run.
+  bool isValid() const { return mValid; }
 
   Kind kind() const { return mKind; }
   bool hasTwistLimit() const { return mTwistLimited; }
@@ -103,6 +106,11 @@ class JointConstraint {
   Vec3 projectConeDirection(const Vec3& dirParent) const;
   Vec3 projectHingeDirection(const Vec3& dirParent, const Vec3& boneAxisLocal) const;
   Quat clampTwist(const Quat& localRotation, const Vec3& boneAxisLocal) const;
+  // The factories' last step: records validate()'s verdict.
+  JointConstraint checked() {
+    mValid = !validate().has_value();
+    return *this;
+  }
 
   Kind mKind = Kind::Free;
   // Cone axis or hinge axis, unit, in the parent's space.
@@ -123,6 +131,7 @@ class JointConstraint {
   float mTwistMinRad = -kPi;
   float mTwistMaxRad = kPi;
   Quat mTwistReferenceLocal = Quat::Identity();
+  bool mValid = true;
 };
 
 // Rotation about a unit axis given the cosine and sine of its angle, without trigonometry

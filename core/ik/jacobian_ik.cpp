@@ -43,7 +43,7 @@ std::optional<std::string> checkInputs(const JacobianIkJob& job) {
     if (job.constraints.size() != static_cast<std::size_t>(tree.nodeCount()))
       return std::string("Jacobian IK: constraints must be empty or one per tree node");
     for (std::size_t k = 0; k < job.constraints.size(); ++k) {
-      if (auto e = job.constraints[k].validate())
+      if (auto e = job.constraints[k].isValid() ? std::nullopt : job.constraints[k].validate())
         return "Jacobian IK: constraint of " + tree.label(static_cast<int>(k)) + ": " + *e;
     }
   }

@@ -165,6 +165,74 @@ TEST(FabrikIk, LooseConesStillReachTheTarget) {
   }
 }
 
+// The direction of bone k - 1 in chain joint k's parent space: the axis of a cone that limits
+// the angle between the two bones.
+Vec3 previousBoneAxis(const ChainRig& rig, std::size_t k) {
+  auto chain = IkChain::build(rig.skeleton, rig.chainJoints);
+  IkChainWorkspace ws(*chain);
+  EXPECT_FALSE(ws.load(*chain, rig.pose, rig.model).has_value());
+  const IkChainJoint& above = ws.joints[k - 1];
+  const Vec3 previous = above.linkRotation.conjugate() * above.boneAxisLocal;
+  return above.linkScale < 0.0f ? Vec3(-previous) : previous;
+}
+
+TEST(FabrikIk, ConesAboutThePreviousBoneSolveAsWhenRecoveredEveryPass) {
+  // Cones about the previous bone (and a tilted one at the root) are angles between
+  // neighbouring bones, which FABRIK honours on positions, recovering rotations once. A twist
+  // limit over the whole circle changes nothing allowed but makes every pass recover and
+  // project rotations: both must reach the same targets with the same rotations.
+  for (const auto& frame : test::framesOfReference()) {
+    for (const float innerScale : {1.0f, -1.2f}) {
+      std::mt19937 rng(23);
+      for (int trial = 0; trial < 20; ++trial) {
+        const ChainRig rest = test::makeChain(frame.parentModel, {.bones = 6, .bent = false, .innerScale = innerScale});
+        const Vec3 target = test::randomReachableTargetModel(rest, rng, 0.5f);
+        std::vector<JointConstraint> onPositions(7);
+        std::vector<JointConstraint> everyPass(7);
+        for (std::size_t k = 0; k < 6; ++k) {
+          const Vec3 axis = k == 0 ? Vec3(test::boneAxisLocal(rest, 0) + Vec3(0.0f, 0.2f, 0.1f)).normalized()
+                                   : previousBoneAxis(rest, k);
+          onPositions[k] = JointConstraint::cone(axis, 0.6f);
+          everyPass[k] = onPositions[k].withTwistLimit(-kPi, kPi);
+        }
+        ChainRig a = rest;
+        ChainRig b = rest;
+        FabrikSetup setupA;
+        FabrikSetup setupB;
+        FabrikIkJob jobA = makeJob(a, setupA, target);
+        FabrikIkJob jobB = makeJob(b, setupB, target);
+        jobA.constraints = onPositions;
+        jobB.constraints = everyPass;
+        IkReport reportA;
+        IkReport reportB;
+        jobA.report = &reportA;
+        jobB.report = &reportB;
+        ASSERT_TRUE(jobA.run());
+        ASSERT_TRUE(jobB.run());
+        const std::string where =
+            frame.name + " scale " + std::to_string(innerScale) + " trial " + std::to_string(trial);
+        // Rounding apart, the passes are the same; where the limits leave the target out of
+        // reach (the mirror folds the rest chain back at joint 1, against its cone), the
+        // stall rule may stop a pass earlier or later.
+        EXPECT_EQ(reportA.reached, reportB.reached) << where;
+        EXPECT_LE(std::abs(reportA.iterations - reportB.iterations), 1) << where;
+        if (!reportA.reached) {
+          EXPECT_NEAR(reportA.errorModel, reportB.errorModel, 0.01f * reportB.errorModel) << where;
+        }
+        for (std::size_t k = 0; k < 6; ++k) {
+          const Quat r = a.pose[static_cast<std::size_t>(a.chainJoints[k])].rotation;
+          EXPECT_LE(test::constraintViolationRad(onPositions[k], r, test::boneAxisLocal(rest, k)), 1e-4f)
+              << where << " joint " << k;
+          if (reportA.reached) {
+            EXPECT_LE(r.angularDistance(b.pose[static_cast<std::size_t>(b.chainJoints[k])].rotation), 1e-3f)
+                << where << " joint " << k;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(FabrikIk, DegenerateInputsFailWithAMessage) {
   ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 3});
   FabrikSetup setup;

@@ -34,6 +34,25 @@ TEST(JointConstraint, ValidateNamesTheProblem) {
             "twist range reaches outside [-pi, pi]");
 }
 
+TEST(JointConstraint, EveryFactoryRecordsWhetherItIsValid) {
+  // The solvers check isValid() at every run and ask validate() only for the message.
+  const std::vector<JointConstraint> constraints = {
+      JointConstraint(),
+      JointConstraint::cone(Vec3::UnitX(), 0.5f),
+      JointConstraint::cone(Vec3::Zero(), 0.5f),
+      JointConstraint::ellipticalCone(Vec3::UnitX(), Vec3::UnitY(), 0.3f, 0.5f),
+      JointConstraint::ellipticalCone(Vec3::UnitX(), Vec3::UnitX(), 0.3f, 0.5f),
+      JointConstraint::hinge(Vec3::UnitZ(), -1.0f, 1.0f),
+      JointConstraint::hinge(Vec3::UnitZ(), 1.0f, -1.0f),
+      JointConstraint::cone(Vec3::UnitX(), 0.5f).withTwistLimit(-0.2f, 0.2f),
+      JointConstraint::cone(Vec3::UnitX(), 0.5f).withTwistLimit(-4.0f, 0.0f),
+      JointConstraint::cone(Vec3::UnitX(), 0.5f).withTwistLimit(-4.0f, 0.0f).withTwistLimit(-0.2f, 0.2f),
+      JointConstraint::free().withTwistLimit(0.0f, 0.0f, Quat(0.0f, 0.0f, 0.0f, 0.0f)),
+  };
+  for (std::size_t i = 0; i < constraints.size(); ++i)
+    EXPECT_EQ(constraints[i].isValid(), !constraints[i].validate().has_value()) << "constraint " << i;
+}
+
 TEST(JointConstraint, ProjectionLandsInsideAndKeepsAllowedRotations) {
   std::mt19937 rng(23);
   const Vec3 bone = Vec3(1.0f, 0.2f, -0.1f).normalized();
