@@ -8,12 +8,9 @@ void IkInputRecord::reserve(std::size_t pathJoints) {
 }
 
 bool IkInputRecord::finish(const Affine& frame) {
-  const Mat3 linear = frame.linear();
-  const Vec3 origin = frame.translation();
-  const float values[kFrameFloats] = {linear(0, 0), linear(1, 0), linear(2, 0), linear(0, 1),
-                                      linear(1, 1), linear(2, 1), linear(0, 2), linear(1, 2),
-                                      linear(2, 2), origin.x(),   origin.y(),   origin.z()};
-  record(values);
+  // Column-major 4×4: the linear part's columns, then the origin.
+  const float* m = frame.data();
+  for (const int column : {0, 4, 8, 12}) record<3>(m + column);
   // A shorter path than last time.
   if (mJointCount != mJoints.size() || mKeyCount != mKey.size()) {
     mJoints.resize(mJointCount);

@@ -37,11 +37,10 @@ class IkInputRecord {
       mChanged = true;
     }
     ++mJointCount;
-    const Quat::Coefficients rotation = withRotation ? local.rotation.coeffs() : Quat::Coefficients::Zero();
-    const float values[kFloatsPerJoint] = {
-        local.translation.x(), local.translation.y(), local.translation.z(), local.scale.x(), local.scale.y(),
-        local.scale.z(),       rotation.x(),          rotation.y(),          rotation.z(),    rotation.w()};
-    record(values);
+    static constexpr float kNoRotation[4] = {};
+    record<3>(local.translation.data());
+    record<3>(local.scale.data());
+    record<4>(withRotation ? local.rotation.coeffs().data() : kNoRotation);
   }
   bool finish(const Affine& frame);
   // The data derived from the recorded inputs is in place.
@@ -51,19 +50,19 @@ class IkInputRecord {
   static constexpr std::size_t kFloatsPerJoint = 10;  // translation, scale, rotation
   static constexpr std::size_t kFrameFloats = 12;     // linear part, origin
 
-  // Compares and copies a block of floats as bits. Inline, a block at a time: it runs for
-  // every joint of every solve.
+  // Compares and copies a block of N floats as bits, straight from where they are stored.
+  // Inline, a block at a time: it runs for every joint of every solve.
   template <std::size_t N>
-  void record(const float (&values)[N]) {
+  void record(const float* values) {
     if (mKeyCount + N <= mKey.size()) {
       float* slot = mKey.data() + mKeyCount;
-      if (std::memcmp(slot, values, sizeof(values)) != 0) {
-        std::memcpy(slot, values, sizeof(values));
+      if (std::memcmp(slot, values, N * sizeof(float)) != 0) {
+        std::memcpy(slot, values, N * sizeof(float));
         mChanged = true;
       }
     } else {
-      mKey.resize(mKeyCount + N);
-      std::memcpy(mKey.data() + mKeyCount, values, sizeof(values));
+      mKey.resize(mKeyCount);
+      mKey.insert(mKey.end(), values, values + N);
       mChanged = true;
     }
     mKeyCount += N;

@@ -130,6 +130,7 @@ TEST(IkChainWorkspace, ReloadingPicksUpEveryChangeOfTheInputs) {
       {"twist joint rotation",
        [&](test::ChainRig& r) { r.pose[twist].rotation = Quat(Eigen::AngleAxisf(0.9f, Vec3::UnitX())); }},
       {"uniform scale", [&](test::ChainRig& r) { r.pose[joint1].scale = Vec3::Constant(-0.5f); }},
+      {"frame origin", [](test::ChainRig& r) { r.parentModel.pretranslate(Vec3(0.5f, -0.25f, 1.0f)); }},
       {"frame",
        [](test::ChainRig& r) {
          r.parentModel.translate(Vec3(1.0f, 2.0f, 3.0f)).rotate(Eigen::AngleAxisf(1.0f, Vec3::UnitY()));
@@ -142,6 +143,9 @@ TEST(IkChainWorkspace, ReloadingPicksUpEveryChangeOfTheInputs) {
     ASSERT_FALSE(fresh.load(*chain, rig.pose, rig.model).has_value()) << what;
     ASSERT_FALSE(reused.load(*chain, rig.pose, rig.model).has_value()) << what;
     EXPECT_EQ(reused.totalLength, fresh.totalLength) << what;
+    EXPECT_EQ(reused.originModel, fresh.originModel) << what;
+    EXPECT_EQ(reused.chainToModel, fresh.chainToModel) << what;
+    EXPECT_EQ(reused.modelToChain, fresh.modelToChain) << what;
     for (int k = 0; k < chain->size(); ++k) {
       const auto i = static_cast<std::size_t>(k);
       EXPECT_EQ(reused.positions[i], fresh.positions[i]) << what << " joint " << k;

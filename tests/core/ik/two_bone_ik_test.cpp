@@ -326,6 +326,7 @@ TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(mid)].translation *= 0.9f; },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(start)].scale = Vec3::Constant(1.3f); },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(start)].translation += Vec3(0.2f, -0.1f, 0.05f); },
+            [](ChainRig& r) { r.parentModel = Affine(Eigen::Translation3f(0.5f, -0.25f, 1.0f)) * r.parentModel; },
             [&](ChainRig& r) {
               r.parentModel = r.parentModel * Affine(Eigen::AngleAxisf(0.4f, Vec3::UnitZ()));
               r.pose[0].rotation = Quat(Eigen::AngleAxisf(0.2f, Vec3::UnitY())) * r.pose[0].rotation;
