@@ -11,7 +11,7 @@
 #include "core/io/atomic_file.h"
 #include "core/io/clip_json.h"
 #include "core/io/import.h"
-#include "core/io/rig_json.h"
+#include "core/io/rig_json_value.h"
 #include "core/samples/mannequin.h"
 
 namespace articula {
@@ -170,7 +170,7 @@ std::optional<std::string> readRigs(const Json& json, const std::string& where, 
   const Json& definitions = objectOr(object, "definitions", noDefinitions);
   if (!definitions.is_array()) return where + ": rigs.definitions must be an array";
   for (std::size_t i = 0; i < definitions.size(); ++i) {
-    Result<RigDefinition> rig = rigFromJson(definitions[i].dump(), skeleton);
+    Result<RigDefinition> rig = rigFromJsonValue(definitions[i], skeleton);
     if (!rig) return where + ": rigs.definitions[" + std::to_string(i) + "]: " + rig.error();
     rigs.rigs.push_back(std::move(*rig));
   }
@@ -298,7 +298,7 @@ std::string projectToJson(const Project& project, const Skeleton& skeleton) {
   json["view"] = std::move(view);
   if (!project.rigs.rigs.empty()) {
     Json definitions = Json::array();
-    for (const RigDefinition& rig : project.rigs.rigs) definitions.push_back(Json::parse(rigToJson(rig, skeleton)));
+    for (const RigDefinition& rig : project.rigs.rigs) definitions.push_back(rigToJsonValue(rig, skeleton));
     json["rigs"] = {
         {"active", project.rigs.active}, {"enabled", project.rigs.enabled}, {"definitions", std::move(definitions)}};
   }

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include <nlohmann/json.hpp>
+#include "core/io/rig_json_value.h"
 
 namespace articula {
 
@@ -309,7 +309,7 @@ bool readFoot(const Reader& r, FootGrounding& f, std::string& error) {
 
 }  // namespace
 
-std::string rigToJson(const RigDefinition& rig, const Skeleton& skeleton) {
+Json rigToJsonValue(const RigDefinition& rig, const Skeleton& skeleton) {
   Json root;
   root["format"] = kFormat;
   root["version"] = kVersion;
@@ -343,7 +343,11 @@ std::string rigToJson(const RigDefinition& rig, const Skeleton& skeleton) {
   root["grounding"] = Json{
       {"enabled", g.enabled},    {"pelvis", jointName(skeleton, g.pelvis)}, {"up", vec3(g.upModel)},
       {"max_reach", g.maxReach}, {"left", footJson(g.left, skeleton)},      {"right", footJson(g.right, skeleton)}};
-  return root.dump(2);
+  return root;
+}
+
+std::string rigToJson(const RigDefinition& rig, const Skeleton& skeleton) {
+  return rigToJsonValue(rig, skeleton).dump(2);
 }
 
 Result<RigDefinition> rigFromJson(std::string_view text, const Skeleton& skeleton) {
@@ -354,6 +358,10 @@ Result<RigDefinition> rigFromJson(std::string_view text, const Skeleton& skeleto
     // The parser's message carries the line and byte offset.
     return makeError(std::string("rig JSON: not valid JSON: ").append(e.what()));
   }
+  return rigFromJsonValue(root, skeleton);
+}
+
+Result<RigDefinition> rigFromJsonValue(const Json& root, const Skeleton& skeleton) {
   const Reader r(root, "", skeleton);
   std::string error;
   std::string format;
