@@ -7,8 +7,10 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "core/bake/contact_detection.h"
 #include "core/samples/mannequin.h"
 #include "ui/commands/handle_commands.h"
+#include "ui/commands/rename_joint_command.h"
 #include "ui/commands/replace_clip_command.h"
 #include "ui/commands/rig_set_command.h"
 #include "ui/commands/set_rig_enabled_command.h"
@@ -210,6 +212,34 @@ TEST_F(RigRenderTest, ContactRingsShowUnderAPlantedFoot) {
   EXPECT_LT(test::changedPixelFraction(free, planted, viewportRect.adjusted(0, 0, 0, -viewportRect.height() / 2)),
             0.0005)
       << "nothing else changed (the upper half of the view)";
+}
+
+TEST_F(RigRenderTest, ContactFeetFollowJointRenames) {
+  // Without a rig the ringed feet are the humanoid's, found by joint name: a rename must
+  // reach them, as it reaches everything else that names joints.
+  Document* document = window.document();
+  const Viewport& viewport = *window.viewport();
+  const auto ringed = [&] {
+    std::vector<std::pair<int, std::string>> feet;
+    for (const ContactFoot& foot : viewport.contactFeet()) feet.emplace_back(foot.joint, foot.curve);
+    return feet;
+  };
+  const auto byName = [&] {
+    std::vector<std::pair<int, std::string>> feet;
+    if (auto found = humanoidFeet(document->scene().skeleton)) {
+      for (const FootJoints& foot : *found) feet.emplace_back(foot.ankle, foot.curveName);
+    }
+    return feet;
+  };
+  const auto before = ringed();
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_EQ(before, byName());
+  const int foot = document->scene().skeleton.findJoint("LeftFoot");
+  document->undoStack()->push(new RenameJointCommand(document, foot, QStringLiteral("Blob")));
+  EXPECT_NE(byName(), before) << "the rename must matter to the humanoid's feet";
+  EXPECT_EQ(ringed(), byName());
+  document->undoStack()->undo();
+  EXPECT_EQ(ringed(), before);
 }
 
 // The picture an animator sees with everything on: handles (the right arm's selected),

@@ -122,20 +122,23 @@ void Viewport::documentChanged(const ChangeEvent& event) {
       frameAll();
       mTrailsDirty = true;
       break;
+    // The feet come from the legs' chains and roles, or from joint names.
     case ChangeEvent::Type::RigChanged:
+    case ChangeEvent::Type::HandleEdited:
       updateContactFeet();
       mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::JointRenamed:
+      updateContactFeet();
       break;
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::SelectionChanged:
     case ChangeEvent::Type::ClipEdited:
-    case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
       mTrailsDirty = true;
       break;
     case ChangeEvent::Type::TimeChanged:  // trails cover the whole clip; overrides are not animation
     case ChangeEvent::Type::PoseEdited:
-    case ChangeEvent::Type::JointRenamed:
       break;
   }
   update();

@@ -68,6 +68,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   const OnionSkinSettings& onionSkin() const { return mOnionSkin; }
   // Handles as last drawn (valid once a frame has been drawn), for tests and tools.
   const std::vector<HandleMarker>& handleMarkers() const { return mHandleMarkers; }
+  // Feet that get contact rings and their stride curves: the active rig's legs when it
+  // grounds them, else the humanoid's feet found by joint name. For tests and tools.
+  const std::vector<ContactFoot>& contactFeet() const { return mContactFeet; }
   bool showRig() const { return mShowRig; }
   bool showTrails() const { return mShowTrails; }
   // Joints with a trail: the selected joints (sorted), then the selected handle's tip when
