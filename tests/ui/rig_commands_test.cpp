@@ -301,6 +301,17 @@ TEST_F(RigCommandsTest, NewSceneDropsTheRigs) {
   EXPECT_EQ(document.boundRig(), nullptr);
 }
 
+TEST_F(RigCommandsTest, ActiveHandleIsNullOutsideTheActiveRig) {
+  EXPECT_EQ(document.activeHandle(0), nullptr) << "no rig";
+  buildHumanoid();
+  const RigDefinition& rig = *document.activeRig();
+  ASSERT_EQ(rig.handles.size(), 5u);
+  EXPECT_EQ(document.activeHandle(0), &rig.handles[0]);
+  EXPECT_EQ(document.activeHandle(4), &rig.handles[4]);
+  EXPECT_EQ(document.activeHandle(5), nullptr) << "past the end";
+  EXPECT_EQ(document.activeHandle(-1), nullptr) << "negative";
+}
+
 TEST_F(RigCommandsTest, HandleSelectionFollowsTheActiveRig) {
   document.setSelectedHandle(0);
   EXPECT_EQ(document.selectedHandle(), -1) << "no rig, nothing to select";

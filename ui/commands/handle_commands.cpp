@@ -9,12 +9,6 @@ namespace articula::ui {
 
 namespace {
 
-const IkHandle* activeHandle(const Document& document, int handle) {
-  const RigDefinition* rig = document.activeRig();
-  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) return nullptr;
-  return &rig->handles[static_cast<std::size_t>(handle)];
-}
-
 QString moveText(const IkHandle* handle, MoveHandleCommand::Part part) {
   const QString name = handle ? QString::fromStdString(handle->name) : QStringLiteral("?");
   return part == MoveHandleCommand::Part::Target
@@ -27,7 +21,7 @@ QString moveText(const IkHandle* handle, MoveHandleCommand::Part part) {
 EditHandleCommand::EditHandleCommand(Document* document, int handle, IkHandle value, const QString& text,
                                      QUndoCommand* parent)
     : QUndoCommand(text, parent), mDocument(document), mHandle(handle), mValue(std::move(value)) {
-  const IkHandle* current = activeHandle(*document, handle);
+  const IkHandle* current = document->activeHandle(handle);
   if (!current || *current == mValue) {
     setObsolete(true);
     return;
@@ -36,7 +30,7 @@ EditHandleCommand::EditHandleCommand(Document* document, int handle, IkHandle va
 }
 
 QString EditHandleCommand::validate(const Document& document, int handle, const IkHandle& value) {
-  if (!activeHandle(document, handle)) {
+  if (!document.activeHandle(handle)) {
     return QCoreApplication::translate("EditHandleCommand", "there is no IK handle %1 in the active rig").arg(handle);
   }
   RigDefinition rig = *document.activeRig();
@@ -66,7 +60,7 @@ bool EditHandleCommand::mergeWith(const QUndoCommand* other) {
 MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, const Vec3& position,
                                      QUndoCommand* parent)
     : QUndoCommand(parent), mDocument(document), mHandle(handle), mPart(part) {
-  const IkHandle* current = activeHandle(*document, handle);
+  const IkHandle* current = document->activeHandle(handle);
   setText(moveText(current, part));
   if (!current || !position.allFinite()) {
     setObsolete(true);
@@ -86,7 +80,7 @@ MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, 
 MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, const IkHandle& startValue,
                                      QUndoCommand* parent)
     : QUndoCommand(parent), mDocument(document), mHandle(handle), mPart(part) {
-  const IkHandle* current = activeHandle(*document, handle);
+  const IkHandle* current = document->activeHandle(handle);
   setText(moveText(current, part));
   if (!current) {
     setObsolete(true);

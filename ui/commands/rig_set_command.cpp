@@ -48,9 +48,8 @@ RigSet withoutHandle(const Document& document, int handle) {
 }
 
 QString handleName(const Document& document, int handle) {
-  const RigDefinition* rig = document.activeRig();
-  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) return QStringLiteral("?");
-  return QString::fromStdString(rig->handles[static_cast<std::size_t>(handle)].name);
+  const IkHandle* ikHandle = document.activeHandle(handle);
+  return ikHandle ? QString::fromStdString(ikHandle->name) : QStringLiteral("?");
 }
 
 // Curve names allow letters, digits, '_' and '-' only.

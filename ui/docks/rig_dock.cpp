@@ -267,12 +267,11 @@ void RigDock::refreshRigState() {
 }
 
 void RigDock::refreshWeight() {
-  const RigDefinition* rig = mDocument->activeRig();
-  const int handle = mDocument->selectedHandle();
-  const bool has = rig && handle >= 0 && handle < static_cast<int>(rig->handles.size());
+  const IkHandle* selected = mDocument->activeHandle(mDocument->selectedHandle());
+  const bool has = selected != nullptr;
   mRemoveHandleAction->setEnabled(has);
   mWeightSlider->setEnabled(has);
-  const float weight = has ? rig->handles[static_cast<std::size_t>(handle)].weight : 0.0f;
+  const float weight = has ? selected->weight : 0.0f;
   mRefreshing = true;
   // Not while dragging: the slider shows where the mouse is, the document follows it.
   if (!mWeightSlider->isSliderDown()) mWeightSlider->setValue(static_cast<int>(std::lround(weight * kWeightSteps)));
@@ -282,9 +281,9 @@ void RigDock::refreshWeight() {
 
 void RigDock::weightSliderMoved(int value) {
   const int handle = mDocument->selectedHandle();
-  const RigDefinition* rig = mDocument->activeRig();
-  if (mRefreshing || !rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) return;
-  IkHandle edited = rig->handles[static_cast<std::size_t>(handle)];
+  const IkHandle* selected = mDocument->activeHandle(handle);
+  if (mRefreshing || !selected) return;
+  IkHandle edited = *selected;
   edited.weight = static_cast<float>(value) / static_cast<float>(kWeightSteps);
   const QString text = tr("IK/FK Blend %1").arg(QString::fromStdString(edited.name));
   auto* command = new EditHandleCommand(mDocument, handle, std::move(edited), text);

@@ -105,9 +105,14 @@ void Document::setSelectedJoints(std::vector<int> joints) {
   emitChanged(ChangeEvent::Type::SelectionChanged);
 }
 
-void Document::setSelectedHandle(int handle) {
+const IkHandle* Document::activeHandle(int handle) const {
   const RigDefinition* rig = activeRig();
-  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) handle = -1;
+  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) return nullptr;
+  return &rig->handles[static_cast<std::size_t>(handle)];
+}
+
+void Document::setSelectedHandle(int handle) {
+  if (!activeHandle(handle)) handle = -1;
   if (handle == mSelectedHandle) return;
   mSelectedHandle = handle;
   emitChanged(ChangeEvent::Type::SelectionChanged);

@@ -99,6 +99,8 @@ class Document : public QObject {
   // its curves), so localPose() and modelPose() are the rig's result.
   const RigSet& rigSet() const { return mRigSet; }
   const RigDefinition* activeRig() const { return mRigSet.activeRig(); }
+  // Handle `handle` of the active rig; null when there is no active rig or no such handle.
+  const IkHandle* activeHandle(int handle) const;
   bool rigEnabled() const { return mRigEnabled; }
   // The bound active rig (its reports describe the last solve), null when there is no
   // active rig or it did not bind (rigError() says why).

@@ -129,9 +129,9 @@ void JointTreeModel::rebuild() {
 }
 
 int JointTreeModel::tipOfHandle(int handle) const {
-  const RigDefinition* rig = mDocument->activeRig();
-  if (!rig || handle < 0 || handle >= static_cast<int>(rig->handles.size())) return -1;
-  const auto& chain = rig->handles[static_cast<std::size_t>(handle)].chain;
+  const IkHandle* ikHandle = mDocument->activeHandle(handle);
+  if (!ikHandle) return -1;
+  const auto& chain = ikHandle->chain;
   if (chain.empty() || chain.back() < 0 || chain.back() >= jointCount()) return -1;
   return chain.back();
 }

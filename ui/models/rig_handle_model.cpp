@@ -67,11 +67,7 @@ void RigHandleModel::documentChanged(const ChangeEvent& event) {
   }
 }
 
-const IkHandle* RigHandleModel::handleAt(int row) const {
-  const RigDefinition* rig = mDocument->activeRig();
-  if (!rig || row < 0 || row >= static_cast<int>(rig->handles.size())) return nullptr;
-  return &rig->handles[static_cast<std::size_t>(row)];
-}
+const IkHandle* RigHandleModel::handleAt(int row) const { return mDocument->activeHandle(row); }
 
 int RigHandleModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : mRows; }
 

@@ -261,10 +261,8 @@ void Viewport::updateContactFeet() {
 
 std::vector<int> Viewport::trailJoints() const {
   std::vector<int> joints = mDocument->selectedJoints();
-  const RigDefinition* rig = mDocument->activeRig();
-  const int handle = mDocument->selectedHandle();
-  if (rig && handle >= 0 && handle < static_cast<int>(rig->handles.size())) {
-    const auto& chain = rig->handles[static_cast<std::size_t>(handle)].chain;
+  if (const IkHandle* selected = mDocument->activeHandle(mDocument->selectedHandle())) {
+    const auto& chain = selected->chain;
     if (!chain.empty() && std::find(joints.begin(), joints.end(), chain.back()) == joints.end()) {
       joints.push_back(chain.back());
     }
@@ -370,15 +368,15 @@ void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
 
 bool Viewport::startHandleDrag(const Vec2& mouse) {
   if (!mShowRig) return false;
-  const RigDefinition* rig = mDocument->activeRig();
   const HandlePick pick = pickHandle(mHandleMarkers, gizmoView(), mouse);
-  if (!rig || pick.handle < 0 || pick.handle >= static_cast<int>(rig->handles.size())) return false;
+  const IkHandle* picked = mDocument->activeHandle(pick.handle);
+  if (!picked) return false;
   const auto marker = std::find_if(mHandleMarkers.begin(), mHandleMarkers.end(),
                                    [&pick](const HandleMarker& m) { return m.handle == pick.handle; });
   // Selecting first: the selection change must not end the drag it starts.
   mDocument->setSelectedHandle(pick.handle);
   mHandleDrag = pick;
-  mHandleStartValue = rig->handles[static_cast<std::size_t>(pick.handle)];
+  mHandleStartValue = *picked;
   mHandleStartModel = pick.pole ? marker->poleModel : marker->targetModel;
   mHandleStartMouse = mouse;
   mDragUndoIndex = mDocument->undoStack()->index();
@@ -388,8 +386,8 @@ bool Viewport::startHandleDrag(const Vec2& mouse) {
 }
 
 void Viewport::dragHandle(const Vec2& mouse) {
-  const RigDefinition* rig = mDocument->activeRig();
-  if (!rig || mHandleDrag.handle >= static_cast<int>(rig->handles.size())) {
+  const IkHandle* dragged = mDocument->activeHandle(mHandleDrag.handle);
+  if (!dragged) {
     mDrag = Drag::None;
     return;
   }
@@ -401,9 +399,8 @@ void Viewport::dragHandle(const Vec2& mouse) {
     command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, mHandleStartValue);
   } else {
     const Vec3 pointModel = dragOnViewPlane(mHandleStartModel, gizmoView(), mHandleStartMouse, mouse);
-    const IkHandle& handle = rig->handles[static_cast<std::size_t>(mHandleDrag.handle)];
     const Vec3 position =
-        mHandleDrag.pole ? poleInPoleSpace(handle, mDocument->inputModelPose(), pointModel) : pointModel;
+        mHandleDrag.pole ? poleInPoleSpace(*dragged, mDocument->inputModelPose(), pointModel) : pointModel;
     command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, position);
   }
   command->setMergeable(mDocument->undoStack()->index() > mDragUndoIndex);

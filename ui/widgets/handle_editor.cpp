@@ -97,11 +97,7 @@ HandleEditor::HandleEditor(Document* document, QWidget* parent)
   showHandle();
 }
 
-const IkHandle* HandleEditor::currentHandle() const {
-  const RigDefinition* rig = mDocument->activeRig();
-  if (!rig || mHandle < 0 || mHandle >= static_cast<int>(rig->handles.size())) return nullptr;
-  return &rig->handles[static_cast<std::size_t>(mHandle)];
-}
+const IkHandle* HandleEditor::currentHandle() const { return mDocument->activeHandle(mHandle); }
 
 void HandleEditor::documentChanged(const ChangeEvent& event) {
   switch (event.type) {

@@ -128,9 +128,9 @@ void JointLimitEditor::documentChanged(const ChangeEvent& event) {
 }
 
 void JointLimitEditor::showHandle(bool followSelection) {
-  const RigDefinition* rig = mDocument->activeRig();
   const int handle = mDocument->selectedHandle();
-  const bool has = rig && handle >= 0 && handle < static_cast<int>(rig->handles.size());
+  const IkHandle* selectedHandle = mDocument->activeHandle(handle);
+  const bool has = selectedHandle != nullptr;
   if (handle != mHandle) {
     endMerge();
     mMessageLabel->clear();
@@ -138,7 +138,7 @@ void JointLimitEditor::showHandle(bool followSelection) {
   }
   setVisible(has);
   if (!has) return;
-  const IkHandle& ikHandle = rig->handles[static_cast<std::size_t>(handle)];
+  const IkHandle& ikHandle = *selectedHandle;
   const Skeleton& skeleton = mDocument->scene().skeleton;
   const int previous = joint();
   {
@@ -165,10 +165,10 @@ void JointLimitEditor::showHandle(bool followSelection) {
 }
 
 void JointLimitEditor::refreshValues() {
-  const RigDefinition* rig = mDocument->activeRig();
+  const IkHandle* shown = mDocument->activeHandle(mHandle);
   const int index = chainIndex();
-  if (!rig || mHandle < 0 || mHandle >= static_cast<int>(rig->handles.size()) || index < 0) return;
-  const IkHandle& handle = rig->handles[static_cast<std::size_t>(mHandle)];
+  if (!shown || index < 0) return;
+  const IkHandle& handle = *shown;
   const JointLimit limit = limitsPerJoint(handle)[static_cast<std::size_t>(index)];
   mTitleLabel->setText(tr("Joint limit of %1").arg(mJointBox->currentText()));
   mRefreshing = true;
@@ -237,11 +237,11 @@ JointLimit JointLimitEditor::limitWithField(JointLimit limit, int field) const {
 }
 
 void JointLimitEditor::edited(int field, bool spinBox) {
-  const RigDefinition* rig = mDocument->activeRig();
+  const IkHandle* shown = mDocument->activeHandle(mHandle);
   const int index = chainIndex();
-  if (mRefreshing || !rig || mHandle < 0 || mHandle >= static_cast<int>(rig->handles.size()) || index < 0) return;
+  if (mRefreshing || !shown || index < 0) return;
   if (field != mMergeField || !spinBox) endMerge();
-  const IkHandle& current = rig->handles[static_cast<std::size_t>(mHandle)];
+  const IkHandle& current = *shown;
   IkHandle value = current;
   value.limits = limitsPerJoint(current);
   JointLimit& limit = value.limits[static_cast<std::size_t>(index)];
