@@ -9,6 +9,7 @@
 #include "ui/viewport/gizmo.h"
 #include "ui/viewport/onion_skin.h"
 #include "ui/viewport/orbit_camera.h"
+#include "ui/viewport/screen_projection.h"
 #include "ui/viewport/skeleton_overlay.h"
 
 namespace articula::ui {
@@ -89,6 +90,26 @@ GizmoView frontView(float distance = 4.0f) {
   OrbitCamera camera;
   camera.setView(Vec3::Zero(), 0.0f, 0.0f, distance);
   return GizmoView{camera.projectionMatrix(kWidth / kHeight) * camera.viewMatrix(), kWidth, kHeight};
+}
+
+TEST(ScreenProjection, PointsInFrontLandOnTheirPixelAndPointsBehindDoNot) {
+  OrbitCamera camera;
+  camera.setView(Vec3(0.0f, 1.0f, 0.0f), 0.3f, 0.2f, 4.0f);
+  const Mat4 viewProjection = camera.projectionMatrix(kWidth / kHeight) * camera.viewMatrix();
+  const Vec3 eye = (camera.viewMatrix().inverse() * Vec4(0.0f, 0.0f, 0.0f, 1.0f)).head<3>();
+  const Vec3 toTarget = Vec3(0.0f, 1.0f, 0.0f) - eye;
+  const auto centre = projectToScreen(viewProjection, kWidth, kHeight, Vec3(0.0f, 1.0f, 0.0f));
+  ASSERT_TRUE(centre.has_value());
+  EXPECT_NEAR(centre->pixel.x(), 0.5f * kWidth, 1e-3f) << "the orbit target is the view's centre";
+  EXPECT_NEAR(centre->pixel.y(), 0.5f * kHeight, 1e-3f);
+  const Vec3 offCentre(0.3f, 1.4f, -0.2f);
+  const auto point = projectToScreen(viewProjection, kWidth, kHeight, offCentre);
+  ASSERT_TRUE(point.has_value());
+  EXPECT_TRUE(point->pixel.isApprox(toPixels(viewProjection, offCentre), 1e-5f));
+  const auto farther = projectToScreen(viewProjection, kWidth, kHeight, Vec3(0.0f, 1.0f, 0.0f) + 0.5f * toTarget);
+  ASSERT_TRUE(farther.has_value());
+  EXPECT_GT(farther->depth, centre->depth) << "depth grows away from the eye";
+  EXPECT_FALSE(projectToScreen(viewProjection, kWidth, kHeight, eye - toTarget).has_value()) << "behind the eye";
 }
 
 TEST(Gizmo, HasAConstantSizeOnScreen) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numbers>
 
+#include "ui/viewport/screen_projection.h"
 #include "ui/viewport/skeleton_overlay.h"
 
 namespace articula::ui {
@@ -13,16 +14,8 @@ namespace {
 
 constexpr int kRingSegments = 64;
 
-struct Projected {
-  Vec2 pixel;
-  float depth;  // normalised device depth, smaller is nearer the eye
-};
-
-std::optional<Projected> project(const GizmoView& view, const Vec3& pointModel) {
-  const Vec4 clip = view.viewProjection * pointModel.homogeneous();
-  if (clip.w() <= 1e-6f) return std::nullopt;  // behind the eye
-  const Vec3 ndc = clip.head<3>() / clip.w();
-  return Projected{Vec2((ndc.x() * 0.5f + 0.5f) * view.width, (0.5f - ndc.y() * 0.5f) * view.height), ndc.z()};
+std::optional<ScreenPoint> project(const GizmoView& view, const Vec3& pointModel) {
+  return projectToScreen(view.viewProjection, view.width, view.height, pointModel);
 }
 
 float distanceToSegment(const Vec2& point, const Vec2& a, const Vec2& b) {
@@ -78,7 +71,7 @@ int pickGizmoAxis(GizmoMode mode, const GizmoFrame& frame, const GizmoView& view
       const auto tip = project(view, frame.originModel + frame.sizeModel * frame.axesModel.col(axis));
       if (origin && tip) distance = distanceToSegment(mouse, origin->pixel, tip->pixel);
     } else {
-      std::optional<Projected> previous = project(view, ringPoint(frame, axis, 0.0f));
+      std::optional<ScreenPoint> previous = project(view, ringPoint(frame, axis, 0.0f));
       for (int segment = 1; segment <= kRingSegments; ++segment) {
         const float angleRad = 2.0f * std::numbers::pi_v<float> * static_cast<float>(segment) / kRingSegments;
         const auto point = project(view, ringPoint(frame, axis, angleRad));

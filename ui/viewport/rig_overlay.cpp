@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/viewport/screen_projection.h"
 #include "ui/viewport/skeleton_overlay.h"
 
 namespace articula::ui {
@@ -39,12 +40,8 @@ void appendDiamond(std::vector<OverlayVertex>& out, const Vec3& centre, float si
       if (a / 2 != b / 2) appendLine(out, tips[a], tips[b], color);
 }
 
-// Clip-space projection to pixels; nullopt behind the eye.
-std::optional<Vec3> toScreen(const GizmoView& view, const Vec3& pointModel) {
-  const Vec4 clip = view.viewProjection * pointModel.homogeneous();
-  if (clip.w() <= 1e-6f) return std::nullopt;
-  const Vec3 ndc = clip.head<3>() / clip.w();
-  return Vec3((ndc.x() * 0.5f + 0.5f) * view.width, (0.5f - ndc.y() * 0.5f) * view.height, ndc.z());
+std::optional<ScreenPoint> toScreen(const GizmoView& view, const Vec3& pointModel) {
+  return projectToScreen(view.viewProjection, view.width, view.height, pointModel);
 }
 
 Vec3 fromScreen(const GizmoView& view, const Vec2& pixel, float ndcZ) {
@@ -117,7 +114,7 @@ HandlePick pickHandle(std::span<const HandleMarker> markers, const GizmoView& vi
       if (pole && !marker.hasPole) continue;
       const auto screen = toScreen(view, pole ? marker.poleModel : marker.targetModel);
       if (!screen) continue;
-      const float distance = (screen->head<2>() - mouse).norm();
+      const float distance = (screen->pixel - mouse).norm();
       if (distance <= radiusPixels && distance < bestDistance) {
         bestDistance = distance;
         best = HandlePick{marker.handle, pole};
@@ -131,7 +128,7 @@ HandlePick pickHandle(std::span<const HandleMarker> markers, const GizmoView& vi
 Vec3 dragOnViewPlane(const Vec3& startModel, const GizmoView& view, const Vec2& mouseStart, const Vec2& mouseNow) {
   const auto screen = toScreen(view, startModel);
   if (!screen) return startModel;
-  const Vec3 delta = fromScreen(view, mouseNow, screen->z()) - fromScreen(view, mouseStart, screen->z());
+  const Vec3 delta = fromScreen(view, mouseNow, screen->depth) - fromScreen(view, mouseStart, screen->depth);
   return delta.allFinite() ? startModel + delta : startModel;
 }
 

@@ -6,6 +6,8 @@
 #include <limits>
 #include <optional>
 
+#include "ui/viewport/screen_projection.h"
+
 namespace articula::ui {
 
 namespace {
@@ -87,18 +89,6 @@ void appendMarker(std::vector<OverlayVertex>& out, const Vec3& centre, float rad
   }
 }
 
-struct ScreenPoint {
-  Vec2 pixel;   // y down from the top
-  float depth;  // normalised device depth, smaller is nearer
-};
-
-std::optional<ScreenPoint> project(const Mat4& viewProjection, const Vec3& pointModel, float width, float height) {
-  const Vec4 clip = viewProjection * pointModel.homogeneous();
-  if (clip.w() <= 1e-6f) return std::nullopt;  // behind the eye
-  const Vec3 ndc = clip.head<3>() / clip.w();
-  return ScreenPoint{Vec2((ndc.x() * 0.5f + 0.5f) * width, (0.5f - ndc.y() * 0.5f) * height), ndc.z()};
-}
-
 // Distance from p to segment ab, and the segment parameter of the closest point.
 float distanceToSegment(const Vec2& p, const Vec2& a, const Vec2& b, float& parameter) {
   const Vec2 ab = b - a;
@@ -126,9 +116,7 @@ void buildSkeletonOverlay(const Skeleton& skeleton, std::span<const Bone> bones,
   triangles.clear();
   if (modelPose.size() < static_cast<std::size_t>(skeleton.jointCount())) return;
   auto position = [&](int joint) -> Vec3 { return modelPose[static_cast<std::size_t>(joint)].translation(); };
-  auto selected = [&](int joint) {
-    return std::binary_search(selectedJoints.begin(), selectedJoints.end(), joint);
-  };
+  auto selected = [&](int joint) { return std::binary_search(selectedJoints.begin(), selectedJoints.end(), joint); };
 
   // Marker size follows the bones around each joint so a finger's marker stays small and
   // a hip's stays visible; joints without bones fall back to a fraction of the height.
@@ -144,7 +132,8 @@ void buildSkeletonOverlay(const Skeleton& skeleton, std::span<const Bone> bones,
   const float maxRadius = 0.03f * characterHeight;
 
   for (const Bone& bone : bones) {
-    appendBone(triangles, position(bone.joint), position(bone.child), selected(bone.joint) ? kSelectedColor : kBoneColor);
+    appendBone(triangles, position(bone.joint), position(bone.child),
+               selected(bone.joint) ? kSelectedColor : kBoneColor);
   }
   for (int joint = 0; joint < skeleton.jointCount(); ++joint) {
     if (skeleton.kind(joint) != NodeKind::Joint) continue;
@@ -176,7 +165,7 @@ int pickJoint(const Skeleton& skeleton, std::span<const Bone> bones, std::span<c
               const Mat4& viewProjection, float width, float height, const Vec2& mouse, float radiusPixels) {
   if (modelPose.size() < static_cast<std::size_t>(skeleton.jointCount())) return -1;
   auto screen = [&](int joint) {
-    return project(viewProjection, modelPose[static_cast<std::size_t>(joint)].translation(), width, height);
+    return projectToScreen(viewProjection, width, height, modelPose[static_cast<std::size_t>(joint)].translation());
   };
 
   int best = -1;
