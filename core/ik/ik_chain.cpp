@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <utility>
 
 #include "core/ik/ik_frames.h"
 #include "core/math/quaternion.h"
@@ -82,6 +84,8 @@ void IkChainWorkspace::resize(const IkChain& chain) {
   positions.assign(static_cast<std::size_t>(chain.size()), Vec3::Zero());
   structure.reserve(chain.path().size());
   structure.invalidate();
+  mStoredRotations.assign(static_cast<std::size_t>(chain.size()), Quat::Identity());
+  mStoredValid = false;
 }
 
 bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame) {
@@ -98,6 +102,8 @@ bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Tra
 
 std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::span<const Transform> pose,
                                                   std::span<const Affine> model) {
+  // Whatever this load does, the state stops being the last store()'s unless it carries on.
+  const bool stored = std::exchange(mStoredValid, false);
   const int n = chain.size();
   if (n < 2) return std::string("IK: the chain is empty (build it with IkChain::build)");
   if (size() != n) return std::string("IK: the workspace is not sized for the chain");
@@ -106,7 +112,10 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   if (model.size() < jointCount) return std::string("IK: the model matrices are fewer than the skeleton's joints");
 
   const Affine frame = chain.parentModel(pose, model);
-  if (!updateStructure(chain, pose, frame)) return loadRotations(chain, pose);
+  if (!updateStructure(chain, pose, frame)) {
+    if (stored && resumeStored(chain, pose)) return std::nullopt;
+    return loadRotations(chain, pose);
+  }
 
   const auto path = chain.path();
   for (std::size_t p = 0; p < path.size(); ++p) {
@@ -203,6 +212,30 @@ std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain,
   return std::nullopt;
 }
 
+bool IkChainWorkspace::resumeStored(const IkChain& chain, std::span<const Transform> pose) {
+  const int n = size();
+  for (int k = 0; k + 1 < n; ++k) {
+    const Quat& rotation = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
+    if (std::memcmp(rotation.coeffs().data(), mStoredRotations[static_cast<std::size_t>(k)].coeffs().data(),
+                    4 * sizeof(float)) != 0)
+      return false;
+  }
+  // The tip's rotation moves nothing solved; loadRotations() reads and checks it (and names
+  // a bad one).
+  const Quat& tipRotation = pose[static_cast<std::size_t>(chain.tip())].rotation;
+  if (!ik::allFinite(tipRotation.coeffs().data(), 4) || tipRotation.coeffs().squaredNorm() < 1e-12f) return false;
+  for (int k = 0; k + 1 < n; ++k) {
+    IkChainJoint& J = joints[static_cast<std::size_t>(k)];
+    J.inputRotation = mStoredRotations[static_cast<std::size_t>(k)];
+    J.rotation = J.inputRotation;
+    J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
+  }
+  IkChainJoint& tip = joints.back();
+  tip.inputRotation = tipRotation.normalized();
+  tip.rotation = tip.inputRotation;
+  return true;
+}
+
 void IkChainWorkspace::forward(int from) {
   const int n = size();
   for (int k = from; k + 1 < n; ++k) {
@@ -222,18 +255,20 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     IkChainJoint& J = joints[i];
     const Vec3 wanted = positions[i + 1] - positions[i];
     const float wantedLength2 = wanted.squaredNorm();
+    const float wantedLength = std::sqrt(wantedLength2);
     const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
     bool projected = false;
     bool turned = false;
+    bool alongWanted = false;  // the bone turned onto `wanted` itself, no limit in the way
     Quat w;
     if (wantedLength2 > 1e-24f) {
       // Into the parent's space: (parentScale * parentRotation)⁻¹, direction only.
       Vec3 dirParent = J.parentRotation.conjugate() * wanted;
       if (J.parentScale < 0.0f) dirParent = -dirParent;
-      const float wantedLength = std::sqrt(wantedLength2);
       // Where the bone should point (parent space) and that vector's length.
       Vec3 toParent = dirParent;
       float toLength = wantedLength;
+      alongWanted = constraint == nullptr;
       if (constraint != nullptr && constraint->kind() == JointConstraint::Kind::Cone) {
         // A cone limits the bone direction only: turn the input straight onto the allowed
         // direction nearest the wanted one (parent space, unit), one minimal rotation. Inside
@@ -245,6 +280,7 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
           toLength = 1.0f;
         }
         projected = !constraint->hasTwistLimit();
+        alongWanted = inside && projected;
       }
       // The minimal turn as the half-way quaternion (|a||b| + a·b, a × b), input bone unit;
       // fromToRotation's careful path near 180°. The turn is rebuilt from the input rotation
@@ -268,16 +304,24 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     }
     if (constraint != nullptr && !projected) J.rotation = constraint->project(J.rotation, J.boneAxisLocal);
     if (!turned) w = J.parentRotation * J.rotation;
-    positions[i + 1] = positions[i] + J.parentScale * (w * J.boneLocal);
+    // A bone turned onto `wanted` itself ends along it: the next position then needs the
+    // bone's length only, not the rotated bone, which keeps the quaternion products off the
+    // serial path from one joint's position to the next (FK of the rotations would give the
+    // same point within float rounding).
+    positions[i + 1] = alongWanted ? Vec3(positions[i] + wanted * (J.boneLength / wantedLength))
+                                   : Vec3(positions[i] + J.parentScale * (w * J.boneLocal));
     joints[i + 1].parentRotation = J.linkIsIdentity ? w : Quat(w * J.linkRotation);
   }
 }
 
-void IkChainWorkspace::store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation) const {
+void IkChainWorkspace::store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation) {
   for (int k = 0; k + 1 < size(); ++k) {
-    const IkChainJoint& J = joints[static_cast<std::size_t>(k)];
-    pose[static_cast<std::size_t>(chain.joint(k))].rotation = alignHemisphere(J.rotation.normalized(), J.inputRotation);
+    const auto i = static_cast<std::size_t>(k);
+    const IkChainJoint& J = joints[i];
+    mStoredRotations[i] = alignHemisphere(J.rotation.normalized(), J.inputRotation);
+    pose[static_cast<std::size_t>(chain.joint(k))].rotation = mStoredRotations[i];
   }
+  mStoredValid = true;
   if (writeRootTranslation) pose[static_cast<std::size_t>(chain.root())].translation = positions.front();
 }
 

@@ -125,7 +125,11 @@ struct IkChainWorkspace {
   // The rigid data (frame, bone offsets and lengths, links, scale checks) is derived only
   // when what it comes from changed since the last successful load (compared bit for bit:
   // the path's translations and scales, the rotations of joints between chain joints, the
-  // frame); the chain joints' rotations are read every time.
+  // frame); the chain joints' rotations are read every time. When they are, bit for bit,
+  // the ones the last store() wrote (a solve tracking its own result, as a live drag or a
+  // runtime does), the solve's state carries on instead of FK: input rotations are the
+  // stored ones and positions and frames are where the solve left them, which FK of those
+  // rotations reproduces within float rounding.
   std::optional<std::string> load(const IkChain& chain, std::span<const Transform> pose, std::span<const Affine> model);
 
   // FK in chain space from chain joint `from` down, with the current rotations: positions of
@@ -139,13 +143,14 @@ struct IkChainWorkspace {
   // minimal rotation goes straight to the allowed direction nearest the wanted one (one turn
   // from the input instead of two; a twist limit is then clamped). The bone then points from
   // the joint's actual position towards the next wanted position, and positions are
-  // recomputed (FK), so the rotations honour the limits exactly and the positions follow
-  // from them. With no constraint this is FABRIK's forward pass.
+  // recomputed, so the rotations honour the limits exactly and the positions follow from
+  // them (FK within float rounding). With no constraint this is FABRIK's forward pass.
   void recoverRotations(std::span<const JointConstraint> constraints);
 
   // Writes the solved local rotations (in the input's hemisphere) into the pose; with
-  // writeRootTranslation, also the root's local translation (positions[0]).
-  void store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation) const;
+  // writeRootTranslation, also the root's local translation (positions[0]). Remembers the
+  // rotations written, so that the next load() of them carries the solve on.
+  void store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation);
 
   Vec3 toChainPoint(const Vec3& pointModel) const { return modelToChain * (pointModel - originModel); }
   Vec3 toModelPoint(const Vec3& pointChain) const { return originModel + chainToModel * pointChain; }
@@ -165,10 +170,18 @@ struct IkChainWorkspace {
   IkInputRecord structure;
 
  private:
+  // The chain joints' rotations the last store() wrote (all but the tip's), while the state
+  // is still that solve's: any load() that does not carry it on forgets them.
+  std::vector<Quat> mStoredRotations;
+  bool mStoredValid = false;
+
   // Records the structure inputs; true when they differ from the last successful load's.
   bool updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame);
   // load() when the structure is unchanged: the chain joints' rotations and FK only.
   std::optional<std::string> loadRotations(const IkChain& chain, std::span<const Transform> pose);
+  // load() when the structure is unchanged and the rotations are the stored ones: false
+  // when they are not (nothing changed then).
+  bool resumeStored(const IkChain& chain, std::span<const Transform> pose);
 };
 
 // A model-space rotation (axisModel, angleRad) expressed in another space whose linear map to

@@ -288,6 +288,44 @@ TEST(FabrikIk, TrackingAMovingTargetHasNoFlips) {
   }
 }
 
+TEST(FabrikIk, AReusedWorkspaceTracksAsAFreshOne) {
+  // Tracking from its own last result, a reused workspace carries the solve on (see
+  // IkChainWorkspace::load); each frame must end as a fresh workspace solving the same input.
+  for (const bool limited : {false, true}) {
+    ChainRig rig = test::makeChain(test::framesOfReference()[5].parentModel, {.bones = 6, .twistJoint = true});
+    std::vector<JointConstraint> constraints;
+    if (limited) constraints.assign(7, JointConstraint::cone(Vec3::UnitX(), 1.2f));
+    const Vec3 root = rig.rootModel();
+    const float length = rig.lengthModel();
+    FabrikSetup reused;
+    FabrikIkJob job = makeJob(rig, reused, root);
+    job.constraints = constraints;
+    for (int frame = 0; frame < 300; ++frame) {
+      const float t = static_cast<float>(frame) * 0.02f;
+      job.targetModel =
+          root + length * Vec3(0.5f + 0.2f * std::cos(t), 0.3f * std::sin(t), 0.2f * std::sin(0.7f * t));
+      ChainRig alone = rig;
+      IkReport report;
+      job.report = &report;
+      ASSERT_TRUE(job.run());
+      FabrikSetup freshSetup;
+      FabrikIkJob fresh = makeJob(alone, freshSetup, job.targetModel);
+      fresh.constraints = constraints;
+      IkReport freshReport;
+      fresh.report = &freshReport;
+      ASSERT_TRUE(fresh.run());
+      EXPECT_EQ(report.reached, freshReport.reached) << "limited " << limited << " frame " << frame;
+      EXPECT_NEAR(report.errorModel, freshReport.errorModel, 2.0f * job.toleranceModel)
+          << "limited " << limited << " frame " << frame;
+      for (std::size_t k = 0; k + 1 < rig.chainJoints.size(); ++k) {
+        const auto j = static_cast<std::size_t>(rig.chainJoints[k]);
+        EXPECT_LE(rig.pose[j].rotation.angularDistance(alone.pose[j].rotation), 1e-3f)
+            << "limited " << limited << " frame " << frame << " joint " << k;
+      }
+    }
+  }
+}
+
 TEST(FabrikIk, RunAllocatesNothing) {
   ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 6, .twistJoint = true});
   std::vector<JointConstraint> constraints(7);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -166,6 +167,93 @@ TEST(IkChainWorkspace, ReloadingPicksUpEveryChangeOfTheInputs) {
   bad.pose[twist].translation.x() = std::nanf("");
   EXPECT_EQ(reused.load(*chain, bad.pose, bad.model).value_or(""),
             "IK: the local transform of joint 2 'twist' is not finite");
+}
+
+// Positions, input rotations and input bone directions of two workspaces, bit for bit.
+void expectSameLoad(const IkChainWorkspace& a, const IkChainWorkspace& b, const std::string& what) {
+  for (int k = 0; k < a.size(); ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    EXPECT_EQ(a.positions[i], b.positions[i]) << what << " joint " << k;
+    EXPECT_EQ(a.joints[i].inputRotation.coeffs(), b.joints[i].inputRotation.coeffs()) << what << " joint " << k;
+    EXPECT_EQ(a.joints[i].inputBoneParent, b.joints[i].inputBoneParent) << what << " joint " << k;
+  }
+}
+
+TEST(IkChainWorkspace, LoadingTheStoredRotationsCarriesTheSolveOn) {
+  // A solve that tracks its own result loads the rotations it stored: the workspace then
+  // keeps where the solve left the joints (FK of the stored rotations within rounding)
+  // instead of running FK again. Any other input is loaded as by a fresh workspace.
+  for (const float innerScale : {1.0f, -1.5f}) {
+    test::ChainRig rig = test::makeChain(test::framesOfReference()[3].parentModel,
+                                         {.bones = 4, .twistJoint = true, .innerScale = innerScale});
+    auto chain = IkChain::build(rig.skeleton, rig.chainJoints);
+    ASSERT_TRUE(chain.ok());
+    IkChainWorkspace ws(*chain);
+    // A stand-in for a solve: turn joint 1, FK below it, store. A solve leaves positions
+    // within rounding of FK; the tip's is moved further here, to see which one load keeps.
+    const Vec3 tipOffset(1e-4f, 0.0f, 0.0f);
+    auto solveAndStore = [&] {
+      ASSERT_FALSE(ws.load(*chain, rig.pose, rig.model).has_value());
+      ws.joints[1].rotation =
+          Quat(Eigen::AngleAxisf(0.3f, Vec3(1.0f, -2.0f, 0.5f).normalized())) * ws.joints[1].rotation;
+      ws.forward(1);
+      ws.positions.back() += tipOffset;
+      ws.store(*chain, rig.pose, false);
+      rig.fk();
+    };
+    solveAndStore();
+    const std::vector<Vec3> solved = ws.positions;
+    ASSERT_FALSE(ws.load(*chain, rig.pose, rig.model).has_value());
+    IkChainWorkspace fresh(*chain);
+    ASSERT_FALSE(fresh.load(*chain, rig.pose, rig.model).has_value());
+    for (int k = 0; k < chain->size(); ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      EXPECT_EQ(ws.positions[i], solved[i]) << "joint " << k;
+      const Vec3 offset = k + 1 == chain->size() ? tipOffset : Vec3(Vec3::Zero());
+      EXPECT_LE((ws.positions[i] - offset - fresh.positions[i]).norm(), 1e-5f) << "joint " << k;
+      EXPECT_LE((ws.joints[i].inputBoneParent - fresh.joints[i].inputBoneParent).norm(), 1e-6f) << "joint " << k;
+      if (k + 1 < chain->size()) {
+        EXPECT_EQ(ws.joints[i].inputRotation.coeffs(), rig.pose[static_cast<std::size_t>(chain->joint(k))].rotation.coeffs())
+            << "joint " << k;
+      }
+    }
+
+    const auto joint2 = static_cast<std::size_t>(chain->joint(2));
+    const auto tip = static_cast<std::size_t>(chain->tip());
+    const std::vector<std::pair<const char*, std::function<void(test::ChainRig&)>>> changes = {
+        {"a stored rotation one ulp off",
+         [&](test::ChainRig& r) {
+           float& x = r.pose[joint2].rotation.x();
+           x = std::nextafter(x, 1.0f);
+         }},
+        {"a stored rotation turned",
+         [&](test::ChainRig& r) {
+           r.pose[joint2].rotation = Quat(Eigen::AngleAxisf(0.1f, Vec3::UnitY())) * r.pose[joint2].rotation;
+         }},
+        {"a bone translation", [&](test::ChainRig& r) { r.pose[tip].translation *= 1.25f; }},
+        {"the frame", [](test::ChainRig& r) { r.parentModel.pretranslate(Vec3(0.5f, -0.25f, 1.0f)); }},
+    };
+    for (const auto& [what, change] : changes) {
+      solveAndStore();
+      change(rig);
+      rig.fk();
+      ASSERT_FALSE(ws.load(*chain, rig.pose, rig.model).has_value()) << what;
+      IkChainWorkspace again(*chain);
+      ASSERT_FALSE(again.load(*chain, rig.pose, rig.model).has_value()) << what;
+      expectSameLoad(ws, again, what);
+    }
+    // Only the load right after a store carries it on.
+    solveAndStore();
+    ASSERT_FALSE(ws.load(*chain, rig.pose, rig.model).has_value());
+    ASSERT_FALSE(ws.load(*chain, rig.pose, rig.model).has_value());
+    ASSERT_FALSE(fresh.load(*chain, rig.pose, rig.model).has_value());
+    expectSameLoad(ws, fresh, "loaded twice");
+    // A bad tip rotation is named, as without a store.
+    solveAndStore();
+    test::ChainRig bad = rig;
+    bad.pose[tip].rotation.coeffs() << 0.0f, 0.0f, 0.0f, 0.0f;
+    EXPECT_EQ(ws.load(*chain, bad.pose, bad.model).value_or(""), "IK: the local rotation of " + chain->label(chain->pathIndex(chain->size() - 1)) + " is zero");
+  }
 }
 
 TEST(IkMath, ModelRotationToSpaceConjugatesByTheFrame) {
