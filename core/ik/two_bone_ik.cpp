@@ -114,19 +114,42 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
 }
 
 // The chain frame (the start joint's parent space) in model space: the parent's model
-// matrix, or for a skeleton root its own times the inverse of its local transform.
-Affine chainFrame(const TwoBoneIkJob& job) {
+// matrix, or for a skeleton root its own times the inverse of its local transform, built in
+// `rootFrame` (the common case reads the parent's matrix where it is, without a copy).
+const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
   const int parent = job.skeleton->parent(job.startJoint);
   if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
-  return job.model[static_cast<std::size_t>(job.startJoint)] *
-         job.pose[static_cast<std::size_t>(job.startJoint)].toAffine().inverse(Eigen::Affine);
+  rootFrame = job.model[static_cast<std::size_t>(job.startJoint)] *
+              job.pose[static_cast<std::size_t>(job.startJoint)].toAffine().inverse(Eigen::Affine);
+  return rootFrame;
 }
 
-// Derives the limb; every check but checkJoints and checkParameters, which come first.
+// checkParameters and checkSolvedRotation of both solved joints as one test that builds no
+// message: true exactly when all three pass, as at nearly every run; inputsError names the
+// failure otherwise. The joint indices must be valid.
+bool inputsValid(const TwoBoneIkJob& job) {
+  const Vec4& start = job.pose[static_cast<std::size_t>(job.startJoint)].rotation.coeffs();
+  const Vec4& mid = job.pose[static_cast<std::size_t>(job.midJoint)].rotation.coeffs();
+  // x * 0 is 0 for a finite x and NaN otherwise: the sum is 0 exactly when every value is
+  // finite (multiplied first, finite values cannot overflow the sum).
+  const float zeros = (job.targetModel * 0.0f + job.poleModel * 0.0f + job.fallbackBendAxisMidLocal * 0.0f).sum() +
+                      (start * 0.0f + mid * 0.0f).sum() + job.twistAngleRad * 0.0f + job.toleranceModel * 0.0f;
+  return zeros == 0.0f && (job.poleMode != TwoBoneIkJob::PoleMode::Vector || job.poleModel.squaredNorm() != 0.0f) &&
+         job.fallbackBendAxisMidLocal.squaredNorm() != 0.0f && job.soften >= 0.0f && job.soften <= 1.0f &&
+         job.weight >= 0.0f && job.weight <= 1.0f && job.toleranceModel >= 0.0f && start.squaredNorm() >= 1e-12f &&
+         mid.squaredNorm() >= 1e-12f;
+}
+
+// What inputsValid refused, in validate()'s order.
+std::optional<std::string> inputsError(const TwoBoneIkJob& job) {
+  if (auto e = checkParameters(job)) return e;
+  if (auto e = checkSolvedRotation(job, job.startJoint)) return e;
+  return checkSolvedRotation(job, job.midJoint);
+}
+
+// Derives the limb; every check but checkJoints and inputsValid, which come first.
 std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& frame, TwoBoneLimb& limb) {
   const Skeleton& skeleton = *job.skeleton;
-  if (auto e = checkSolvedRotation(job, job.startJoint)) return e;
-  if (auto e = checkSolvedRotation(job, job.midJoint)) return e;
 
   // Lower bone: mid → end through the joints in between (any scale: nothing below the mid
   // joint's rotation is solved).
@@ -220,56 +243,48 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
   return changed || j != job.startJoint;
 }
 
-// Checks the job and derives its limb into `scratch`, or into or from the workspace; the
-// limb to solve with, or null (with a message in `error`).
-const TwoBoneLimb* limbFor(const TwoBoneIkJob& job, TwoBoneLimb& scratch, std::optional<std::string>& error) {
-  TwoBoneIkWorkspace* ws = job.workspace;
-  if (ws != nullptr && sameJoints(job, *ws) && !sourceChanged(job, chainFrame(job), ws->source)) {
-    error = checkParameters(job);
-    if (!error) error = checkSolvedRotation(job, job.startJoint);
-    if (!error) error = checkSolvedRotation(job, job.midJoint);
-    return error ? nullptr : &ws->limb;
-  }
+// Every check of validate(), then the limb derived into `limb` and, with a record, the path
+// and the frame it came from recorded; false (with the message in `error`) when invalid.
+bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, IkInputRecord* record,
+                    std::optional<std::string>& error) {
   error = checkJoints(job);
-  if (!error) error = checkParameters(job);
-  if (error) return nullptr;
-  const Affine frame = chainFrame(job);
-  if (ws == nullptr) {
-    error = deriveLimb(job, frame, scratch);
-    return error ? nullptr : &scratch;
+  if (!error && !inputsValid(job)) error = inputsError(job);
+  if (error) return false;
+  Affine rootFrame;
+  const Affine& frame = chainFrame(job, rootFrame);
+  if (record != nullptr) {
+    record->invalidate();
+    sourceChanged(job, frame, *record);
   }
-  ws->source.invalidate();
-  sourceChanged(job, frame, ws->source);
-  error = deriveLimb(job, frame, ws->limb);
-  if (error) return nullptr;
-  ws->skeleton = job.skeleton;
-  ws->jointCount = job.skeleton->jointCount();
-  ws->startJoint = job.startJoint;
-  ws->midJoint = job.midJoint;
-  ws->endJoint = job.endJoint;
-  ws->source.markValid();
-  return &ws->limb;
+  error = deriveLimb(job, frame, limb);
+  return !error;
 }
 
-}  // namespace
-
-std::optional<std::string> TwoBoneIkJob::validate() const {
-  TwoBoneIkJob unsaved = *this;
-  unsaved.workspace = nullptr;
-  TwoBoneLimb limb;
-  std::optional<std::string> error;
-  limbFor(unsaved, limb, error);
-  return error;
+// The workspace's limb, re-derived first when what it came from changed; null (with the
+// message in `error`) when the job is invalid.
+const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws, std::optional<std::string>& error) {
+  if (sameJoints(job, ws)) {
+    Affine rootFrame;
+    if (!sourceChanged(job, chainFrame(job, rootFrame), ws.source)) {
+      if (inputsValid(job)) return &ws.limb;
+      error = inputsError(job);
+      return nullptr;
+    }
+  }
+  if (!checkAndDerive(job, ws.limb, &ws.source, error)) return nullptr;
+  ws.skeleton = job.skeleton;
+  ws.jointCount = job.skeleton->jointCount();
+  ws.startJoint = job.startJoint;
+  ws.midJoint = job.midJoint;
+  ws.endJoint = job.endJoint;
+  ws.source.markValid();
+  return &ws.limb;
 }
 
-bool TwoBoneIkJob::run() const {
-  TwoBoneLimb scratch;
-  std::optional<std::string> error;
-  const TwoBoneLimb* found = limbFor(*this, scratch, error);
-  if (found == nullptr) return false;
-  const TwoBoneLimb& su = *found;
-  const Quat startRotation = pose[static_cast<std::size_t>(startJoint)].rotation.normalized();
-  const Quat midRotation = pose[static_cast<std::size_t>(midJoint)].rotation.normalized();
+// The solve proper, on a checked job and its limb.
+void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
+  const Quat startRotation = job.pose[static_cast<std::size_t>(job.startJoint)].rotation.normalized();
+  const Quat midRotation = job.pose[static_cast<std::size_t>(job.midJoint)].rotation.normalized();
 
   // Limb in chain space.
   const Vec3 upper = startRotation * su.upperLocal;
@@ -280,10 +295,11 @@ bool TwoBoneIkJob::run() const {
   const float a = su.upperLength;
   const float b = su.lowerLength;
   const Vec3 upperDir = upper / a;
-  const Vec3 toTarget = su.modelToChain * (targetModel - su.originModel) - su.start;
+  const Vec3 toTarget = su.modelToChain * (job.targetModel - su.originModel) - su.start;
   const float targetDistance = toTarget.norm();
-  Vec3 poleChain = poleMode == PoleMode::Vector ? Vec3(su.modelToChain * poleModel)
-                                                : Vec3(su.modelToChain * (poleModel - su.originModel) - su.start);
+  Vec3 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
+                       ? Vec3(su.modelToChain * job.poleModel)
+                       : Vec3(su.modelToChain * (job.poleModel - su.originModel) - su.start);
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
   const Vec3 cross = upper.cross(lower);
@@ -294,9 +310,9 @@ bool TwoBoneIkJob::run() const {
   } else {
     // Rotations about a similarity frame turn with its rotation part only (the signed scale
     // commutes), so the mid-local axis maps into chain space by midWorld.
-    k = midWorld * fallbackBendAxisMidLocal;
+    k = midWorld * job.fallbackBendAxisMidLocal;
     k -= upperDir * k.dot(upperDir);
-    if (k.squaredNorm() < 1e-12f * fallbackBendAxisMidLocal.squaredNorm()) k = upperDir.cross(poleChain);
+    if (k.squaredNorm() < 1e-12f * job.fallbackBendAxisMidLocal.squaredNorm()) k = upperDir.cross(poleChain);
     if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
     k.normalize();
   }
@@ -314,7 +330,7 @@ bool TwoBoneIkJob::run() const {
   const float longest = a + b;
   const float shortest = std::abs(a - b);
   float d = targetDistance;
-  const float softStart = soften * longest;
+  const float softStart = job.soften * longest;
   const float softLength = longest - softStart;
   if (d > softStart && softLength > 0.0f) {
     const float r = 3.0f / (3.0f + (d - softStart) / softLength);
@@ -332,7 +348,7 @@ bool TwoBoneIkJob::run() const {
   const float sin1 = heron * inv2ab;
 
   Quat knee;
-  if (method == Method::LawOfCosines) {
+  if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // β0 − β1 from the law of cosines' angles, as one atan2 of the difference's sine and cosine.
     const float angleRad = std::atan2(sin0 * cos1 - cos0 * sin1, cos0 * cos1 + sin0 * sin1);
     knee = Quat(Eigen::AngleAxisf(angleRad, k));
@@ -347,7 +363,7 @@ bool TwoBoneIkJob::run() const {
   const bool hasPole = poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f;
 
   Quat startTurn;
-  if (method == Method::LawOfCosines) {
+  if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // |reach| = d, zero only for equal bones folded onto the start: then keep the direction.
     const float reachNorm = reach.norm();
     const Quat swing = reachNorm > 1e-7f * longest ? ik::fromToScaled(reach, u, reachNorm) : Quat::Identity();
@@ -374,9 +390,9 @@ bool TwoBoneIkJob::run() const {
     startTurn = rotationFromCosSin(upperWantedDir, kTurned.dot(kWanted), kTurned.cross(kWanted).dot(upperWantedDir)) *
                 turnUpper;
   }
-  if (twistAngleRad != 0.0f) {
+  if (job.twistAngleRad != 0.0f) {
     // The start–target axis is the same line in both spaces; a mirror reverses the turn.
-    const float angleRad = su.chainDeterminant < 0.0f ? -twistAngleRad : twistAngleRad;
+    const float angleRad = su.chainDeterminant < 0.0f ? -job.twistAngleRad : job.twistAngleRad;
     startTurn = Quat(Eigen::AngleAxisf(angleRad, u)) * startTurn;
   }
 
@@ -387,23 +403,45 @@ bool TwoBoneIkJob::run() const {
   const Vec3 kneeAxisMidParent = midParent.conjugate() * knee.vec();
   const Quat kneeMidParent(knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
   Quat midOut = (kneeMidParent * midRotation).normalized();
-  if (weight < 1.0f) {
-    startOut = startRotation.slerp(weight, startOut).normalized();
-    midOut = midRotation.slerp(weight, midOut).normalized();
+  if (job.weight < 1.0f) {
+    startOut = startRotation.slerp(job.weight, startOut).normalized();
+    midOut = midRotation.slerp(job.weight, midOut).normalized();
   }
   startOut = alignHemisphere(startOut, startRotation);
   midOut = alignHemisphere(midOut, midRotation);
 
-  pose[static_cast<std::size_t>(startJoint)].rotation = startOut;
-  pose[static_cast<std::size_t>(midJoint)].rotation = midOut;
+  job.pose[static_cast<std::size_t>(job.startJoint)].rotation = startOut;
+  job.pose[static_cast<std::size_t>(job.midJoint)].rotation = midOut;
 
-  if (report != nullptr) {
+  if (job.report != nullptr) {
     // FK of the written rotations from the start joint, as vector rotations.
     const Vec3 endFromStart = startOut * (su.upperLocal + su.linkScale * (su.linkRotation * (midOut * su.lowerLocal)));
-    report->errorModel = (su.chainToModel * (endFromStart - toTarget)).norm();
-    report->reached = report->errorModel <= toleranceModel;
-    report->iterations = 1;
+    job.report->errorModel = (su.chainToModel * (endFromStart - toTarget)).norm();
+    job.report->reached = job.report->errorModel <= job.toleranceModel;
+    job.report->iterations = 1;
   }
+}
+
+}  // namespace
+
+std::optional<std::string> TwoBoneIkJob::validate() const {
+  TwoBoneLimb limb;
+  std::optional<std::string> error;
+  checkAndDerive(*this, limb, nullptr, error);
+  return error;
+}
+
+bool TwoBoneIkJob::run() const {
+  std::optional<std::string> error;
+  if (workspace != nullptr) {
+    const TwoBoneLimb* limb = workspaceLimb(*this, *workspace, error);
+    if (limb == nullptr) return false;
+    solve(*this, *limb);
+    return true;
+  }
+  TwoBoneLimb scratch;
+  if (!checkAndDerive(*this, scratch, nullptr, error)) return false;
+  solve(*this, scratch);
   return true;
 }
 

@@ -367,6 +367,64 @@ TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
   }
 }
 
+// With a workspace that has seen the limb, a run re-checks only what a caller sets per run
+// (in one test that builds no message): every failure must still be caught there, write
+// nothing, and read as validate() words it.
+TEST(TwoBoneIk, AWorkspaceStillRefusesEveryBadParameter) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  struct Case {
+    const char* message;
+    std::function<void(TwoBoneIkJob&, Pose&)> spoil;
+  };
+  // A limb below the skeleton root: its frame does not depend on the start joint's rotation.
+  const std::size_t start = 1;
+  const std::size_t mid = 2;
+  const Case cases[] = {
+      {"the target is not finite", [&](TwoBoneIkJob& j, Pose&) { j.targetModel.y() = nan; }},
+      {"the target is not finite", [&](TwoBoneIkJob& j, Pose&) { j.targetModel.z() = -inf; }},
+      {"the pole is not finite", [&](TwoBoneIkJob& j, Pose&) { j.poleModel.x() = inf; }},
+      {"the pole vector is zero", [](TwoBoneIkJob& j, Pose&) { j.poleModel = Vec3::Zero(); }},
+      {"the fallback bend axis is zero or not finite",
+       [](TwoBoneIkJob& j, Pose&) { j.fallbackBendAxisMidLocal = Vec3::Zero(); }},
+      {"the fallback bend axis is zero or not finite",
+       [&](TwoBoneIkJob& j, Pose&) { j.fallbackBendAxisMidLocal.z() = nan; }},
+      {"the twist angle is not finite", [&](TwoBoneIkJob& j, Pose&) { j.twistAngleRad = inf; }},
+      {"soften is not in [0, 1]", [](TwoBoneIkJob& j, Pose&) { j.soften = 1.5f; }},
+      {"soften is not in [0, 1]", [](TwoBoneIkJob& j, Pose&) { j.soften = -0.1f; }},
+      {"soften is not in [0, 1]", [&](TwoBoneIkJob& j, Pose&) { j.soften = nan; }},
+      {"weight is not in [0, 1]", [](TwoBoneIkJob& j, Pose&) { j.weight = 1.01f; }},
+      {"weight is not in [0, 1]", [](TwoBoneIkJob& j, Pose&) { j.weight = -0.5f; }},
+      {"weight is not in [0, 1]", [&](TwoBoneIkJob& j, Pose&) { j.weight = nan; }},
+      {"the tolerance is negative or not finite", [](TwoBoneIkJob& j, Pose&) { j.toleranceModel = -1e-3f; }},
+      {"the tolerance is negative or not finite", [&](TwoBoneIkJob& j, Pose&) { j.toleranceModel = inf; }},
+      {"the local transform of joint 1 'joint1' is not finite",
+       [&](TwoBoneIkJob&, Pose& p) { p[start].rotation.w() = nan; }},
+      {"the local rotation of joint 1 'joint1' is zero",
+       [](TwoBoneIkJob&, Pose& p) { p[start].rotation = Quat(0.0f, 0.0f, 0.0f, 0.0f); }},
+      {"the local transform of joint 2 'joint2' is not finite",
+       [&](TwoBoneIkJob&, Pose& p) { p[mid].rotation.y() = -inf; }},
+      {"the local rotation of joint 2 'joint2' is zero",
+       [](TwoBoneIkJob&, Pose& p) { p[mid].rotation = Quat(0.0f, 0.0f, 0.0f, 0.0f); }},
+  };
+  for (const Case& c : cases) {
+    ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 3});
+    TwoBoneIkWorkspace workspace;
+    TwoBoneIkJob job = makeJob(rig, rig.positionModel(rig.chainJoints[1]) + Vec3(0.5f, 1.0f, 0.2f));
+    job.startJoint = rig.chainJoints[start];
+    job.midJoint = rig.chainJoints[mid];
+    job.endJoint = rig.chainJoints[3];
+    job.workspace = &workspace;
+    ASSERT_TRUE(job.run());
+    job.targetModel += Vec3(0.1f, -0.2f, 0.05f);
+    c.spoil(job, rig.pose);
+    const Pose before = rig.pose;
+    EXPECT_FALSE(job.run()) << c.message;
+    EXPECT_TRUE(sameRotationBits(before, rig.pose)) << c.message;
+    EXPECT_EQ(job.validate().value_or(""), std::string("two-bone IK: ") + c.message);
+  }
+}
+
 TEST(TwoBoneIk, RunAllocatesNothing) {
   for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
     ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 2, .twistJoint = true});
