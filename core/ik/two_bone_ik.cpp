@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/ik/ik_constraints.h"
 #include "core/ik/ik_frames.h"
 #include "core/math/quaternion.h"
 
@@ -215,6 +214,9 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
            label(skeleton, job.endJoint);
   limb.upperLength = upper;
   limb.lowerLength = lower;
+  limb.upperInverse = 1.0f / upper;
+  limb.lowerInverse = 1.0f / lower;
+  limb.halfInverseRootAb = 0.5f / std::sqrt(upper * lower);
   return std::nullopt;
 }
 
@@ -281,7 +283,23 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return &ws.limb;
 }
 
-// The solve proper, on a checked job and its limb.
+// The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, x1 × y1), not
+// normalised. With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 + trace M = 4 cos²(φ/2) and the axial
+// vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with no square
+// root. Near a half turn that factor cancels; there M goes through the careful conversion.
+Quat frameTurn(const Vec3& x0, const Vec3& y0, const Vec3& x1, const Vec3& y1) {
+  const Vec3 z0 = x0.cross(y0);
+  const Vec3 z1 = x1.cross(y1);
+  const float w = 1.0f + x0.dot(x1) + y0.dot(y1) + z0.dot(z1);
+  if (w > 0.25f) {
+    const Vec3 v = x0.cross(x1) + y0.cross(y1) + z0.cross(z1);
+    return Quat(w, v.x(), v.y(), v.z());
+  }
+  const Mat3 m = x1 * x0.transpose() + y1 * y0.transpose() + z1 * z0.transpose();
+  return Quat(m);
+}
+
+// The solve proper, on a checked job and its limb; vectors in chain space unless named.
 void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   const Quat startRotation = job.pose[static_cast<std::size_t>(job.startJoint)].rotation.normalized();
   const Quat midRotation = job.pose[static_cast<std::size_t>(job.midJoint)].rotation.normalized();
@@ -294,20 +312,23 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   // Rotations keep lengths: the bones' lengths are the limb's.
   const float a = su.upperLength;
   const float b = su.lowerLength;
-  const Vec3 upperDir = upper / a;
+  const Vec3 upperDir = upper * su.upperInverse;
+  const Vec3 lowerDir = lower * su.lowerInverse;
   const Vec3 toTarget = su.modelToChain * (job.targetModel - su.originModel) - su.start;
   const float targetDistance = toTarget.norm();
-  Vec3 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
-                       ? Vec3(su.modelToChain * job.poleModel)
-                       : Vec3(su.modelToChain * (job.poleModel - su.originModel) - su.start);
+  const Vec3 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
+                             ? Vec3(su.modelToChain * job.poleModel)
+                             : Vec3(su.modelToChain * (job.poleModel - su.originModel) - su.start);
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
   const Vec3 cross = upper.cross(lower);
   const float crossNorm = cross.norm();
   Vec3 k;
+  bool straight = false;
   if (crossNorm > 1e-4f * a * b) {
-    k = cross / crossNorm;
+    k = cross * (1.0f / crossNorm);
   } else {
+    straight = true;
     // Rotations about a similarity frame turn with its rotation part only (the signed scale
     // commutes), so the mid-local axis maps into chain space by midWorld.
     k = midWorld * job.fallbackBendAxisMidLocal;
@@ -338,57 +359,60 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   }
   d = std::clamp(d, shortest, longest);
 
-  // Interior angle at the knee: now (β0) and wanted (β1), as cosine and sine. Heron's form
-  // keeps the sine precise near the straight and folded limb.
-  const float inv2ab = 1.0f / (2.0f * a * b);
-  const float cos0 = -upper.dot(lower) * inv2ab * 2.0f;
-  const float sin0 = cross.dot(k) * inv2ab * 2.0f;
-  const float heron = std::sqrt(std::max(0.0f, (longest - d) * (a - b + d) * (b - a + d) * (longest + d)));
-  const float cos1 = (a * a + b * b - d * d) * inv2ab;
-  const float sin1 = heron * inv2ab;
-
-  Quat knee;
-  if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
-    // β0 − β1 from the law of cosines' angles, as one atan2 of the difference's sine and cosine.
-    const float angleRad = std::atan2(sin0 * cos1 - cos0 * sin1, cos0 * cos1 + sin0 * sin1);
-    knee = Quat(Eigen::AngleAxisf(angleRad, k));
-  } else {
-    knee = rotationFromCosSin(k, cos0 * cos1 + sin0 * sin1, sin0 * cos1 - cos0 * sin1);
-  }
-  const Vec3 reach = upper + knee * lower;
+  // Half the knee's interior angle, now (β0, signed about k) and wanted (β1, law of cosines
+  // in its half-angle form), as cosine and sine: |upperDir ∓ lowerDir|² = 2 (1 ± cos β0) and
+  // (a + b)² − d², d² − (a − b)² = 4ab (1 ± cos β1), products that stay precise near the
+  // straight (β = π) and folded (β = 0) limb, with no trigonometry.
+  const float cosHalf0 = 0.5f * (upperDir - lowerDir).norm();
+  float sinHalf0 = 0.5f * (upperDir + lowerDir).norm();
+  if (straight && cross.dot(k) < 0.0f) sinHalf0 = -sinHalf0;
+  const float cosHalf1 = std::sqrt(std::max(0.0f, (longest - d) * (longest + d))) * su.halfInverseRootAb;
+  const float sinHalf1 = std::sqrt(std::max(0.0f, (d - a + b) * (d + a - b))) * su.halfInverseRootAb;
+  // The knee turns by β0 − β1 about k.
+  const float kneeSin = sinHalf0 * cosHalf1 - cosHalf0 * sinHalf1;
+  const Quat knee(cosHalf0 * cosHalf1 + sinHalf0 * sinHalf1, k.x() * kneeSin, k.y() * kneeSin, k.z() * kneeSin);
 
   // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the
   // start–target axis; without a usable pole, the current plane swung minimally.
   const Vec3 poleAcross = poleChain - u * poleChain.dot(u);
   const bool hasPole = poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f;
 
+  // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
+  // onto the wanted one (the same direction placed by the target, kWanted).
   Quat startTurn;
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
-    // |reach| = d, zero only for equal bones folded onto the start: then keep the direction.
-    const float reachNorm = reach.norm();
-    const Quat swing = reachNorm > 1e-7f * longest ? ik::fromToScaled(reach, u, reachNorm) : Quat::Identity();
-    startTurn = swing;
+    // The reach after the knee's turn, swung onto the target and turned about it into the
+    // pole's plane. |reach| = d, zero only for equal bones folded onto the start: then only
+    // the turn about u.
+    const Vec3 reach = upper + knee * lower;
+    const bool folded = !(d > 1e-7f * longest);
+    const Vec3 reachDir = folded ? u : Vec3(reach * (1.0f / d));
+    // A straight input limb's k is across the upper bone only: make it across the reach.
+    const Vec3 kAcross = straight || folded ? Vec3(k - reachDir * k.dot(reachDir)) : k;
     if (hasPole) {
-      // kNow and kWanted are unit and both across u: the turn about u from one to the other
-      // as its cosine and sine (no atan2 and no sin/cos of the angle).
-      const Vec3 kWanted = poleAcross.normalized().cross(u);
-      const Vec3 kNow = swing * k;
-      startTurn = rotationFromCosSin(u, kNow.dot(kWanted), kNow.cross(kWanted).dot(u)) * swing;
+      const Vec3 v = poleAcross.normalized();
+      startTurn = frameTurn(reachDir, kAcross, u, v.cross(u));
+    } else {
+      startTurn = folded ? Quat::Identity() : ik::fromToScaled(reach, u, reach.norm());
     }
   } else {
-    const Vec3 kWanted =
-        hasPole ? Vec3(poleAcross.normalized().cross(u)) : Vec3(fromToUnitTrigFree(reach.normalized(), u) * k);
-    const Vec3 v = u.cross(kWanted);
+    Vec3 v;
+    Vec3 kWanted;
+    if (hasPole) {
+      v = poleAcross.normalized();
+      kWanted = v.cross(u);
+    } else {
+      kWanted = fromToUnitTrigFree((upper + knee * lower).normalized(), u) * k;
+      v = u.cross(kWanted);
+    }
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on v's side.
-    const float along = d > 1e-7f * longest ? (d * d + a * a - b * b) / (2.0f * d) : 0.0f;
-    const float across = d > 1e-7f * longest ? heron / (2.0f * d) : a;
-    const Vec3 upperWanted = u * along + v * across;
+    const bool folded = !(d > 1e-7f * longest);
+    const float inv2d = folded ? 0.0f : 0.5f / d;
+    const float along = folded ? 0.0f : (d * d + a * a - b * b) * inv2d;
+    const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
     // |upperWanted| = a: along² + across² = a² on the circle.
-    const Vec3 upperWantedDir = upperWanted * (1.0f / a);
-    const Quat turnUpper = fromToUnitTrigFree(upperDir, upperWantedDir);
-    const Vec3 kTurned = turnUpper * k;
-    startTurn = rotationFromCosSin(upperWantedDir, kTurned.dot(kWanted), kTurned.cross(kWanted).dot(upperWantedDir)) *
-                turnUpper;
+    const Vec3 upperWantedDir = (u * along + v * across) * su.upperInverse;
+    startTurn = frameTurn(upperDir, k, upperWantedDir, kWanted);
   }
   if (job.twistAngleRad != 0.0f) {
     // The start–target axis is the same line in both spaces; a mirror reverses the turn.
@@ -397,8 +421,11 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   }
 
   // Into local rotations: the start joint's parent space is chain space; the knee turn is
-  // carried into the mid's parent space by the rotation part of that frame.
-  Quat startOut = (startTurn * startRotation).normalized();
+  // carried into the mid's parent space by the rotation part of that frame. startTurn is
+  // scaled: its norm, known before the product, normalises the result.
+  const float turnScale = 1.0f / std::sqrt(startTurn.squaredNorm());
+  Quat startOut = startTurn * startRotation;
+  startOut.coeffs() *= turnScale;
   // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent space.
   const Vec3 kneeAxisMidParent = midParent.conjugate() * knee.vec();
   const Quat kneeMidParent(knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());

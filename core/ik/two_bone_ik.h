@@ -7,14 +7,18 @@
 // non-uniform scale, mirroring): the end joint lands on the target in model space.
 //
 // The knee bends in the plane holding the start joint, the target and the pole, on the
-// pole's side. Two interchangeable methods give the same rotations (within float rounding):
-//  - LawOfCosines: the knee's interior angle from the law of cosines (as atan2 of cosine and
-//    Heron's sine, which stays precise near the straight and folded limb), then the limb is
-//    swung onto the target and turned about the start–target axis into the pole's plane;
-//  - TrigFree: the knee on the intersection circle of the spheres about the start (radius of
-//    the upper bone) and the target (lower bone), picked in the pole's plane; rotations are
-//    built from cosines and sines by half-angle identities, with no acos/sin/cos/atan2.
-//    Only a non-zero twistAngleRad costs one sin/cos pair.
+// pole's side. Both methods turn the knee by the law of cosines in its half-angle form
+// (cos²(β/2), sin²(β/2) as the products (a + b − d)(a + b + d) and (d − a + b)(d + a − b),
+// precise near the straight and folded limb), with no trigonometry; they differ in how the
+// start joint turns, and give the same rotations within float rounding:
+//  - LawOfCosines: the limb, knee turned, is swung onto the target and turned about the
+//    start–target axis into the pole's plane;
+//  - TrigFree: the upper bone goes to the knee's place on the intersection circle of the
+//    spheres about the start (radius of the upper bone) and the target (lower bone), picked
+//    in the pole's plane.
+// Either turn is one rotation between two frames (a direction in the bend plane and the bend
+// axis, before and after), normalised once. Only a non-zero twistAngleRad costs one sin/cos
+// pair.
 #include <optional>
 #include <span>
 #include <string>
@@ -42,6 +46,11 @@ struct TwoBoneLimb {
   float linkScale = 1.0f;
   float upperLength = 0.0f;  // chain space
   float lowerLength = 0.0f;
+  // 1 / upperLength, 1 / lowerLength and 1 / (2 √(upperLength · lowerLength)): the divisions
+  // every run would otherwise repeat.
+  float upperInverse = 0.0f;
+  float lowerInverse = 0.0f;
+  float halfInverseRootAb = 0.0f;
 };
 
 // Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every

@@ -367,6 +367,38 @@ TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
   }
 }
 
+// The start joint's turn is built from the frames before and after (ik's frameTurn): near a
+// half turn its cheap form cancels and the careful conversion takes over. Targets swept round
+// behind the limb, with the pole keeping the knee's side, turn it up to exactly 180°.
+TEST(TwoBoneIk, TurnsUpToHalfwayRoundOntoATargetBehind) {
+  for (const auto& frame : test::framesOfReference()) {
+    for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+      const ChainRig rest = test::makeChain(frame.parentModel, {.bones = 2});
+      const Vec3 root = rest.rootModel();
+      const Vec3 reach = rest.tipModel() - root;
+      const Vec3 knee = kneeAcrossModel(rest);
+      // Model-space turn axis: across the reach and the knee, so the bend plane stays put.
+      const Vec3 axis = reach.cross(knee).normalized();
+      for (const float degrees : {120.0f, 140.0f, 150.0f, 160.0f, 170.0f, 175.0f, 179.0f, 179.9f, 180.0f}) {
+        for (const float distance : {1.0f, 0.8f}) {  // as far as now: the whole limb turns rigidly
+          ChainRig rig = rest;
+          const Vec3 target = root + Eigen::AngleAxisf(degrees * kPi / 180.0f, axis) * (distance * reach);
+          TwoBoneIkJob job = makeJob(rig, target);
+          job.method = method;
+          job.poleModel = Eigen::AngleAxisf(degrees * kPi / 180.0f, axis) * knee;
+          IkReport report;
+          job.report = &report;
+          ASSERT_TRUE(job.run());
+          rig.fk();
+          ASSERT_TRUE(test::poseIsFinite(rig.pose));
+          EXPECT_LE((rig.tipModel() - target).norm(), 1e-4f * rest.lengthModel()) << frame.name << ' ' << degrees;
+          EXPECT_GT(kneeAcrossModel(rig).dot(job.poleModel), 0.0f) << frame.name << ' ' << degrees;
+        }
+      }
+    }
+  }
+}
+
 // With a workspace that has seen the limb, a run re-checks only what a caller sets per run
 // (in one test that builds no message): every failure must still be caught there, write
 // nothing, and read as validate() words it.
