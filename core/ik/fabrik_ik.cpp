@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/math/quaternion.h"
+
 namespace articula {
 
 namespace {
@@ -139,6 +141,190 @@ void forwardWithinCones(IkChainWorkspace& ws, const RootCone& root) {
   }
 }
 
+// The passes' fixed inputs.
+struct Passes {
+  Vec3 target;  // chain space
+  Vec3 root;    // where the root starts, chain space
+  bool fixedRoot = true;
+  bool limited = false;
+  bool recoverEachPass = false;  // limits that are not angles between neighbouring bones
+  RootCone rootCone;
+  std::span<const JointConstraint> constraints;
+  float tolerance2 = 0.0f;  // model space, squared
+  int maxIterations = 1;
+};
+
+// FABRIK passes from the workspace's positions until the tip is within tolerance, the passes
+// stall under limits, or maxIterations; the rotations are recovered however it ends.
+// Returns the passes used.
+int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
+  const int n = ws.size();
+  Vec3* p = ws.positions.data();
+  IkChainJoint* joints = ws.joints.data();
+  const Mat3& toModel = ws.chainToModel;
+  int iterations = 0;
+  bool recovered = false;
+  float bestError2 = std::numeric_limits<float>::infinity();
+  int stalled = 0;
+  // Otherwise the last forward pass is the rotation recovery itself (it places each joint
+  // from its parent's actual position towards the next backward-pass position, within the
+  // limits, as the positional forward pass does), so it runs in place of that pass whenever
+  // this pass is predicted to reach the tolerance: the error times the last pass's ratio.
+  float error2 = error * error;
+  float ratio2 = kFirstPassRatio2;
+  while (iterations < s.maxIterations) {
+    ++iterations;
+    // Backward: from the target to the root.
+    p[n - 1] = s.target;
+    Vec3 nextDir = Vec3::Zero();
+    for (int k = n - 2; k >= 0; --k) {
+      const IkChainJoint& J = joints[k];
+      if (!s.limited) {
+        // Only the new position is needed: one scale of the difference.
+        const Vec3 dir = p[k + 1] - p[k];
+        const float len2 = dir.squaredNorm();
+        p[k] = p[k + 1] - (len2 > 1e-24f ? Vec3(dir * (J.boneLength / std::sqrt(len2)))
+                                         : Vec3(boneDirection(J) * J.boneLength));
+        continue;
+      }
+      // The tip's bone has no bone below it to be bounded by.
+      const IkChainJoint& below = joints[k + 1];
+      const bool bounded = k + 2 < n;
+      const Vec3 dir = boundedBone(p, k, k + 1, J, nextDir, bounded ? below.backwardCos : -1.0f,
+                                   bounded ? below.backwardSin : 0.0f);
+      p[k] = p[k + 1] - dir * J.boneLength;
+      nextDir = dir;
+    }
+    // Forward: from the root to the tip.
+    if (s.fixedRoot) p[0] = s.root;
+    // The last allowed pass always recovers, so the rotations are set however the loop ends.
+    recovered = s.recoverEachPass || error2 * ratio2 <= s.tolerance2 || iterations == s.maxIterations;
+    if (recovered) {
+      ws.recoverRotations(s.constraints);
+    } else if (s.limited) {
+      forwardWithinCones(ws, s.rootCone);
+    } else {
+      for (int k = 0; k + 1 < n; ++k) {
+        const Vec3 dir = p[k + 1] - p[k];
+        const float len2 = dir.squaredNorm();
+        p[k + 1] = p[k] + (len2 > 1e-24f ? Vec3(dir * (joints[k].boneLength / std::sqrt(len2)))
+                                         : Vec3(boneDirection(joints[k]) * joints[k].boneLength));
+      }
+    }
+    const float previous2 = error2;
+    error2 = (toModel * (p[n - 1] - s.target)).squaredNorm();
+    ratio2 = previous2 > 0.0f ? std::min(error2 / previous2, 1.0f) : 1.0f;
+    if (s.limited && error2 > s.tolerance2) {
+      // Limits can make a target unreachable where no pass gets closer: stop once three
+      // passes in a row gained less than 1 % of the distance.
+      stalled = error2 > kStallRatio2 * bestError2 ? stalled + 1 : 0;
+      bestError2 = std::min(bestError2, error2);
+      if (stalled >= 3) {
+        if (!recovered) ws.recoverRotations(s.constraints);
+        break;
+      }
+    }
+    if (error2 <= s.tolerance2) {
+      // After a recovering pass the positions already follow from the rotations.
+      if (recovered) break;
+      // Rotations recovered from the positions put the tip a float rounding away from
+      // where the passes left it: accept only what FK of the rotations reaches.
+      ws.recoverRotations(s.constraints);
+      recovered = true;
+      error2 = (toModel * (p[n - 1] - s.target)).squaredNorm();
+      if (error2 <= s.tolerance2) break;
+    }
+  }
+  return iterations;
+}
+
+// The largest turn between neighbouring bones that every joint's backward bound allows
+// (π: none), for chains whose bounds are the limits themselves.
+float largestBoundTurnRad(const IkChainWorkspace& ws) {
+  float cosTurn = -1.0f;
+  for (int k = 1; k + 1 < ws.size(); ++k) cosTurn = std::max(cosTurn, ws.joints[static_cast<std::size_t>(k)].backwardCos);
+  return std::acos(cosTurn);
+}
+
+constexpr float kStraightFraction = 0.98f;
+
+// A nearly straight chain (its tip at least kStraightFraction of its length from the root)
+// aimed at a target well inside its reach is FABRIK's slow start: every pass bends it only a
+// little more. Bends it into a planar arc instead, the same turn between every two
+// neighbouring bones (at most maxTurnRad), its chord along the root–target line and its
+// root bone leaning back towards where the chain pointed, then turned as little as needed
+// to bring the root bone into the root's cone. Positions only, chain space; true when it did.
+bool seedArc(IkChainWorkspace& ws, const Vec3& target, float maxTurnRad, const RootCone& rootCone) {
+  const int n = ws.size();
+  Vec3* p = ws.positions.data();
+  const Vec3 reach = p[n - 1] - p[0];
+  const Vec3 toTarget = target - p[0];
+  const float length = ws.totalLength;
+  const float wanted = toTarget.norm();
+  const float reachLength = reach.norm();
+  if (n < 3 || reachLength < kStraightFraction * length || !(wanted > 1e-3f * length) ||
+      !(wanted < kStraightFraction * length))
+    return false;
+  // A circular arc of total turn 2x has chord / length = sin x / x: solve for x in (0, π)
+  // by Newton's method from the small-angle guess (sin x / x ≈ 1 − x² / 6).
+  const float ratio = wanted / length;
+  float x = std::min(std::sqrt(6.0f * (1.0f - ratio)), 0.95f * kPi);
+  for (int i = 0; i < 4; ++i) {
+    const float slope = std::cos(x) - ratio;
+    if (!(slope < 0.0f)) break;
+    x = std::clamp(x - (std::sin(x) - ratio * x) / slope, 0.0f, 0.99f * kPi);
+  }
+  const float turnRad = std::min(2.0f * x / static_cast<float>(n - 1), maxTurnRad);
+  // The arc in its plane, bone k at angle k·turn from the first: (cos, sin) by rotation, and
+  // its chord.
+  const float cosTurn = std::cos(turnRad);
+  const float sinTurn = std::sin(turnRad);
+  float c = 1.0f;
+  float sn = 0.0f;
+  Eigen::Vector2f chord = Eigen::Vector2f::Zero();
+  for (int k = 0; k + 1 < n; ++k) {
+    chord += ws.joints[static_cast<std::size_t>(k)].boneLength * Eigen::Vector2f(c, sn);
+    const float nextC = c * cosTurn - sn * sinTurn;
+    sn = sn * cosTurn + c * sinTurn;
+    c = nextC;
+  }
+  if (!(chord.squaredNorm() > 0.0f)) return false;
+  chord.normalize();
+  // Plane axes: u along the target, v across it, away from the chain's direction, so that
+  // the arc, bending towards +v, starts leaning back towards where the chain pointed.
+  const Vec3 u = toTarget / wanted;
+  Vec3 across = reach / reachLength;
+  across -= u * u.dot(across);
+  const Vec3 v = across.squaredNorm() > 1e-12f ? Vec3(-across.normalized()) : Vec3(u.unitOrthogonal());
+  // Bone k's direction: angle k·turn minus the chord's angle, in (u, v).
+  float cx = chord.x();
+  float sy = -chord.y();
+  Quat toCone = Quat::Identity();
+  const Vec3 rootDir = u * cx + v * sy;
+  if (rootCone.cosLimit > -1.0f && rootDir.dot(rootCone.axis) < rootCone.cosLimit) {
+    // Onto the cone's border nearest the root bone, the whole arc turned with it.
+    Vec3 side = rootDir - rootCone.axis * rootCone.axis.dot(rootDir);
+    side = side.squaredNorm() > 1e-12f ? Vec3(side.normalized()) : Vec3(rootCone.axis.unitOrthogonal());
+    toCone = fromToRotation(rootDir, rootCone.axis * rootCone.cosLimit + side * rootCone.sinLimit);
+  }
+  for (int k = 0; k + 1 < n; ++k) {
+    const Vec3 dir = toCone * (u * cx + v * sy);
+    p[k + 1] = p[k] + dir * ws.joints[static_cast<std::size_t>(k)].boneLength;
+    const float nextCx = cx * cosTurn - sy * sinTurn;
+    sy = sy * cosTurn + cx * sinTurn;
+    cx = nextCx;
+  }
+  return true;
+}
+
+// Back to the loaded pose: input rotations and FK from the root at `root`.
+void restoreInput(IkChainWorkspace& ws, const Vec3& root) {
+  for (IkChainJoint& J : ws.joints) J.rotation = J.inputRotation;
+  ws.joints.front().parentRotation = Quat::Identity();
+  ws.positions.front() = root;
+  ws.forward(0);
+}
+
 }  // namespace
 
 std::optional<std::string> FabrikIkJob::validate() const {
@@ -169,84 +355,25 @@ bool FabrikIkJob::run() const {
       ws.recoverRotations(constraints);
       iterations = 1;
     } else {
+      Passes passes;
+      passes.target = target;
+      passes.root = root;
+      passes.fixedRoot = fixedRoot;
+      passes.limited = limited;
       // Limits that are not angles between neighbouring bones need the rotations recovered
       // (and projected) in every forward pass.
-      RootCone rootCone;
-      const bool recoverEachPass = limited && !prepareBounds(ws, constraints, rootCone);
-      const Mat3& toModel = ws.chainToModel;
-      const float tolerance2 = toleranceModel * toleranceModel;
-      bool recovered = false;
-      float bestError2 = std::numeric_limits<float>::infinity();
-      int stalled = 0;
-      // Otherwise the last forward pass is the rotation recovery itself (it places each joint
-      // from its parent's actual position towards the next backward-pass position, within
-      // the limits, as the positional forward pass does), so it runs in place of that pass
-      // whenever this pass is predicted to reach the tolerance: the error times the last
-      // pass's ratio.
-      float error2 = error * error;
-      float ratio2 = kFirstPassRatio2;
-      while (iterations < maxIterations) {
-        ++iterations;
-        // Backward: from the target to the root.
-        p[n - 1] = target;
-        Vec3 nextDir = Vec3::Zero();
-        for (int k = n - 2; k >= 0; --k) {
-          const IkChainJoint& J = joints[k];
-          if (!limited) {
-            // Only the new position is needed: one scale of the difference.
-            const Vec3 dir = p[k + 1] - p[k];
-            const float len2 = dir.squaredNorm();
-            p[k] = p[k + 1] - (len2 > 1e-24f ? Vec3(dir * (J.boneLength / std::sqrt(len2)))
-                                             : Vec3(boneDirection(J) * J.boneLength));
-            continue;
-          }
-          // The tip's bone has no bone below it to be bounded by.
-          const IkChainJoint& below = joints[k + 1];
-          const bool bounded = k + 2 < n;
-          const Vec3 dir = boundedBone(p, k, k + 1, J, nextDir, bounded ? below.backwardCos : -1.0f,
-                                       bounded ? below.backwardSin : 0.0f);
-          p[k] = p[k + 1] - dir * J.boneLength;
-          nextDir = dir;
-        }
-        // Forward: from the root to the tip.
-        if (fixedRoot) p[0] = root;
-        // The last allowed pass always recovers, so the rotations are set however the loop ends.
-        recovered = recoverEachPass || error2 * ratio2 <= tolerance2 || iterations == maxIterations;
-        if (recovered) {
-          ws.recoverRotations(constraints);
-        } else if (limited) {
-          forwardWithinCones(ws, rootCone);
-        } else {
-          for (int k = 0; k + 1 < n; ++k) {
-            const Vec3 dir = p[k + 1] - p[k];
-            const float len2 = dir.squaredNorm();
-            p[k + 1] = p[k] + (len2 > 1e-24f ? Vec3(dir * (joints[k].boneLength / std::sqrt(len2)))
-                                             : Vec3(boneDirection(joints[k]) * joints[k].boneLength));
-          }
-        }
-        const float previous2 = error2;
-        error2 = (toModel * (p[n - 1] - target)).squaredNorm();
-        ratio2 = previous2 > 0.0f ? std::min(error2 / previous2, 1.0f) : 1.0f;
-        if (limited && error2 > tolerance2) {
-          // Limits can make a target unreachable where no pass gets closer: stop once three
-          // passes in a row gained less than 1 % of the distance.
-          stalled = error2 > kStallRatio2 * bestError2 ? stalled + 1 : 0;
-          bestError2 = std::min(bestError2, error2);
-          if (stalled >= 3) {
-            if (!recovered) ws.recoverRotations(constraints);
-            break;
-          }
-        }
-        if (error2 <= tolerance2) {
-          // After a recovering pass the positions already follow from the rotations.
-          if (recovered) break;
-          // Rotations recovered from the positions put the tip a float rounding away from
-          // where the passes left it: accept only what FK of the rotations reaches.
-          ws.recoverRotations(constraints);
-          recovered = true;
-          error2 = (toModel * (p[n - 1] - target)).squaredNorm();
-          if (error2 <= tolerance2) break;
-        }
+      passes.recoverEachPass = limited && !prepareBounds(ws, constraints, passes.rootCone);
+      passes.constraints = constraints;
+      passes.tolerance2 = toleranceModel * toleranceModel;
+      passes.maxIterations = maxIterations;
+      const bool seeded = seedStraightChains && !passes.recoverEachPass &&
+                          seedArc(ws, target, limited ? largestBoundTurnRad(ws) : kPi, passes.rootCone);
+      iterations = solvePasses(ws, passes, seeded ? ws.tipErrorModel(target) : error);
+      if (seeded && ws.tipErrorModel(target) > toleranceModel) {
+        // Limits can hold the arc in a fold the passes do not leave: solve again from the
+        // input pose, as without the seed.
+        restoreInput(ws, root);
+        iterations += solvePasses(ws, passes, error);
       }
     }
     error = ws.tipErrorModel(target);

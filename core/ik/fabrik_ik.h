@@ -47,6 +47,11 @@ struct FabrikIkJob {
   float toleranceModel = 1e-3f;     // stop when the tip is this close, model space
   int maxIterations = 16;           // backward + forward passes
   RootMode rootMode = RootMode::Fixed;
+  // A nearly straight input chain aimed at a target well inside its reach is FABRIK's slow
+  // start (each pass bends it a little more): bend it first into an arc whose chord points
+  // at the target, within the limits when they are angles between neighbouring bones, and
+  // if that solve misses, solve again from the input pose. false: FABRIK from the input pose.
+  bool seedStraightChains = true;
 
   // Output, optional.
   IkReport* report = nullptr;

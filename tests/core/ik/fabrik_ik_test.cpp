@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "core/ik/allocation_counter.h"
 #include "core/ik/ik_test_util.h"
@@ -203,6 +206,8 @@ TEST(FabrikIk, ConesAboutThePreviousBoneSolveAsWhenRecoveredEveryPass) {
         FabrikIkJob jobB = makeJob(b, setupB, target);
         jobA.constraints = onPositions;
         jobB.constraints = everyPass;
+        // The straight rest chain would be seeded on positions only.
+        jobA.seedStraightChains = false;
         IkReport reportA;
         IkReport reportB;
         jobA.report = &reportA;
@@ -230,6 +235,66 @@ TEST(FabrikIk, ConesAboutThePreviousBoneSolveAsWhenRecoveredEveryPass) {
         }
       }
     }
+  }
+}
+
+TEST(FabrikIk, ASeededStraightChainReachesWhatFabrikReachesInFewerPasses) {
+  // A straight chain is bent into an arc towards the target before the passes; where that
+  // misses, the solve starts again from the input pose. So every target FABRIK alone
+  // reaches is still reached, in fewer passes overall, and limits hold, under every frame.
+  for (const bool limited : {false, true}) {
+    int seededPasses = 0;
+    int plainPasses = 0;
+    for (const auto& frame : test::framesOfReference()) {
+      for (const float innerScale : {1.0f, -1.2f}) {
+        std::mt19937 rng(31);
+        std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+        const ChainRig rest =
+            test::makeChain(frame.parentModel, {.bones = 10, .bent = false, .innerScale = innerScale});
+        std::vector<JointConstraint> constraints;
+        if (limited) {
+          constraints.resize(11);
+          for (std::size_t k = 0; k < 10; ++k)
+            constraints[k] = JointConstraint::cone(
+                k == 0 ? test::boneAxisLocal(rest, 0) : previousBoneAxis(rest, k), 0.25f * kPi);
+        }
+        for (int trial = 0; trial < 24; ++trial) {
+          // Uniform in the ball of 0.9 times the chain's length about the root, model space.
+          Vec3 offset(unit(rng), unit(rng), unit(rng));
+          while (offset.squaredNorm() > 1.0f) offset = Vec3(unit(rng), unit(rng), unit(rng));
+          const Vec3 target = rest.rootModel() + 0.9f * rest.lengthModel() * offset;
+          ChainRig seeded = rest;
+          ChainRig plain = rest;
+          FabrikSetup seededSetup;
+          FabrikSetup plainSetup;
+          FabrikIkJob seededJob = makeJob(seeded, seededSetup, target);
+          FabrikIkJob plainJob = makeJob(plain, plainSetup, target);
+          seededJob.constraints = constraints;
+          plainJob.constraints = constraints;
+          plainJob.seedStraightChains = false;
+          IkReport seededReport;
+          IkReport plainReport;
+          seededJob.report = &seededReport;
+          plainJob.report = &plainReport;
+          ASSERT_TRUE(seededJob.run());
+          ASSERT_TRUE(plainJob.run());
+          const std::string where = frame.name + " scale " + std::to_string(innerScale) + " limited " +
+                                    std::to_string(limited) + " trial " + std::to_string(trial);
+          EXPECT_TRUE(seededReport.reached || !plainReport.reached) << where;
+          seeded.fk();
+          EXPECT_TRUE(!seededReport.reached || (seeded.tipModel() - target).norm() <= 1.01f * seededJob.toleranceModel)
+              << where;
+          for (std::size_t k = 0; k < constraints.size(); ++k) {
+            const Quat r = seeded.pose[static_cast<std::size_t>(seeded.chainJoints[k])].rotation;
+            EXPECT_LE(test::constraintViolationRad(constraints[k], r, test::boneAxisLocal(rest, k)), 1e-4f)
+                << where << " joint " << k;
+          }
+          seededPasses += seededReport.iterations;
+          plainPasses += plainReport.iterations;
+        }
+      }
+    }
+    EXPECT_LT(seededPasses, plainPasses) << "limited " << limited;
   }
 }
 
