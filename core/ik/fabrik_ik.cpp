@@ -158,6 +158,11 @@ struct Passes {
 // stall under limits, or maxIterations; the rotations are recovered however it ends.
 // Returns the passes used.
 int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
+  // Locals, not `s`'s members: the passes store floats through `p`, which could alias them.
+  const Vec3 target = s.target;
+  const Vec3 root = s.root;
+  const bool limited = s.limited;
+  const float tolerance2 = s.tolerance2;
   const int n = ws.size();
   Vec3* p = ws.positions.data();
   IkChainJoint* joints = ws.joints.data();
@@ -175,11 +180,11 @@ int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
   while (iterations < s.maxIterations) {
     ++iterations;
     // Backward: from the target to the root.
-    p[n - 1] = s.target;
+    p[n - 1] = target;
     Vec3 nextDir = Vec3::Zero();
     for (int k = n - 2; k >= 0; --k) {
       const IkChainJoint& J = joints[k];
-      if (!s.limited) {
+      if (!limited) {
         // Only the new position is needed: one scale of the difference.
         const Vec3 dir = p[k + 1] - p[k];
         const float len2 = dir.squaredNorm();
@@ -196,12 +201,12 @@ int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
       nextDir = dir;
     }
     // Forward: from the root to the tip.
-    if (s.fixedRoot) p[0] = s.root;
+    if (s.fixedRoot) p[0] = root;
     // The last allowed pass always recovers, so the rotations are set however the loop ends.
-    recovered = s.recoverEachPass || error2 * ratio2 <= s.tolerance2 || iterations == s.maxIterations;
+    recovered = s.recoverEachPass || error2 * ratio2 <= tolerance2 || iterations == s.maxIterations;
     if (recovered) {
       ws.recoverRotations(s.constraints);
-    } else if (s.limited) {
+    } else if (limited) {
       forwardWithinCones(ws, s.rootCone);
     } else {
       for (int k = 0; k + 1 < n; ++k) {
@@ -212,9 +217,9 @@ int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
       }
     }
     const float previous2 = error2;
-    error2 = (toModel * (p[n - 1] - s.target)).squaredNorm();
+    error2 = (toModel * (p[n - 1] - target)).squaredNorm();
     ratio2 = previous2 > 0.0f ? std::min(error2 / previous2, 1.0f) : 1.0f;
-    if (s.limited && error2 > s.tolerance2) {
+    if (limited && error2 > tolerance2) {
       // Limits can make a target unreachable where no pass gets closer: stop once three
       // passes in a row gained less than 1 % of the distance.
       stalled = error2 > kStallRatio2 * bestError2 ? stalled + 1 : 0;
@@ -224,15 +229,15 @@ int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
         break;
       }
     }
-    if (error2 <= s.tolerance2) {
+    if (error2 <= tolerance2) {
       // After a recovering pass the positions already follow from the rotations.
       if (recovered) break;
       // Rotations recovered from the positions put the tip a float rounding away from
       // where the passes left it: accept only what FK of the rotations reaches.
       ws.recoverRotations(s.constraints);
       recovered = true;
-      error2 = (toModel * (p[n - 1] - s.target)).squaredNorm();
-      if (error2 <= s.tolerance2) break;
+      error2 = (toModel * (p[n - 1] - target)).squaredNorm();
+      if (error2 <= tolerance2) break;
     }
   }
   return iterations;

@@ -292,7 +292,9 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
       } else {
         const Vec3 c = J.inputBoneParent.cross(toParent);
         const Quat half(toLength + d, c.x(), c.y(), c.z());
-        const float inverseNorm = 1.0f / half.coeffs().norm();
+        // |half|² = 2·|b|·(|b| + a·b) for unit a: from d, without waiting for the cross
+        // product (d < -0.9|b| went the careful way, so this does not cancel).
+        const float inverseNorm = 1.0f / std::sqrt(2.0f * toLength * (toLength + d));
         Quat rotation = half * J.inputRotation;
         Quat world = J.parentRotation * rotation;
         rotation.coeffs() *= inverseNorm;
