@@ -292,9 +292,9 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
       } else {
         const Vec3 c = J.inputBoneParent.cross(toParent);
         const Quat half(toLength + d, c.x(), c.y(), c.z());
-        // |half|² = 2·|b|·(|b| + a·b) for unit a: from d, without waiting for the cross
-        // product (d < -0.9|b| went the careful way, so this does not cancel).
-        const float inverseNorm = 1.0f / std::sqrt(2.0f * toLength * (toLength + d));
+        // The norm of `half` itself, not 2|b|(|b| + a·b): a frame rotation a rounding away
+        // from unit then stays so instead of compounding from joint to joint.
+        const float inverseNorm = 1.0f / half.coeffs().norm();
         Quat rotation = half * J.inputRotation;
         Quat world = J.parentRotation * rotation;
         rotation.coeffs() *= inverseNorm;

@@ -70,6 +70,31 @@ TEST(FabrikIk, ReachesRandomTargetsUnderEveryFrameWithAFixedRoot) {
   }
 }
 
+TEST(FabrikIk, ALongChainCurledUpReachesWithUnitRotations) {
+  // 64 bones brought to a tenth of their length from the root turn far at many joints: the
+  // rotation carried from joint to joint unnormalised (ik_chain.cpp) shrinks by cos²(θ/2)
+  // per joint and is renormalised on the way; the written rotations stay unit and FK of
+  // them ends on the target.
+  for (const auto& frame : {test::framesOfReference()[0], test::framesOfReference()[5]}) {
+    ChainRig rig = test::makeChain(frame.parentModel, {.bones = 64, .bent = true, .innerScale = -1.1f});
+    const float length = rig.lengthModel();
+    const Vec3 target = rig.rootModel() + 0.1f * length * Vec3(0.3f, 0.8f, -0.5f).normalized();
+    FabrikSetup setup;
+    FabrikIkJob job = makeJob(rig, setup, target);
+    job.toleranceModel = 1e-4f * length;
+    IkReport report;
+    job.report = &report;
+    ASSERT_TRUE(job.run());
+    rig.fk();
+    EXPECT_TRUE(report.reached) << frame.name << " error " << report.errorModel;
+    EXPECT_NEAR(report.errorModel, (rig.tipModel() - target).norm(), 1e-4f * length) << frame.name;
+    for (std::size_t k = 0; k + 1 < rig.chainJoints.size(); ++k) {
+      const Quat& r = rig.pose[static_cast<std::size_t>(rig.chainJoints[k])].rotation;
+      EXPECT_NEAR(r.norm(), 1.0f, 1e-5f) << frame.name << " joint " << k;
+    }
+  }
+}
+
 TEST(FabrikIk, MovingRootReachesTargetsAndWritesTheRootTranslation) {
   for (const auto& frame : test::framesOfReference()) {
     ChainRig rig = test::makeChain(frame.parentModel, {.bones = 4});
