@@ -2,21 +2,19 @@
 
 namespace articula {
 
-void IkInputRecord::reserve(std::size_t pathJoints) {
-  mJoints.reserve(pathJoints);
-  mKey.reserve(pathJoints * kFloatsPerJoint + kFrameFloats);
-}
+void IkInputRecord::reserve(std::size_t pathJoints) { mBlocks.reserve(pathJoints * kBlocksPerJoint + kFrameBlocks); }
 
 bool IkInputRecord::finish(const Affine& frame) {
-  // Column-major 4×4: the linear part's columns, then the origin.
+  // Column-major 4×4: the linear part's columns, then the origin; the bottom row is not read.
   const float* m = frame.data();
-  for (const int column : {0, 4, 8, 12}) record<3>(m + column);
+  const Lanes blocks[kFrameBlocks] = {load3(m, 0u), load3(m + 4, 0u), load3(m + 8, 0u), load3(m + 12, 0u)};
+  put(blocks);
   // A shorter path than last time.
-  if (mJointCount != mJoints.size() || mKeyCount != mKey.size()) {
-    mJoints.resize(mJointCount);
-    mKey.resize(mKeyCount);
+  if (mCount != mBlocks.size()) {
+    mBlocks.resize(mCount);
     mChanged = true;
   }
+  mChanged = mChanged || anyBit(mDiff);
   if (mChanged) mValid = false;
   return mChanged;
 }

@@ -3,9 +3,22 @@
 // Data kept for a Model), so a workspace re-derives only when that data changed: the joints
 // of a path, their translations and scales, the rotations of the joints not being solved,
 // and the chain's frame. Used by IkChainWorkspace and TwoBoneIkWorkspace.
+//
+// The record is a row of four-lane blocks of bits: per joint its translation with the joint
+// and whether its rotation counts in the fourth lane, its rotation (zero when it does not
+// count) and its scale; then the frame's four columns. Each block is compared and stored
+// whole, and the differences are only gathered (OR of XORs) until finish(), so a comparison
+// costs a few instructions per joint and no branch per value: packed SSE2 on x86-64, four
+// 32-bit lanes elsewhere.
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <vector>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define ARTICULA_IK_RECORD_SSE2 1
+#endif
 
 #include "core/math/transform.h"
 
@@ -23,55 +36,94 @@ class IkInputRecord {
   // which also leaves the record invalid until markValid().
   void begin() {
     mChanged = !mValid;
-    mJointCount = 0;
-    mKeyCount = 0;
+    mCount = 0;
+    mDiff = Lanes{};
   }
   // `withRotation`: whether the joint's rotation is part of what the data came from (false
-  // for the solved joints, read at every run).
+  // for the solved joints, read at every run). It is recorded with the joint, so the same
+  // joints with other rotations counting are a change.
   void add(int joint, const Transform& local, bool withRotation) {
-    if (mJointCount < mJoints.size()) {
-      mChanged = mChanged || mJoints[mJointCount] != joint;
-      mJoints[mJointCount] = joint;
-    } else {
-      mJoints.push_back(joint);
-      mChanged = true;
-    }
-    ++mJointCount;
-    static constexpr float kNoRotation[4] = {};
-    record<3>(local.translation.data());
-    record<3>(local.scale.data());
-    record<4>(withRotation ? local.rotation.coeffs().data() : kNoRotation);
+    const std::uint32_t tag = (static_cast<std::uint32_t>(joint) << 1) | (withRotation ? 1u : 0u);
+    const Lanes blocks[kBlocksPerJoint] = {load3(local.translation.data(), tag),
+                                           load4(local.rotation.coeffs().data(), withRotation),
+                                           load3(local.scale.data(), 0u)};
+    put(blocks);
   }
   bool finish(const Affine& frame);
   // The data derived from the recorded inputs is in place.
   void markValid() { mValid = true; }
 
  private:
-  static constexpr std::size_t kFloatsPerJoint = 10;  // translation, scale, rotation
-  static constexpr std::size_t kFrameFloats = 12;     // linear part, origin
+  static constexpr std::size_t kBlocksPerJoint = 3;  // translation and tag, rotation, scale
+  static constexpr std::size_t kFrameBlocks = 4;     // the linear part's columns, the origin
 
-  // Compares and copies a block of N floats as bits, straight from where they are stored.
-  // Inline, a block at a time: it runs for every joint of every solve.
+#ifdef ARTICULA_IK_RECORD_SSE2
+  using Lanes = __m128i;
+  // x, y, z and `last` in the fourth lane, read without touching the bytes after z.
+  static Lanes load3(const float* v, std::uint32_t last) {
+    std::uint32_t z = 0;
+    std::memcpy(&z, v + 2, sizeof z);
+    const __m128i xy = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(v));
+    const __m128i zLast = _mm_cvtsi64_si128(static_cast<long long>((std::uint64_t{last} << 32) | z));
+    return _mm_unpacklo_epi64(xy, zLast);
+  }
+  static Lanes load4(const float* v, bool keep) {
+    return _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)), _mm_set1_epi32(keep ? -1 : 0));
+  }
+  static bool anyBit(Lanes v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setzero_si128())) != 0xFFFF; }
+#else
+  struct Lanes {
+    std::uint32_t lane[4] = {};
+  };
+  static Lanes load3(const float* v, std::uint32_t last) {
+    Lanes r;
+    std::memcpy(r.lane, v, 3 * sizeof(float));
+    r.lane[3] = last;
+    return r;
+  }
+  static Lanes load4(const float* v, bool keep) {
+    Lanes r;
+    if (keep) std::memcpy(r.lane, v, 4 * sizeof(float));
+    return r;
+  }
+  static bool anyBit(const Lanes& v) { return (v.lane[0] | v.lane[1] | v.lane[2] | v.lane[3]) != 0; }
+#endif
+
+  struct alignas(16) Block {
+    std::uint32_t lane[4] = {};
+  };
+
+  // Compares N blocks with the record's next N, gathering the differences, and stores them.
   template <std::size_t N>
-  void record(const float* values) {
-    if (mKeyCount + N <= mKey.size()) {
-      float* slot = mKey.data() + mKeyCount;
-      if (std::memcmp(slot, values, N * sizeof(float)) != 0) {
-        std::memcpy(slot, values, N * sizeof(float));
-        mChanged = true;
+  void put(const Lanes (&blocks)[N]) {
+    if (mCount + N <= mBlocks.size()) {
+      Block* slot = mBlocks.data() + mCount;
+      // Gathered in a local: the stores into the record could otherwise alias mDiff.
+      Lanes diff = mDiff;
+      for (std::size_t i = 0; i < N; ++i) {
+#ifdef ARTICULA_IK_RECORD_SSE2
+        auto* bits = reinterpret_cast<__m128i*>(slot[i].lane);
+        diff = _mm_or_si128(diff, _mm_xor_si128(_mm_load_si128(bits), blocks[i]));
+        _mm_store_si128(bits, blocks[i]);
+#else
+        for (int k = 0; k < 4; ++k) {
+          diff.lane[k] |= slot[i].lane[k] ^ blocks[i].lane[k];
+          slot[i].lane[k] = blocks[i].lane[k];
+        }
+#endif
       }
+      mDiff = diff;
     } else {
-      mKey.resize(mKeyCount);
-      mKey.insert(mKey.end(), values, values + N);
+      mBlocks.resize(mCount);
+      for (const Lanes& lanes : blocks) std::memcpy(mBlocks.emplace_back().lane, &lanes, sizeof(Block));
       mChanged = true;
     }
-    mKeyCount += N;
+    mCount += N;
   }
 
-  std::vector<int> mJoints;
-  std::vector<float> mKey;
-  std::size_t mJointCount = 0;  // joints added since begin()
-  std::size_t mKeyCount = 0;    // floats recorded since begin()
+  std::vector<Block> mBlocks;
+  std::size_t mCount = 0;  // blocks recorded since begin()
+  Lanes mDiff{};           // OR of every block's XOR with the record since begin()
   bool mValid = false;
   bool mChanged = true;
 };

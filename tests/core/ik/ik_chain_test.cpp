@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/ik/ik_input_record.h"
 #include "core/ik/ik_test_util.h"
 
 namespace articula {
@@ -213,7 +214,8 @@ TEST(IkChainWorkspace, LoadingTheStoredRotationsCarriesTheSolveOn) {
       EXPECT_LE((ws.positions[i] - offset - fresh.positions[i]).norm(), 1e-5f) << "joint " << k;
       EXPECT_LE((ws.joints[i].inputBoneParent - fresh.joints[i].inputBoneParent).norm(), 1e-6f) << "joint " << k;
       if (k + 1 < chain->size()) {
-        EXPECT_EQ(ws.joints[i].inputRotation.coeffs(), rig.pose[static_cast<std::size_t>(chain->joint(k))].rotation.coeffs())
+        EXPECT_EQ(ws.joints[i].inputRotation.coeffs(),
+                  rig.pose[static_cast<std::size_t>(chain->joint(k))].rotation.coeffs())
             << "joint " << k;
       }
     }
@@ -252,7 +254,8 @@ TEST(IkChainWorkspace, LoadingTheStoredRotationsCarriesTheSolveOn) {
     solveAndStore();
     test::ChainRig bad = rig;
     bad.pose[tip].rotation.coeffs() << 0.0f, 0.0f, 0.0f, 0.0f;
-    EXPECT_EQ(ws.load(*chain, bad.pose, bad.model).value_or(""), "IK: the local rotation of " + chain->label(chain->pathIndex(chain->size() - 1)) + " is zero");
+    EXPECT_EQ(ws.load(*chain, bad.pose, bad.model).value_or(""),
+              "IK: the local rotation of " + chain->label(chain->pathIndex(chain->size() - 1)) + " is zero");
   }
 }
 
@@ -266,6 +269,87 @@ TEST(IkMath, ModelRotationToSpaceConjugatesByTheFrame) {
     const Mat3 actual = modelRotationToSpace(m, axisModel, 0.8f).toRotationMatrix();
     EXPECT_LE((expected - actual).cwiseAbs().maxCoeff(), 1e-5f) << frame.name;
   }
+}
+
+// IkInputRecord gathers the differences block by block (packed on x86-64) and decides only in
+// finish(): every recorded value, the joint, whether its rotation counts, the frame's columns
+// and the path's length must each make a change on its own, and nothing else may.
+TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
+  std::vector<Transform> path(3);
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const float f = static_cast<float>(i);
+    path[i].translation = Vec3(0.1f * f, 1.0f, -0.5f);
+    path[i].rotation = Quat(Eigen::AngleAxisf(0.3f + 0.1f * f, Vec3(1.0f, 2.0f, 3.0f).normalized()));
+    path[i].scale = Vec3::Constant(1.0f + 0.1f * f);
+  }
+  Affine frame(Eigen::Translation3f(1.0f, 2.0f, 3.0f) * Eigen::AngleAxisf(0.7f, Vec3::UnitY()));
+  IkInputRecord record;
+  record.reserve(path.size());
+  // Joints 7, 5, 4; only the middle one's rotation counts.
+  int joints[] = {7, 5, 4};
+  bool withRotation[] = {false, true, false};
+  std::size_t length = path.size();
+  auto compare = [&] {
+    record.begin();
+    for (std::size_t i = 0; i < length; ++i) record.add(joints[i], path[i], withRotation[i]);
+    const bool changed = record.finish(frame);
+    record.markValid();
+    return changed;
+  };
+  EXPECT_TRUE(compare());  // nothing recorded yet
+  EXPECT_FALSE(compare());
+  record.invalidate();
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
+
+  // One value at a time, in every lane; each change is then the new record.
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    for (int k = 0; k < 3; ++k) {
+      path[i].translation[k] += 0.25f;
+      EXPECT_TRUE(compare()) << "translation " << i << ' ' << k;
+      EXPECT_FALSE(compare());
+      path[i].scale[k] *= -1.0f;
+      EXPECT_TRUE(compare()) << "scale " << i << ' ' << k;
+      EXPECT_FALSE(compare());
+    }
+    for (int k = 0; k < 4; ++k) {
+      path[i].rotation.coeffs()[k] = std::nextafter(path[i].rotation.coeffs()[k], 2.0f);
+      EXPECT_EQ(compare(), withRotation[i]) << "rotation " << i << ' ' << k;
+      EXPECT_FALSE(compare());
+    }
+    ++joints[i];
+    EXPECT_TRUE(compare()) << "joint " << i;
+    EXPECT_FALSE(compare());
+    withRotation[i] = !withRotation[i];
+    EXPECT_TRUE(compare()) << "rotation counting " << i;
+    EXPECT_FALSE(compare());
+  }
+  for (int column = 0; column < 4; ++column) {
+    for (int row = 0; row < 3; ++row) {
+      frame.matrix()(row, column) += 0.5f;
+      EXPECT_TRUE(compare()) << "frame " << row << ' ' << column;
+      EXPECT_FALSE(compare());
+    }
+  }
+  // Bits, not values: +0 and −0 differ.
+  frame.matrix()(0, 3) = 0.0f;
+  compare();
+  frame.matrix()(0, 3) = -0.0f;
+  EXPECT_TRUE(compare());
+  // A shorter path, and back.
+  length = 2;
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
+  length = 3;
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
+  // A change not marked valid is reported again.
+  path[0].translation.x() += 1.0f;
+  record.begin();
+  for (std::size_t i = 0; i < length; ++i) record.add(joints[i], path[i], withRotation[i]);
+  EXPECT_TRUE(record.finish(frame));
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
 }
 
 }  // namespace
