@@ -283,20 +283,38 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return &ws.limb;
 }
 
+// The careful conversion for frameTurn near a half turn, out of line: it is rare and would
+// crowd the common path's registers.
+[[gnu::noinline]] Quat frameTurnNearHalf(const Vec3& x0, const Vec3& y0, const Vec3& z0, const Vec3& x1, const Vec3& y1,
+                                         const Vec3& z1) {
+  const Mat3 m = x1 * x0.transpose() + y1 * y0.transpose() + z1 * z0.transpose();
+  return Quat(m);
+}
+
 // The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, x1 × y1), not
 // normalised. With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 + trace M = 4 cos²(φ/2) and the axial
 // vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with no square
 // root. Near a half turn that factor cancels; there M goes through the careful conversion.
-Quat frameTurn(const Vec3& x0, const Vec3& y0, const Vec3& x1, const Vec3& y1) {
-  const Vec3 z0 = x0.cross(y0);
-  const Vec3 z1 = x1.cross(y1);
-  const float w = 1.0f + x0.dot(x1) + y0.dot(y1) + z0.dot(z1);
+// Written on scalars and inlined: Eigen's packed cross products shuffle more than they save.
+inline Quat frameTurn(const Vec3& x0, const Vec3& y0, const Vec3& x1, const Vec3& y1) {
+  const float z0x = x0.y() * y0.z() - x0.z() * y0.y();
+  const float z0y = x0.z() * y0.x() - x0.x() * y0.z();
+  const float z0z = x0.x() * y0.y() - x0.y() * y0.x();
+  const float z1x = x1.y() * y1.z() - x1.z() * y1.y();
+  const float z1y = x1.z() * y1.x() - x1.x() * y1.z();
+  const float z1z = x1.x() * y1.y() - x1.y() * y1.x();
+  const float w = 1.0f + (x0.x() * x1.x() + x0.y() * x1.y() + x0.z() * x1.z()) +
+                  (y0.x() * y1.x() + y0.y() * y1.y() + y0.z() * y1.z()) + (z0x * z1x + z0y * z1y + z0z * z1z);
   if (w > 0.25f) {
-    const Vec3 v = x0.cross(x1) + y0.cross(y1) + z0.cross(z1);
-    return Quat(w, v.x(), v.y(), v.z());
+    const float vx =
+        (x0.y() * x1.z() - x0.z() * x1.y()) + (y0.y() * y1.z() - y0.z() * y1.y()) + (z0y * z1z - z0z * z1y);
+    const float vy =
+        (x0.z() * x1.x() - x0.x() * x1.z()) + (y0.z() * y1.x() - y0.x() * y1.z()) + (z0z * z1x - z0x * z1z);
+    const float vz =
+        (x0.x() * x1.y() - x0.y() * x1.x()) + (y0.x() * y1.y() - y0.y() * y1.x()) + (z0x * z1y - z0y * z1x);
+    return Quat(w, vx, vy, vz);
   }
-  const Mat3 m = x1 * x0.transpose() + y1 * y0.transpose() + z1 * z0.transpose();
-  return Quat(m);
+  return frameTurnNearHalf(x0, y0, Vec3(z0x, z0y, z0z), x1, y1, Vec3(z1x, z1y, z1z));
 }
 
 // The solve proper, on a checked job and its limb; vectors in chain space unless named.
