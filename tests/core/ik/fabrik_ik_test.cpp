@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,24 @@ FabrikIkJob makeJob(ChainRig& rig, FabrikSetup& setup, const Vec3& targetModel) 
   job.toleranceModel = 5e-5f * rig.lengthModel();
   job.maxIterations = 200;
   return job;
+}
+
+// A copy of `rest` solved towards `target` with these limits, seeded or not.
+struct Solved {
+  ChainRig rig;
+  IkReport report;
+  float toleranceModel = 0.0f;
+};
+Solved solveCopy(const ChainRig& rest, const Vec3& target, std::span<const JointConstraint> constraints, bool seed) {
+  Solved solved{rest, {}, 0.0f};
+  FabrikSetup setup;
+  FabrikIkJob job = makeJob(solved.rig, setup, target);
+  job.constraints = constraints;
+  job.seedStraightChains = seed;
+  job.report = &solved.report;
+  EXPECT_TRUE(job.run());
+  solved.toleranceModel = job.toleranceModel;
+  return solved;
 }
 
 TEST(FabrikIk, DefaultJobIsInvalid) {
@@ -223,22 +242,13 @@ TEST(FabrikIk, ConesAboutThePreviousBoneSolveAsWhenRecoveredEveryPass) {
           onPositions[k] = JointConstraint::cone(axis, 0.6f);
           everyPass[k] = onPositions[k].withTwistLimit(-kPi, kPi);
         }
-        ChainRig a = rest;
-        ChainRig b = rest;
-        FabrikSetup setupA;
-        FabrikSetup setupB;
-        FabrikIkJob jobA = makeJob(a, setupA, target);
-        FabrikIkJob jobB = makeJob(b, setupB, target);
-        jobA.constraints = onPositions;
-        jobB.constraints = everyPass;
         // The straight rest chain would be seeded on positions only.
-        jobA.seedStraightChains = false;
-        IkReport reportA;
-        IkReport reportB;
-        jobA.report = &reportA;
-        jobB.report = &reportB;
-        ASSERT_TRUE(jobA.run());
-        ASSERT_TRUE(jobB.run());
+        const Solved solvedA = solveCopy(rest, target, onPositions, false);
+        const Solved solvedB = solveCopy(rest, target, everyPass, true);
+        const ChainRig& a = solvedA.rig;
+        const ChainRig& b = solvedB.rig;
+        const IkReport& reportA = solvedA.report;
+        const IkReport& reportB = solvedB.report;
         const std::string where =
             frame.name + " scale " + std::to_string(innerScale) + " trial " + std::to_string(trial);
         // Rounding apart, the passes are the same; where the limits leave the target out of
@@ -288,29 +298,19 @@ TEST(FabrikIk, ASeededStraightChainReachesWhatFabrikReachesInFewerPasses) {
           Vec3 offset(unit(rng), unit(rng), unit(rng));
           while (offset.squaredNorm() > 1.0f) offset = Vec3(unit(rng), unit(rng), unit(rng));
           const Vec3 target = rest.rootModel() + 0.9f * rest.lengthModel() * offset;
-          ChainRig seeded = rest;
-          ChainRig plain = rest;
-          FabrikSetup seededSetup;
-          FabrikSetup plainSetup;
-          FabrikIkJob seededJob = makeJob(seeded, seededSetup, target);
-          FabrikIkJob plainJob = makeJob(plain, plainSetup, target);
-          seededJob.constraints = constraints;
-          plainJob.constraints = constraints;
-          plainJob.seedStraightChains = false;
-          IkReport seededReport;
-          IkReport plainReport;
-          seededJob.report = &seededReport;
-          plainJob.report = &plainReport;
-          ASSERT_TRUE(seededJob.run());
-          ASSERT_TRUE(plainJob.run());
+          Solved seeded = solveCopy(rest, target, constraints, true);
+          const Solved plain = solveCopy(rest, target, constraints, false);
+          const IkReport& seededReport = seeded.report;
+          const IkReport& plainReport = plain.report;
           const std::string where = frame.name + " scale " + std::to_string(innerScale) + " limited " +
                                     std::to_string(limited) + " trial " + std::to_string(trial);
           EXPECT_TRUE(seededReport.reached || !plainReport.reached) << where;
-          seeded.fk();
-          EXPECT_TRUE(!seededReport.reached || (seeded.tipModel() - target).norm() <= 1.01f * seededJob.toleranceModel)
+          seeded.rig.fk();
+          EXPECT_TRUE(!seededReport.reached ||
+                      (seeded.rig.tipModel() - target).norm() <= 1.01f * seeded.toleranceModel)
               << where;
           for (std::size_t k = 0; k < constraints.size(); ++k) {
-            const Quat r = seeded.pose[static_cast<std::size_t>(seeded.chainJoints[k])].rotation;
+            const Quat r = seeded.rig.pose[static_cast<std::size_t>(seeded.rig.chainJoints[k])].rotation;
             EXPECT_LE(test::constraintViolationRad(constraints[k], r, test::boneAxisLocal(rest, k)), 1e-4f)
                 << where << " joint " << k;
           }
