@@ -112,10 +112,7 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   if (model.size() < jointCount) return std::string("IK: the model matrices are fewer than the skeleton's joints");
 
   const Affine frame = chain.parentModel(pose, model);
-  if (!updateStructure(chain, pose, frame)) {
-    if (stored && resumeStored(chain, pose)) return std::nullopt;
-    return loadRotations(chain, pose);
-  }
+  if (!updateStructure(chain, pose, frame)) return loadRotations(chain, pose, stored && matchesStored(chain, pose));
 
   const auto path = chain.path();
   for (std::size_t p = 0; p < path.size(); ++p) {
@@ -193,7 +190,8 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   return std::nullopt;
 }
 
-std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain, std::span<const Transform> pose) {
+std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain, std::span<const Transform> pose,
+                                                           bool carryOn) {
   const int n = size();
   for (int k = 0; k < n; ++k) {
     IkChainJoint& J = joints[static_cast<std::size_t>(k)];
@@ -202,37 +200,25 @@ std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain,
       return "IK: the local transform of " + chain.label(chain.pathIndex(k)) + " is not finite";
     if (rotation.coeffs().squaredNorm() < 1e-12f)
       return "IK: the local rotation of " + chain.label(chain.pathIndex(k)) + " is zero";
-    J.inputRotation = rotation.normalized();
+    // Carrying on, the solved joints' rotations are the stored ones, bit for bit.
+    J.inputRotation = carryOn && k + 1 < n ? rotation : rotation.normalized();
     J.rotation = J.inputRotation;
     if (k + 1 < n) J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
   }
+  if (carryOn) return std::nullopt;
   joints.front().parentRotation = Quat::Identity();
   positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
   forward(0);
   return std::nullopt;
 }
 
-bool IkChainWorkspace::resumeStored(const IkChain& chain, std::span<const Transform> pose) {
-  const int n = size();
-  for (int k = 0; k + 1 < n; ++k) {
+bool IkChainWorkspace::matchesStored(const IkChain& chain, std::span<const Transform> pose) const {
+  for (int k = 0; k + 1 < size(); ++k) {
     const Quat& rotation = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
     if (std::memcmp(rotation.coeffs().data(), mStoredRotations[static_cast<std::size_t>(k)].coeffs().data(),
                     4 * sizeof(float)) != 0)
       return false;
   }
-  // The tip's rotation moves nothing solved; loadRotations() reads and checks it (and names
-  // a bad one).
-  const Quat& tipRotation = pose[static_cast<std::size_t>(chain.tip())].rotation;
-  if (!ik::allFinite(tipRotation.coeffs().data(), 4) || tipRotation.coeffs().squaredNorm() < 1e-12f) return false;
-  for (int k = 0; k + 1 < n; ++k) {
-    IkChainJoint& J = joints[static_cast<std::size_t>(k)];
-    J.inputRotation = mStoredRotations[static_cast<std::size_t>(k)];
-    J.rotation = J.inputRotation;
-    J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
-  }
-  IkChainJoint& tip = joints.back();
-  tip.inputRotation = tipRotation.normalized();
-  tip.rotation = tip.inputRotation;
   return true;
 }
 

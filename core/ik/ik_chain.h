@@ -177,11 +177,11 @@ struct IkChainWorkspace {
 
   // Records the structure inputs; true when they differ from the last successful load's.
   bool updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame);
-  // load() when the structure is unchanged: the chain joints' rotations and FK only.
-  std::optional<std::string> loadRotations(const IkChain& chain, std::span<const Transform> pose);
-  // load() when the structure is unchanged and the rotations are the stored ones: false
-  // when they are not (nothing changed then).
-  bool resumeStored(const IkChain& chain, std::span<const Transform> pose);
+  // load() when the structure is unchanged: the chain joints' rotations and FK only; with
+  // carryOn (the rotations are the stored ones), the rotations only.
+  std::optional<std::string> loadRotations(const IkChain& chain, std::span<const Transform> pose, bool carryOn);
+  // The solved joints' rotations in the pose are, bit for bit, the last store()'s.
+  bool matchesStored(const IkChain& chain, std::span<const Transform> pose) const;
 };
 
 // A model-space rotation (axisModel, angleRad) expressed in another space whose linear map to
