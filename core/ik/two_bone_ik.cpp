@@ -2,6 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define ARTICULA_TWO_BONE_SSE2 1
+#endif
 
 #include "core/ik/ik_frames.h"
 #include "core/math/quaternion.h"
@@ -229,10 +235,58 @@ bool sameJoints(const TwoBoneIkJob& job, const TwoBoneIkWorkspace& ws) {
          job.model.size() >= static_cast<std::size_t>(ws.jointCount);
 }
 
-// Records the path from the end joint up to the start joint, as the hierarchy is now, and
-// the chain frame; true when they differ from the record the limb was derived from. A path
-// that no longer reaches the start joint counts as a change.
-bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
+// The start joint is the mid joint's parent and the mid joint the end joint's.
+bool isDirect(const TwoBoneIkJob& job) {
+  const Skeleton& skeleton = *job.skeleton;
+  return skeleton.parent(job.endJoint) == job.midJoint && skeleton.parent(job.midJoint) == job.startJoint;
+}
+
+// Compares a direct limb's source as it is now with `record`, block by block, and stores it
+// there; true when any bit differs. SSE2 where there is one, four 32-bit lanes elsewhere.
+bool directSourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneDirectSource& record) {
+  const Transform& start = job.pose[static_cast<std::size_t>(job.startJoint)];
+  const Transform& mid = job.pose[static_cast<std::size_t>(job.midJoint)];
+  const Transform& end = job.pose[static_cast<std::size_t>(job.endJoint)];
+  // Column-major 4×4: the linear part's columns, then the origin.
+  const float* m = frame.data();
+  const float* const vectors[6] = {start.translation.data(), start.scale.data(), mid.translation.data(),
+                                   mid.scale.data(),         end.translation.data(), end.scale.data()};
+#ifdef ARTICULA_TWO_BONE_SSE2
+  // x, y, z and a zero lane, read without touching the bytes after z.
+  auto load3 = [](const float* v) {
+    return _mm_castps_si128(_mm_movelh_ps(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v))),
+                                          _mm_load_ss(v + 2)));
+  };
+  __m128i diff = _mm_setzero_si128();
+  auto put = [&](__m128i block, std::uint32_t* slot) {
+    auto* bits = reinterpret_cast<__m128i*>(slot);
+    diff = _mm_or_si128(diff, _mm_xor_si128(_mm_load_si128(bits), block));
+    _mm_store_si128(bits, block);
+  };
+  for (int i = 0; i < 6; ++i) put(load3(vectors[i]), record.bits[i]);
+  for (int c = 0; c < 4; ++c) put(_mm_loadu_si128(reinterpret_cast<const __m128i*>(m + 4 * c)), record.bits[6 + c]);
+  return _mm_movemask_epi8(_mm_cmpeq_epi32(diff, _mm_setzero_si128())) != 0xFFFF;
+#else
+  std::uint32_t diff = 0;
+  auto put = [&](const float* v, int lanes, std::uint32_t* slot) {
+    std::uint32_t block[4] = {};
+    std::memcpy(block, v, static_cast<std::size_t>(lanes) * sizeof(float));
+    for (int k = 0; k < 4; ++k) {
+      diff |= slot[k] ^ block[k];
+      slot[k] = block[k];
+    }
+  };
+  for (int i = 0; i < 6; ++i) put(vectors[i], 3, record.bits[i]);
+  for (int c = 0; c < 4; ++c) put(m + 4 * c, 4, record.bits[6 + c]);
+  return diff != 0;
+#endif
+}
+
+// Records the path from the end joint up to the start joint in `record`, as the hierarchy is
+// now, and the frame; true when they differ from the last valid record. A path that no
+// longer reaches the start joint counts as a change. Out of line: the direct limb's check,
+// the common one, then needs no registers saved.
+[[gnu::noinline]] bool pathSourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
   const Skeleton& skeleton = *job.skeleton;
   record.begin();
   int j = job.endJoint;
@@ -245,18 +299,33 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
   return changed || j != job.startJoint;
 }
 
-// Every check of validate(), then the limb derived into `limb` and, with a record, the path
-// and the frame it came from recorded; false (with the message in `error`) when invalid.
-bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, IkInputRecord* record,
+// Records what the limb comes from as the hierarchy, the pose and the frame are now; true
+// when it differs from the record the limb was derived from (or there is none): a direct
+// limb in `ws.directSource`, any other in `ws.source`.
+bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneIkWorkspace& ws) {
+  if (isDirect(job)) {
+    const bool changed = directSourceChanged(job, frame, ws.directSource) || !ws.directValid;
+    ws.directValid = !changed;
+    ws.source.invalidate();
+    return changed;
+  }
+  ws.directValid = false;
+  return pathSourceChanged(job, frame, ws.source);
+}
+
+// Every check of validate(), then the limb derived into `limb` and, with a workspace, what
+// it came from recorded there; false (with the message in `error`) when invalid.
+bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, TwoBoneIkWorkspace* ws,
                     std::optional<std::string>& error) {
   error = checkJoints(job);
   if (!error && !inputsValid(job)) error = inputsError(job);
   if (error) return false;
   Affine rootFrame;
   const Affine& frame = chainFrame(job, rootFrame);
-  if (record != nullptr) {
-    record->invalidate();
-    sourceChanged(job, frame, *record);
+  if (ws != nullptr) {
+    ws->directValid = false;
+    ws->source.invalidate();
+    sourceChanged(job, frame, *ws);
   }
   error = deriveLimb(job, frame, limb);
   return !error;
@@ -267,19 +336,23 @@ bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, IkInputRecord* r
 const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws, std::optional<std::string>& error) {
   if (sameJoints(job, ws)) {
     Affine rootFrame;
-    if (!sourceChanged(job, chainFrame(job, rootFrame), ws.source)) {
+    if (!sourceChanged(job, chainFrame(job, rootFrame), ws)) {
       if (inputsValid(job)) return &ws.limb;
       error = inputsError(job);
       return nullptr;
     }
   }
-  if (!checkAndDerive(job, ws.limb, &ws.source, error)) return nullptr;
+  if (!checkAndDerive(job, ws.limb, &ws, error)) return nullptr;
   ws.skeleton = job.skeleton;
   ws.jointCount = job.skeleton->jointCount();
   ws.startJoint = job.startJoint;
   ws.midJoint = job.midJoint;
   ws.endJoint = job.endJoint;
-  ws.source.markValid();
+  if (isDirect(job)) {
+    ws.directValid = true;
+  } else {
+    ws.source.markValid();
+  }
   return &ws.limb;
 }
 

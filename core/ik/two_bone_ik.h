@@ -19,6 +19,7 @@
 // Either turn is one rotation between two frames (a direction in the bend plane and the bend
 // axis, before and after), normalised once. Only a non-zero twistAngleRad costs one sin/cos
 // pair.
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,13 +54,20 @@ struct TwoBoneLimb {
   float halfInverseRootAb = 0.0f;
 };
 
+// What a direct limb (the start joint the mid joint's parent, the mid joint the end joint's,
+// as in most rigs) is derived from, besides its joints, as ten four-lane blocks of bits: the
+// three joints' translations and scales (x, y, z, 0), then the chain frame's four columns.
+struct alignas(16) TwoBoneDirectSource {
+  std::uint32_t bits[10][4] = {};
+};
+
 // Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
 // run of the same limb, as a rig does once per frame. run() re-derives the limb only when
-// what it comes from changed since the workspace's last successful run (IkInputRecord, bit
-// for bit): the skeleton, the three joints and the hierarchy between them, the translations
-// and scales of the joints from start to end, the rotations of the joints between the
-// solved ones, and the chain frame. The solved joints' rotations are read every run. A run
-// writes the same bits with or without one.
+// what it comes from changed since the workspace's last successful run, bit for bit: the
+// skeleton, the three joints and the hierarchy between them, the translations and scales of
+// the joints from start to end, the rotations of the joints between the solved ones, and the
+// chain frame. The solved joints' rotations are read every run. A run writes the same bits
+// with or without one.
 struct TwoBoneIkWorkspace {
   // Room for a limb whose end-to-start path has this many joints, so that no run allocates.
   void reserve(std::size_t pathJoints) { source.reserve(pathJoints); }
@@ -71,7 +79,11 @@ struct TwoBoneIkWorkspace {
   int startJoint = kNoParent;
   int midJoint = kNoParent;
   int endJoint = kNoParent;
-  IkInputRecord source;  // the path from the end joint up to the start joint, and the frame
+  // A direct limb's source, compared as one block: valid when `limb` came from it.
+  TwoBoneDirectSource directSource;
+  bool directValid = false;
+  // Any other limb's: the path from the end joint up to the start joint, and the frame.
+  IkInputRecord source;
 };
 
 struct TwoBoneIkJob {

@@ -301,29 +301,37 @@ TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
     const char* name;
     int bones;
     int start, mid, end;  // indices into chainJoints
+    bool twistJoint;
   };
   // The twist joint sits between mid and end (start is the skeleton root: its own model
-  // matrix is the frame), or between start and mid (start below the root).
-  const Limb limbs[] = {{"root_start", 2, 0, 1, 2}, {"inner_start", 3, 1, 2, 3}};
+  // matrix is the frame), or between start and mid (start below the root); without it the
+  // limb is direct, each joint the next one's parent, and recorded as one block.
+  const Limb limbs[] = {{"root_start", 2, 0, 1, 2, true},
+                        {"inner_start", 3, 1, 2, 3, true},
+                        {"direct_root_start", 2, 0, 1, 2, false},
+                        {"direct_inner_start", 3, 1, 2, 3, false}};
   for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
     TwoBoneIkWorkspace workspace;  // shared across limbs and frames: it must notice every change
     for (const auto& frame : test::framesOfReference()) {
       for (const Limb& limb : limbs) {
-        ChainRig rig = test::makeChain(frame.parentModel, {.bones = limb.bones, .bent = true, .twistJoint = true});
+        ChainRig rig =
+            test::makeChain(frame.parentModel, {.bones = limb.bones, .bent = true, .twistJoint = limb.twistJoint});
         const int start = rig.chainJoints[static_cast<std::size_t>(limb.start)];
         const int mid = rig.chainJoints[static_cast<std::size_t>(limb.mid)];
         const int end = rig.chainJoints[static_cast<std::size_t>(limb.end)];
         const int twist = rig.skeleton.findJoint("twist");
-        ASSERT_GE(twist, 0);
+        ASSERT_EQ(twist >= 0, limb.twistJoint);
         std::mt19937 rng(11);
         const std::function<void(ChainRig&)> edits[] = {
             [](ChainRig&) {},
             [](ChainRig&) {},  // a new target only
             [&](ChainRig& r) {
-              r.pose[static_cast<std::size_t>(twist)].rotation *= Quat(Eigen::AngleAxisf(0.3f, Vec3::UnitX()));
+              if (twist >= 0)
+                r.pose[static_cast<std::size_t>(twist)].rotation *= Quat(Eigen::AngleAxisf(0.3f, Vec3::UnitX()));
             },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(end)].translation *= 1.2f; },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(mid)].translation *= 0.9f; },
+            [&](ChainRig& r) { r.pose[static_cast<std::size_t>(mid)].scale = Vec3(1.1f, 0.8f, 1.25f); },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(start)].scale = Vec3::Constant(1.3f); },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(start)].translation += Vec3(0.2f, -0.1f, 0.05f); },
             [](ChainRig& r) { r.parentModel = Affine(Eigen::Translation3f(0.5f, -0.25f, 1.0f)) * r.parentModel; },
