@@ -124,8 +124,10 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
 const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
   const int parent = job.skeleton->parent(job.startJoint);
   if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
-  rootFrame = job.model[static_cast<std::size_t>(job.startJoint)] *
-              job.pose[static_cast<std::size_t>(job.startJoint)].toAffine().inverse(Eigen::Affine);
+  // The local rotation as the rotation it stands for: toAffine assumes a unit quaternion.
+  Transform local = job.pose[static_cast<std::size_t>(job.startJoint)];
+  local.rotation.normalize();
+  rootFrame = job.model[static_cast<std::size_t>(job.startJoint)] * local.toAffine().inverse(Eigen::Affine);
   return rootFrame;
 }
 
@@ -390,16 +392,29 @@ inline Quat frameTurn(const Vec3& x0, const Vec3& y0, const Vec3& x1, const Vec3
   return frameTurnNearHalf(x0, y0, Vec3(z0x, z0y, z0z), x1, y1, Vec3(z1x, z1y, z1z));
 }
 
+// q v q* for any non-zero q: v rotated by q / |q| and scaled by |q|² (Eigen's product assumes
+// a unit q). With t = 2 u × v: |q|² v + w t + u × t.
+inline Vec3 rotateScaled(const Quat& q, const Vec3& v) {
+  const Vec3 t = 2.0f * q.vec().cross(v);
+  return q.squaredNorm() * v + q.w() * t + q.vec().cross(t);
+}
+
 // The solve proper, on a checked job and its limb; vectors in chain space unless named.
 void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
-  const Quat startRotation = job.pose[static_cast<std::size_t>(job.startJoint)].rotation.normalized();
-  const Quat midRotation = job.pose[static_cast<std::size_t>(job.midJoint)].rotation.normalized();
+  // The solved joints' rotations as they are, unit or not (validate() refuses only zero ones):
+  // rotateScaled scales by their squared norms, divided out once, and the written rotations
+  // are normalised anyway.
+  const Quat& startRotation = job.pose[static_cast<std::size_t>(job.startJoint)].rotation;
+  const Quat& midRotation = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
+  const float startNorm2 = startRotation.squaredNorm();
+  const float startInverse2 = 1.0f / startNorm2;
+  const float midInverse2 = 1.0f / midRotation.squaredNorm();
 
   // Limb in chain space.
-  const Vec3 upper = startRotation * su.upperLocal;
-  const Quat midParent = startRotation * su.linkRotation;  // rotation of the mid's parent frame
-  const Quat midWorld = midParent * midRotation;
-  const Vec3 lower = su.linkScale * (midWorld * su.lowerLocal);
+  const Vec3 upper = rotateScaled(startRotation, su.upperLocal) * startInverse2;
+  const Quat midParent = startRotation * su.linkRotation;  // the mid's parent frame, times |start|
+  const Quat midWorld = midParent * midRotation;           // times |start| |mid|
+  const Vec3 lower = rotateScaled(midWorld, su.lowerLocal) * (su.linkScale * startInverse2 * midInverse2);
   // Rotations keep lengths: the bones' lengths are the limb's.
   const float a = su.upperLength;
   const float b = su.lowerLength;
@@ -422,7 +437,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
     straight = true;
     // Rotations about a similarity frame turn with its rotation part only (the signed scale
     // commutes), so the mid-local axis maps into chain space by midWorld.
-    k = midWorld * job.fallbackBendAxisMidLocal;
+    k = rotateScaled(midWorld, job.fallbackBendAxisMidLocal);
     k -= upperDir * k.dot(upperDir);
     if (k.squaredNorm() < 1e-12f * job.fallbackBendAxisMidLocal.squaredNorm()) k = upperDir.cross(poleChain);
     if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
@@ -468,14 +483,16 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   const Vec3 poleAcross = poleChain - u * poleChain.dot(u);
   const bool hasPole = poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f;
 
+  // From the start joint to the end joint after the knee's turn: |reachAfterKnee| = d.
+  const Vec3 reachAfterKnee = upper + knee * lower;
+
   // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
   // onto the wanted one (the same direction placed by the target, kWanted).
   Quat startTurn;
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
-    // The reach after the knee's turn, swung onto the target and turned about it into the
-    // pole's plane. |reach| = d, zero only for equal bones folded onto the start: then only
-    // the turn about u.
-    const Vec3 reach = upper + knee * lower;
+    // The reach swung onto the target and turned about it into the pole's plane. It is zero
+    // only for equal bones folded onto the start: then only the turn about u.
+    const Vec3& reach = reachAfterKnee;
     const bool folded = !(d > 1e-7f * longest);
     const Vec3 reachDir = folded ? u : Vec3(reach * (1.0f / d));
     // A straight input limb's k is across the upper bone only: make it across the reach.
@@ -493,7 +510,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
       v = poleAcross.normalized();
       kWanted = v.cross(u);
     } else {
-      kWanted = fromToUnitTrigFree((upper + knee * lower).normalized(), u) * k;
+      kWanted = fromToUnitTrigFree(reachAfterKnee.normalized(), u) * k;
       v = u.cross(kWanted);
     }
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on v's side.
@@ -512,18 +529,20 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   }
 
   // Into local rotations: the start joint's parent space is chain space; the knee turn is
-  // carried into the mid's parent space by the rotation part of that frame. startTurn is
-  // scaled: its norm, known before the product, normalises the result.
-  const float turnScale = 1.0f / std::sqrt(startTurn.squaredNorm());
+  // carried into the mid's parent space by the rotation part of that frame. startTurn and
+  // startRotation are scaled: their norms, known before the product, normalise the result.
+  const float startTurnNorm2 = startTurn.squaredNorm();
   Quat startOut = startTurn * startRotation;
-  startOut.coeffs() *= turnScale;
-  // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent space.
-  const Vec3 kneeAxisMidParent = midParent.conjugate() * knee.vec();
-  const Quat kneeMidParent(knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
+  startOut.coeffs() *= 1.0f / std::sqrt(startTurnNorm2 * startNorm2);
+  // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent
+  // space; both parts scaled by |midParent|², which the normalisation removes.
+  const Vec3 kneeAxisMidParent = rotateScaled(midParent.conjugate(), knee.vec());
+  const Quat kneeMidParent(startNorm2 * knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
   Quat midOut = (kneeMidParent * midRotation).normalized();
-  if (job.weight < 1.0f) {
-    startOut = startRotation.slerp(job.weight, startOut).normalized();
-    midOut = midRotation.slerp(job.weight, midOut).normalized();
+  const bool blended = job.weight < 1.0f;
+  if (blended) {
+    startOut = startRotation.normalized().slerp(job.weight, startOut).normalized();
+    midOut = midRotation.normalized().slerp(job.weight, midOut).normalized();
   }
   startOut = alignHemisphere(startOut, startRotation);
   midOut = alignHemisphere(midOut, midRotation);
@@ -532,8 +551,12 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   job.pose[static_cast<std::size_t>(job.midJoint)].rotation = midOut;
 
   if (job.report != nullptr) {
-    // FK of the written rotations from the start joint, as vector rotations.
-    const Vec3 endFromStart = startOut * (su.upperLocal + su.linkScale * (su.linkRotation * (midOut * su.lowerLocal)));
+    // Where the end joint is now, from the start joint. Unblended, the written rotations
+    // place it at the reach after the knee's turn, turned by startTurn: one rotation instead
+    // of FK down the limb. Blended, FK of the written rotations.
+    const Vec3 endFromStart =
+        blended ? Vec3(startOut * (su.upperLocal + su.linkScale * (su.linkRotation * (midOut * su.lowerLocal))))
+                : Vec3(rotateScaled(startTurn, reachAfterKnee) * (1.0f / startTurnNorm2));
     job.report->errorModel = (su.chainToModel * (endFromStart - toTarget)).norm();
     job.report->reached = job.report->errorModel <= job.toleranceModel;
     job.report->iterations = 1;

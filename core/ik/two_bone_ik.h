@@ -100,8 +100,9 @@ struct TwoBoneIkJob {
   int startJoint = kNoParent;
   int midJoint = kNoParent;
   int endJoint = kNoParent;
-  // In: local transforms (jointCount() entries). Out: the local rotations of startJoint and
-  // midJoint; nothing else is written.
+  // In: local transforms (jointCount() entries); a rotation that is not unit is read as the
+  // rotation it stands for. Out: the unit local rotations of startJoint and midJoint;
+  // nothing else is written.
   std::span<Transform> pose;
   // In: model matrices of `pose` (LocalToModelJob). Only the start joint's parent is read
   // (the start joint itself when it is a skeleton root). Not updated by run().

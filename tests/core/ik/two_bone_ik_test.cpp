@@ -6,6 +6,7 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <utility>
 
 #include "core/ik/allocation_counter.h"
 #include "core/ik/ik_test_util.h"
@@ -111,8 +112,60 @@ TEST(TwoBoneIk, UnreachableTargetGivesAStraightLimbTowardsIt) {
       ASSERT_TRUE(job.run());
       rig.fk();
       EXPECT_FALSE(report.reached);
+      // The reported error is where the written rotations put the end joint.
+      EXPECT_NEAR(report.errorModel, (rig.tipModel() - target).norm(), 1e-5f * rig.lengthModel()) << frame.name;
       EXPECT_LE(test::straightnessRad(rig, target), 1e-3f) << frame.name;
       EXPECT_TRUE(test::poseIsFinite(rig.pose));
+    }
+  }
+}
+
+// A pose may hold rotations that are not unit (a hand-edited file, a blend that skipped the
+// normalisation): the solved joints' rotations are read as the rotations they stand for, so
+// any non-zero scale, either sign, gives the unit rotations, target reach and error of the
+// unit pose — also for a straight limb (its bend axis comes from the mid joint's rotation)
+// and with a blend weight.
+TEST(TwoBoneIk, SolvedJointsRotationsNeedNotBeUnit) {
+  for (const auto& frame : test::framesOfReference()) {
+    for (const bool bent : {true, false}) {
+      const ChainRig unit = test::makeChain(frame.parentModel, {.bones = 2, .bent = bent});
+      std::mt19937 rng(5);
+      for (int trial = 0; trial < 10; ++trial) {
+        const Vec3 target = test::randomReachableTargetModel(unit, rng, trial % 2 == 0 ? 0.9f : 1.6f);
+        for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+          for (const float weight : {1.0f, 0.5f}) {
+            ChainRig expected = unit;
+            TwoBoneIkJob expectedJob = makeJob(expected, target);
+            expectedJob.method = method;
+            expectedJob.weight = weight;
+            IkReport expectedReport;
+            expectedJob.report = &expectedReport;
+            ASSERT_TRUE(expectedJob.run());
+            for (const auto& [startScale, midScale] : {std::pair{1e-3f, 250.0f}, std::pair{-40.0f, -0.02f}}) {
+              ChainRig scaled = unit;
+              scaled.pose[static_cast<std::size_t>(scaled.chainJoints[0])].rotation.coeffs() *= startScale;
+              scaled.pose[static_cast<std::size_t>(scaled.chainJoints[1])].rotation.coeffs() *= midScale;
+              TwoBoneIkJob job = makeJob(scaled, target);
+              job.method = method;
+              job.weight = weight;
+              IkReport report;
+              job.report = &report;
+              ASSERT_TRUE(job.run());
+              for (int k = 0; k < 2; ++k) {
+                const auto j = static_cast<std::size_t>(unit.chainJoints[static_cast<std::size_t>(k)]);
+                const Quat& q = scaled.pose[j].rotation;
+                EXPECT_NEAR(q.norm(), 1.0f, 1e-6f);
+                // The same rotation: q and −q stand for it.
+                EXPECT_GE(std::abs(q.dot(expected.pose[j].rotation)), 1.0f - 1e-6f)
+                    << frame.name << " trial " << trial << " joint " << k << " weight " << weight;
+              }
+              EXPECT_NEAR(report.errorModel, expectedReport.errorModel, 1e-5f * unit.lengthModel());
+              scaled.fk();
+              EXPECT_NEAR(report.errorModel, (scaled.tipModel() - target).norm(), 1e-5f * unit.lengthModel());
+            }
+          }
+        }
+      }
     }
   }
 }
