@@ -483,8 +483,15 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   const Vec3 poleAcross = poleChain - u * poleChain.dot(u);
   const bool hasPole = poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f;
 
-  // From the start joint to the end joint after the knee's turn: |reachAfterKnee| = d.
-  const Vec3 reachAfterKnee = upper + knee * lower;
+  // From the start joint to the end joint after the knee's turn, |reachAfterKnee| = d. The
+  // knee turns the lower bone about k to π − β1 from the upper bone, towards k × upperDir:
+  // along the upper bone a − b cos β1 = (a² − b² + d²) / 2a, across it b sin β1, with no
+  // rotation. A straight input limb's lower bone may stray from that plane by rounding: there
+  // the knee's turn itself.
+  const Vec3 reachAfterKnee =
+      straight ? Vec3(upper + knee * lower)
+               : Vec3(upperDir * ((a * a - b * b + d * d) * (0.5f * su.upperInverse)) +
+                      k.cross(upperDir) * (2.0f * b * cosHalf1 * sinHalf1));
 
   // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
   // onto the wanted one (the same direction placed by the target, kWanted).
