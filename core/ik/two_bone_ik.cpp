@@ -251,13 +251,13 @@ bool directSourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneDi
   const Transform& end = job.pose[static_cast<std::size_t>(job.endJoint)];
   // Column-major 4×4: the linear part's columns, then the origin.
   const float* m = frame.data();
-  const float* const vectors[6] = {start.translation.data(), start.scale.data(), mid.translation.data(),
+  const float* const vectors[6] = {start.translation.data(), start.scale.data(),     mid.translation.data(),
                                    mid.scale.data(),         end.translation.data(), end.scale.data()};
 #ifdef ARTICULA_TWO_BONE_SSE2
   // x, y, z and a zero lane, read without touching the bytes after z.
   auto load3 = [](const float* v) {
-    return _mm_castps_si128(_mm_movelh_ps(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v))),
-                                          _mm_load_ss(v + 2)));
+    return _mm_castps_si128(
+        _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v))), _mm_load_ss(v + 2)));
   };
   __m128i diff = _mm_setzero_si128();
   auto put = [&](__m128i block, std::uint32_t* slot) {
@@ -358,18 +358,24 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return &ws.limb;
 }
 
-// The careful conversion for frameTurn near a half turn, out of line: it is rare and would
-// crowd the common path's registers.
+// frameTurn near a half turn, where its cheap form cancels: the largest of x, y, z from the
+// diagonal of M = Σ bᵢ aᵢᵀ (4x² = 1 + M₀₀ − M₁₁ − M₂₂, …) and the quaternion times 4x (or 4y,
+// 4z) from M's off-diagonal sums and differences (Shepperd's method), with no square root.
+// Out of line: it would crowd the common path's registers.
 [[gnu::noinline]] Quat frameTurnNearHalf(const Vec3& x0, const Vec3& y0, const Vec3& z0, const Vec3& x1, const Vec3& y1,
                                          const Vec3& z1) {
   const Mat3 m = x1 * x0.transpose() + y1 * y0.transpose() + z1 * z0.transpose();
-  return Quat(m);
+  if (m(0, 0) >= m(1, 1) && m(0, 0) >= m(2, 2))
+    return Quat(m(2, 1) - m(1, 2), 1.0f + m(0, 0) - m(1, 1) - m(2, 2), m(0, 1) + m(1, 0), m(0, 2) + m(2, 0));
+  if (m(1, 1) >= m(2, 2))
+    return Quat(m(0, 2) - m(2, 0), m(0, 1) + m(1, 0), 1.0f - m(0, 0) + m(1, 1) - m(2, 2), m(1, 2) + m(2, 1));
+  return Quat(m(1, 0) - m(0, 1), m(0, 2) + m(2, 0), m(1, 2) + m(2, 1), 1.0f - m(0, 0) - m(1, 1) + m(2, 2));
 }
 
 // The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, x1 × y1), not
 // normalised. With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 + trace M = 4 cos²(φ/2) and the axial
 // vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with no square
-// root. Near a half turn that factor cancels; there M goes through the careful conversion.
+// root. Near a half turn that factor cancels; there frameTurnNearHalf takes over.
 // Written on scalars and inlined: Eigen's packed cross products shuffle more than they save.
 inline Quat frameTurn(const Vec3& x0, const Vec3& y0, const Vec3& x1, const Vec3& y1) {
   const float z0x = x0.y() * y0.z() - x0.z() * y0.y();
@@ -488,10 +494,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   // along the upper bone a − b cos β1 = (a² − b² + d²) / 2a, across it b sin β1, with no
   // rotation. A straight input limb's lower bone may stray from that plane by rounding: there
   // the knee's turn itself.
-  const Vec3 reachAfterKnee =
-      straight ? Vec3(upper + knee * lower)
-               : Vec3(upperDir * ((a * a - b * b + d * d) * (0.5f * su.upperInverse)) +
-                      k.cross(upperDir) * (2.0f * b * cosHalf1 * sinHalf1));
+  const Vec3 reachAfterKnee = straight ? Vec3(upper + knee * lower)
+                                       : Vec3(upperDir * ((a * a - b * b + d * d) * (0.5f * su.upperInverse)) +
+                                              k.cross(upperDir) * (2.0f * b * cosHalf1 * sinHalf1));
 
   // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
   // onto the wanted one (the same direction placed by the target, kWanted).

@@ -31,11 +31,11 @@ TwoBoneIkJob makeJob(ChainRig& rig, const Vec3& targetModel) {
   return job;
 }
 
-// Knee offset from the start–end line, model space.
-Vec3 kneeAcrossModel(const ChainRig& rig) {
+// Knee offset from the start–end line, model space, or the space `fromModel` maps it into.
+Vec3 kneeAcrossModel(const ChainRig& rig, const Mat3& fromModel = Mat3::Identity()) {
   const Vec3 start = rig.positionModel(rig.chainJoints[0]);
-  const Vec3 axis = (rig.positionModel(rig.chainJoints[2]) - start).normalized();
-  const Vec3 knee = rig.positionModel(rig.chainJoints[1]) - start;
+  const Vec3 axis = (fromModel * (rig.positionModel(rig.chainJoints[2]) - start)).normalized();
+  const Vec3 knee = fromModel * (rig.positionModel(rig.chainJoints[1]) - start);
   return knee - axis * knee.dot(axis);
 }
 
@@ -429,31 +429,38 @@ TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
 }
 
 // The start joint's turn is built from the frames before and after (ik's frameTurn): near a
-// half turn its cheap form cancels and the careful conversion takes over. Targets swept round
-// behind the limb, with the pole keeping the knee's side, turn it up to exactly 180°.
+// half turn its cheap form cancels and the careful conversion takes over, which picks the
+// axis component that is largest. Targets and poles swept round the limb, with the pole
+// keeping the knee's side, turn it rigidly up to exactly 180° about each of three axes of the
+// chain frame (where the limb is rigid whatever the frame's scale): across the reach and the
+// knee (the bend plane stays put), along the knee's offset (the target goes behind) and along
+// the reach (the target stays, the pole goes round).
 TEST(TwoBoneIk, TurnsUpToHalfwayRoundOntoATargetBehind) {
   for (const auto& frame : test::framesOfReference()) {
+    const Mat3 toChain = frame.parentModel.linear().inverse();
     for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
       const ChainRig rest = test::makeChain(frame.parentModel, {.bones = 2});
       const Vec3 root = rest.rootModel();
-      const Vec3 reach = rest.tipModel() - root;
-      const Vec3 knee = kneeAcrossModel(rest);
-      // Model-space turn axis: across the reach and the knee, so the bend plane stays put.
-      const Vec3 axis = reach.cross(knee).normalized();
-      for (const float degrees : {120.0f, 140.0f, 150.0f, 160.0f, 170.0f, 175.0f, 179.0f, 179.9f, 180.0f}) {
-        for (const float distance : {1.0f, 0.8f}) {  // as far as now: the whole limb turns rigidly
-          ChainRig rig = rest;
-          const Vec3 target = root + Eigen::AngleAxisf(degrees * kPi / 180.0f, axis) * (distance * reach);
-          TwoBoneIkJob job = makeJob(rig, target);
-          job.method = method;
-          job.poleModel = Eigen::AngleAxisf(degrees * kPi / 180.0f, axis) * knee;
-          IkReport report;
-          job.report = &report;
-          ASSERT_TRUE(job.run());
-          rig.fk();
-          ASSERT_TRUE(test::poseIsFinite(rig.pose));
-          EXPECT_LE((rig.tipModel() - target).norm(), 1e-4f * rest.lengthModel()) << frame.name << ' ' << degrees;
-          EXPECT_GT(kneeAcrossModel(rig).dot(job.poleModel), 0.0f) << frame.name << ' ' << degrees;
+      const Vec3 reach = toChain * (rest.tipModel() - root);
+      const Vec3 knee = kneeAcrossModel(rest, toChain);
+      for (const Vec3& axis :
+           {Vec3(reach.cross(knee).normalized()), Vec3(knee.normalized()), Vec3(reach.normalized())}) {
+        for (const float degrees : {120.0f, 140.0f, 150.0f, 160.0f, 170.0f, 175.0f, 179.0f, 179.9f, 180.0f}) {
+          const Eigen::AngleAxisf turn(degrees * kPi / 180.0f, axis);
+          for (const float distance : {1.0f, 0.8f}) {  // as far as now: the whole limb turns rigidly
+            ChainRig rig = rest;
+            const Vec3 target = root + frame.parentModel.linear() * (turn * (distance * reach));
+            TwoBoneIkJob job = makeJob(rig, target);
+            job.method = method;
+            job.poleModel = frame.parentModel.linear() * (turn * knee);
+            IkReport report;
+            job.report = &report;
+            ASSERT_TRUE(job.run());
+            rig.fk();
+            ASSERT_TRUE(test::poseIsFinite(rig.pose));
+            EXPECT_LE((rig.tipModel() - target).norm(), 1e-4f * rest.lengthModel()) << frame.name << ' ' << degrees;
+            EXPECT_GT(kneeAcrossModel(rig, toChain).dot(turn * knee), 0.0f) << frame.name << ' ' << degrees;
+          }
         }
       }
     }
