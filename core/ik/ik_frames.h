@@ -1,11 +1,23 @@
 #pragma once
 // Helpers shared inside core/ik: finiteness checks cheap enough for every run() (plain loops
 // the compiler inlines), the split of a uniform, possibly mirroring, scale into a signed scale
-// and a rotation, and the shortest-arc rotation between unit vectors.
+// and a rotation, the shortest-arc rotation between unit vectors, and the per-CPU clones of
+// hot functions.
 #include <cmath>
 
 #include "core/math/quaternion.h"
 #include "core/math/transform.h"
+
+// The hot functions of a solve, compiled twice where the loader can pick per CPU (x86-64
+// ELF): for CPUs with AVX and for any x86-64. AVX's three-operand encoding saves most of the
+// register copies of scalar float code; the operations are the same IEEE ones in the same
+// order (no FMA), so both clones write the same bits. Flattened: GCC does not inline the
+// default-target helpers (Eigen's among them) into the AVX clone otherwise.
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(ARTICULA_NO_TARGET_CLONES)
+#define ARTICULA_IK_HOT __attribute__((target_clones("avx", "default"), flatten))
+#else
+#define ARTICULA_IK_HOT
+#endif
 
 namespace articula::ik {
 

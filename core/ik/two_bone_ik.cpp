@@ -406,7 +406,7 @@ inline Vec3 rotateScaled(const Quat& q, const Vec3& v) {
 }
 
 // The solve proper, on a checked job and its limb; vectors in chain space unless named.
-void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
+ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   // The solved joints' rotations as they are, unit or not (validate() refuses only zero ones):
   // rotateScaled scales by their squared norms, divided out once, and the written rotations
   // are normalised anyway.
