@@ -236,6 +236,14 @@ void IkChainWorkspace::forward(int from) {
 
 void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constraints) {
   const int n = size();
+  // The parent's frame rotation (chain space) is carried down the chain in registers, twice:
+  // `frame`, unit, and `frameScaled` = |frameScaled| · frame, with frameScaled2 its squared
+  // norm. A free joint's turn is built from frameScaled, which needs no normalised frame, so
+  // the square root and division that normalise each joint's turn stay off the serial path
+  // from one joint to the next.
+  Quat frame = joints.front().parentRotation;
+  Quat frameScaled = frame;
+  float frameScaled2 = frame.coeffs().squaredNorm();
   for (int k = 0; k + 1 < n; ++k) {
     const auto i = static_cast<std::size_t>(k);
     IkChainJoint& J = joints[i];
@@ -243,13 +251,44 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     const float wantedLength2 = wanted.squaredNorm();
     const float wantedLength = std::sqrt(wantedLength2);
     const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
+    const float inverseScale2 = 1.0f / frameScaled2;
+    Quat world;
+    if (constraint == nullptr && wantedLength2 > 1e-24f) {
+      // The wanted direction (unit, from the positions, off the serial path) in the parent's
+      // space scaled by frameScaled2, so its length is known without a square root; the
+      // half-way turn built from it is frameScaled2 times the one a unit frame gives.
+      Vec3 toScaled = ik::rotateScaled(frameScaled.conjugate(), wanted * (1.0f / wantedLength));
+      if (J.parentScale < 0.0f) toScaled = -toScaled;
+      const float toLength = frameScaled2;
+      const float d = J.inputBoneParent.dot(toScaled);
+      if (d >= -0.9f * toLength) {
+        const Vec3 c = J.inputBoneParent.cross(toScaled);
+        const Quat half(toLength + d, c.x(), c.y(), c.z());
+        const Quat turned = half * J.inputRotation;
+        const float inverseNorm = 1.0f / half.coeffs().norm();
+        // The parent's frame over frameScaled2 times the scaled turn: the world rotation
+        // scaled by the unit-frame turn's norm, within [0.44, 2] whatever the bone lengths,
+        // is the next joint's scaled frame.
+        Quat frameOverScale2 = frame;
+        frameOverScale2.coeffs() *= inverseScale2;
+        const Quat worldScaled = frameOverScale2 * turned;
+        J.rotation.coeffs() = turned.coeffs() * inverseNorm;
+        world.coeffs() = worldScaled.coeffs() * (frameScaled2 * inverseNorm);
+        // The bone now lies along `wanted`: the next position needs the bone's length only.
+        positions[i + 1] = positions[i] + wanted * (J.boneLength / wantedLength);
+        frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
+        frameScaled = J.linkIsIdentity ? worldScaled : Quat(worldScaled * J.linkRotation);
+        frameScaled2 = frameScaled.coeffs().squaredNorm();
+        joints[i + 1].parentRotation = frame;
+        continue;
+      }
+    }
     bool projected = false;
     bool turned = false;
     bool alongWanted = false;  // the bone turned onto `wanted` itself, no limit in the way
-    Quat w;
     if (wantedLength2 > 1e-24f) {
       // Into the parent's space: (parentScale * parentRotation)⁻¹, direction only.
-      Vec3 dirParent = J.parentRotation.conjugate() * wanted;
+      Vec3 dirParent = frame.conjugate() * wanted;
       if (J.parentScale < 0.0f) dirParent = -dirParent;
       // Where the bone should point (parent space) and that vector's length.
       Vec3 toParent = dirParent;
@@ -282,23 +321,25 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
         // from unit then stays so instead of compounding from joint to joint.
         const float inverseNorm = 1.0f / half.coeffs().norm();
         Quat rotation = half * J.inputRotation;
-        Quat world = J.parentRotation * rotation;
+        world = frame * rotation;
         rotation.coeffs() *= inverseNorm;
         world.coeffs() *= inverseNorm;
         J.rotation = rotation;
-        w = world;
         turned = !(constraint != nullptr && !projected);
       }
     }
     if (constraint != nullptr && !projected) J.rotation = constraint->project(J.rotation, J.boneAxisLocal);
-    if (!turned) w = J.parentRotation * J.rotation;
+    if (!turned) world = frame * J.rotation;
     // A bone turned onto `wanted` itself ends along it: the next position then needs the
     // bone's length only, not the rotated bone, which keeps the quaternion products off the
     // serial path from one joint's position to the next (FK of the rotations would give the
     // same point within float rounding).
     positions[i + 1] = alongWanted ? Vec3(positions[i] + wanted * (J.boneLength / wantedLength))
-                                   : Vec3(positions[i] + J.parentScale * (w * J.boneLocal));
-    joints[i + 1].parentRotation = J.linkIsIdentity ? w : Quat(w * J.linkRotation);
+                                   : Vec3(positions[i] + J.parentScale * (world * J.boneLocal));
+    frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
+    frameScaled = frame;
+    frameScaled2 = frame.coeffs().squaredNorm();
+    joints[i + 1].parentRotation = frame;
   }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Helpers shared inside core/ik: finiteness checks cheap enough for every run() (plain loops
 // the compiler inlines), the split of a uniform, possibly mirroring, scale into a signed scale
-// and a rotation, the shortest-arc rotation between unit vectors, and the per-CPU clones of
-// hot functions.
+// and a rotation, the shortest-arc rotation between unit vectors, a vector rotated by an
+// unnormalised quaternion, and the per-CPU clones of hot functions.
 #include <cmath>
 
 #include "core/math/quaternion.h"
@@ -80,6 +80,14 @@ inline Quat fromToScaled(const Vec3& a, const Vec3& b, float normProduct) {
   Quat q(normProduct + d, c.x(), c.y(), c.z());
   q.coeffs() *= 1.0f / q.coeffs().norm();
   return q;
+}
+
+// q v q* for any non-zero q: v rotated by q / |q| and scaled by |q|², the homogeneous form of
+// the rotation, which needs no normalised q (Eigen's product assumes a unit q). With
+// t = 2 u × v: |q|² v + w t + u × t.
+inline Vec3 rotateScaled(const Quat& q, const Vec3& v) {
+  const Vec3 t = 2.0f * q.vec().cross(v);
+  return q.squaredNorm() * v + q.w() * t + q.vec().cross(t);
 }
 
 }  // namespace articula::ik

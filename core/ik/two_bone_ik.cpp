@@ -398,17 +398,10 @@ inline Quat frameTurn(const Vec3& x0, const Vec3& y0, const Vec3& x1, const Vec3
   return frameTurnNearHalf(x0, y0, Vec3(z0x, z0y, z0z), x1, y1, Vec3(z1x, z1y, z1z));
 }
 
-// q v q* for any non-zero q: v rotated by q / |q| and scaled by |q|² (Eigen's product assumes
-// a unit q). With t = 2 u × v: |q|² v + w t + u × t.
-inline Vec3 rotateScaled(const Quat& q, const Vec3& v) {
-  const Vec3 t = 2.0f * q.vec().cross(v);
-  return q.squaredNorm() * v + q.w() * t + q.vec().cross(t);
-}
-
 // The solve proper, on a checked job and its limb; vectors in chain space unless named.
 ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   // The solved joints' rotations as they are, unit or not (validate() refuses only zero ones):
-  // rotateScaled scales by their squared norms, divided out once, and the written rotations
+  // ik::rotateScaled scales by their squared norms, divided out once, and the written rotations
   // are normalised anyway.
   const Quat& startRotation = job.pose[static_cast<std::size_t>(job.startJoint)].rotation;
   const Quat& midRotation = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
@@ -417,10 +410,10 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   const float midInverse2 = 1.0f / midRotation.squaredNorm();
 
   // Limb in chain space.
-  const Vec3 upper = rotateScaled(startRotation, su.upperLocal) * startInverse2;
+  const Vec3 upper = ik::rotateScaled(startRotation, su.upperLocal) * startInverse2;
   const Quat midParent = startRotation * su.linkRotation;  // the mid's parent frame, times |start|
   const Quat midWorld = midParent * midRotation;           // times |start| |mid|
-  const Vec3 lower = rotateScaled(midWorld, su.lowerLocal) * (su.linkScale * startInverse2 * midInverse2);
+  const Vec3 lower = ik::rotateScaled(midWorld, su.lowerLocal) * (su.linkScale * startInverse2 * midInverse2);
   // Rotations keep lengths: the bones' lengths are the limb's.
   const float a = su.upperLength;
   const float b = su.lowerLength;
@@ -443,7 +436,7 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
     straight = true;
     // Rotations about a similarity frame turn with its rotation part only (the signed scale
     // commutes), so the mid-local axis maps into chain space by midWorld.
-    k = rotateScaled(midWorld, job.fallbackBendAxisMidLocal);
+    k = ik::rotateScaled(midWorld, job.fallbackBendAxisMidLocal);
     k -= upperDir * k.dot(upperDir);
     if (k.squaredNorm() < 1e-12f * job.fallbackBendAxisMidLocal.squaredNorm()) k = upperDir.cross(poleChain);
     if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
@@ -548,7 +541,7 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   startOut.coeffs() *= 1.0f / std::sqrt(startTurnNorm2 * startNorm2);
   // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent
   // space; both parts scaled by |midParent|², which the normalisation removes.
-  const Vec3 kneeAxisMidParent = rotateScaled(midParent.conjugate(), knee.vec());
+  const Vec3 kneeAxisMidParent = ik::rotateScaled(midParent.conjugate(), knee.vec());
   const Quat kneeMidParent(startNorm2 * knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
   Quat midOut = (kneeMidParent * midRotation).normalized();
   const bool blended = job.weight < 1.0f;
@@ -568,7 +561,7 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
     // of FK down the limb. Blended, FK of the written rotations.
     const Vec3 endFromStart =
         blended ? Vec3(startOut * (su.upperLocal + su.linkScale * (su.linkRotation * (midOut * su.lowerLocal))))
-                : Vec3(rotateScaled(startTurn, reachAfterKnee) * (1.0f / startTurnNorm2));
+                : Vec3(ik::rotateScaled(startTurn, reachAfterKnee) * (1.0f / startTurnNorm2));
     job.report->errorModel = (su.chainToModel * (endFromStart - toTarget)).norm();
     job.report->reached = job.report->errorModel <= job.toleranceModel;
     job.report->iterations = 1;

@@ -91,9 +91,9 @@ TEST(FabrikIk, ReachesRandomTargetsUnderEveryFrameWithAFixedRoot) {
 
 TEST(FabrikIk, ALongChainCurledUpReachesWithUnitRotations) {
   // 64 bones brought to a tenth of their length from the root turn far at many joints: the
-  // rotation carried from joint to joint unnormalised (ik_chain.cpp) shrinks by cos²(θ/2)
-  // per joint and is renormalised on the way; the written rotations stay unit and FK of
-  // them ends on the target.
+  // frame carried from joint to joint unnormalised (ik_chain.cpp) takes the norm of each
+  // joint's turn, |(1 + cos θ, sin θ n)| = 2 cos(θ/2), and rounding must not compound along
+  // the chain; the written rotations stay unit and FK of them ends on the target.
   for (const auto& frame : {test::framesOfReference()[0], test::framesOfReference()[5]}) {
     ChainRig rig = test::makeChain(frame.parentModel, {.bones = 64, .bent = true, .innerScale = -1.1f});
     const float length = rig.lengthModel();
