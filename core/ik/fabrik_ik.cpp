@@ -181,15 +181,19 @@ int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
     ++iterations;
     // Backward: from the target to the root.
     p[n - 1] = target;
+    // p[k + 1] for the unlimited pass, kept in registers: through memory, each joint's
+    // position would wait on the store of the one before it.
+    Vec3 nextPosition = target;
     Vec3 nextDir = Vec3::Zero();
     for (int k = n - 2; k >= 0; --k) {
       const IkChainJoint& J = joints[k];
       if (!limited) {
         // Only the new position is needed: one scale of the difference.
-        const Vec3 dir = p[k + 1] - p[k];
+        const Vec3 dir = nextPosition - p[k];
         const float len2 = dir.squaredNorm();
-        p[k] = p[k + 1] - (len2 > 1e-24f ? Vec3(dir * (J.boneLength / std::sqrt(len2)))
-                                         : Vec3(boneDirection(J) * J.boneLength));
+        nextPosition -= len2 > 1e-24f ? Vec3(dir * (J.boneLength / std::sqrt(len2)))
+                                      : Vec3(boneDirection(J) * J.boneLength);
+        p[k] = nextPosition;
         continue;
       }
       // The tip's bone has no bone below it to be bounded by.
@@ -209,11 +213,13 @@ int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
     } else if (limited) {
       forwardWithinCones(ws, s.rootCone);
     } else {
+      Vec3 above = p[0];
       for (int k = 0; k + 1 < n; ++k) {
-        const Vec3 dir = p[k + 1] - p[k];
+        const Vec3 dir = p[k + 1] - above;
         const float len2 = dir.squaredNorm();
-        p[k + 1] = p[k] + (len2 > 1e-24f ? Vec3(dir * (joints[k].boneLength / std::sqrt(len2)))
-                                         : Vec3(boneDirection(joints[k]) * joints[k].boneLength));
+        above += len2 > 1e-24f ? Vec3(dir * (joints[k].boneLength / std::sqrt(len2)))
+                               : Vec3(boneDirection(joints[k]) * joints[k].boneLength);
+        p[k + 1] = above;
       }
     }
     const float previous2 = error2;

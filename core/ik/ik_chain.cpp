@@ -244,10 +244,13 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
   Quat frame = joints.front().parentRotation;
   Quat frameScaled = frame;
   float frameScaled2 = frame.coeffs().squaredNorm();
+  // positions[k], kept in registers too: through memory, each joint would wait on the store
+  // of the one before it.
+  Vec3 position = positions.front();
   for (int k = 0; k + 1 < n; ++k) {
     const auto i = static_cast<std::size_t>(k);
     IkChainJoint& J = joints[i];
-    const Vec3 wanted = positions[i + 1] - positions[i];
+    const Vec3 wanted = positions[i + 1] - position;
     const float wantedLength2 = wanted.squaredNorm();
     const float wantedLength = std::sqrt(wantedLength2);
     const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
@@ -275,7 +278,8 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
         J.rotation.coeffs() = turned.coeffs() * inverseNorm;
         world.coeffs() = worldScaled.coeffs() * (frameScaled2 * inverseNorm);
         // The bone now lies along `wanted`: the next position needs the bone's length only.
-        positions[i + 1] = positions[i] + wanted * (J.boneLength / wantedLength);
+        position += wanted * (J.boneLength / wantedLength);
+        positions[i + 1] = position;
         frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
         frameScaled = J.linkIsIdentity ? worldScaled : Quat(worldScaled * J.linkRotation);
         frameScaled2 = frameScaled.coeffs().squaredNorm();
@@ -334,8 +338,8 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     // bone's length only, not the rotated bone, which keeps the quaternion products off the
     // serial path from one joint's position to the next (FK of the rotations would give the
     // same point within float rounding).
-    positions[i + 1] = alongWanted ? Vec3(positions[i] + wanted * (J.boneLength / wantedLength))
-                                   : Vec3(positions[i] + J.parentScale * (world * J.boneLocal));
+    position += alongWanted ? Vec3(wanted * (J.boneLength / wantedLength)) : Vec3(J.parentScale * (world * J.boneLocal));
+    positions[i + 1] = position;
     frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
     frameScaled = frame;
     frameScaled2 = frame.coeffs().squaredNorm();
