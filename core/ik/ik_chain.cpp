@@ -254,9 +254,9 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     const float wantedLength2 = wanted.squaredNorm();
     const float wantedLength = std::sqrt(wantedLength2);
     const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
-    const float inverseScale2 = 1.0f / frameScaled2;
     Quat world;
     if (constraint == nullptr && wantedLength2 > 1e-24f) {
+      const float inverseScale2 = 1.0f / frameScaled2;
       // The wanted direction (unit, from the positions, off the serial path) in the parent's
       // space scaled by frameScaled2, so its length is known without a square root; the
       // half-way turn built from it is frameScaled2 times the one a unit frame gives.
@@ -341,8 +341,9 @@ void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constra
     position += alongWanted ? Vec3(wanted * (J.boneLength / wantedLength)) : Vec3(J.parentScale * (world * J.boneLocal));
     positions[i + 1] = position;
     frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
+    // Unit within float rounding, as every frame this path builds.
     frameScaled = frame;
-    frameScaled2 = frame.coeffs().squaredNorm();
+    frameScaled2 = 1.0f;
     joints[i + 1].parentRotation = frame;
   }
 }
