@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/ik/ik_frames.h"
 #include "core/math/quaternion.h"
 
 namespace articula {
@@ -157,7 +158,7 @@ struct Passes {
 // FABRIK passes from the workspace's positions until the tip is within tolerance, the passes
 // stall under limits, or maxIterations; the rotations are recovered however it ends.
 // Returns the passes used.
-int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
+ARTICULA_IK_HOT int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
   // Locals, not `s`'s members: the passes store floats through `p`, which could alias them.
   const Vec3 target = s.target;
   const Vec3 root = s.root;

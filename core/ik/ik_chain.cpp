@@ -234,7 +234,7 @@ void IkChainWorkspace::forward(int from) {
   }
 }
 
-void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constraints) {
+ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constraints) {
   const int n = size();
   // The parent's frame rotation (chain space) is carried down the chain in registers, twice:
   // `frame`, unit, and `frameScaled` = |frameScaled| · frame, with frameScaled2 its squared
