@@ -88,7 +88,8 @@ void IkChainWorkspace::resize(const IkChain& chain) {
   mStoredValid = false;
 }
 
-bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame) {
+ARTICULA_IK_HOT bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Transform> pose,
+                                                       const Affine& frame) {
   const auto path = chain.path();
   structure.begin();
   int nextChainJoint = 0;
@@ -190,18 +191,25 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   return std::nullopt;
 }
 
-std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain, std::span<const Transform> pose,
-                                                           bool carryOn) {
+ARTICULA_IK_HOT std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain,
+                                                                           std::span<const Transform> pose,
+                                                                           bool carryOn) {
   const int n = size();
   for (int k = 0; k < n; ++k) {
     IkChainJoint& J = joints[static_cast<std::size_t>(k)];
     const Quat& rotation = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
+    if (carryOn && k + 1 < n) {
+      // The stored rotations, bit for bit: finite and unit within rounding, as store() wrote them.
+      J.inputRotation = rotation;
+      J.rotation = rotation;
+      J.inputBoneParent = rotation * J.boneAxisLocal;
+      continue;
+    }
     if (!ik::allFinite(rotation.coeffs().data(), 4))
       return "IK: the local transform of " + chain.label(chain.pathIndex(k)) + " is not finite";
     if (rotation.coeffs().squaredNorm() < 1e-12f)
       return "IK: the local rotation of " + chain.label(chain.pathIndex(k)) + " is zero";
-    // Carrying on, the solved joints' rotations are the stored ones, bit for bit.
-    J.inputRotation = carryOn && k + 1 < n ? rotation : rotation.normalized();
+    J.inputRotation = rotation.normalized();
     J.rotation = J.inputRotation;
     if (k + 1 < n) J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
   }
@@ -338,7 +346,8 @@ ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointCon
     // bone's length only, not the rotated bone, which keeps the quaternion products off the
     // serial path from one joint's position to the next (FK of the rotations would give the
     // same point within float rounding).
-    position += alongWanted ? Vec3(wanted * (J.boneLength / wantedLength)) : Vec3(J.parentScale * (world * J.boneLocal));
+    position +=
+        alongWanted ? Vec3(wanted * (J.boneLength / wantedLength)) : Vec3(J.parentScale * (world * J.boneLocal));
     positions[i + 1] = position;
     frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
     // Unit within float rounding, as every frame this path builds.
@@ -348,7 +357,8 @@ ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointCon
   }
 }
 
-void IkChainWorkspace::store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation) {
+ARTICULA_IK_HOT void IkChainWorkspace::store(const IkChain& chain, std::span<Transform> pose,
+                                             bool writeRootTranslation) {
   for (int k = 0; k + 1 < size(); ++k) {
     const auto i = static_cast<std::size_t>(k);
     const IkChainJoint& J = joints[i];

@@ -5,11 +5,12 @@
 // and the chain's frame. Used by IkChainWorkspace and TwoBoneIkWorkspace.
 //
 // The record is a row of four-lane blocks of bits: per joint its translation with the joint
-// and whether its rotation counts in the fourth lane, its rotation (zero when it does not
-// count) and its scale; then the frame's four columns. Each block is compared and stored
-// whole, and the differences are only gathered (OR of XORs) until finish(), so a comparison
-// costs a few instructions per joint and no branch per value: packed SSE2 on x86-64, four
-// 32-bit lanes elsewhere.
+// and whether its rotation counts in the fourth lane, its rotation when it counts, and its
+// scale; then the frame's four columns. A joint whose rotation starts or stops counting
+// differs in its first block, so the record sees the change before the blocks after it
+// shift. Each block is compared and stored whole, and the differences are only gathered
+// (OR of XORs) until finish(), so a comparison costs a few instructions per joint and no
+// branch per value: packed SSE2 on x86-64, four 32-bit lanes elsewhere.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -44,17 +45,21 @@ class IkInputRecord {
   // joints with other rotations counting are a change.
   void add(int joint, const Transform& local, bool withRotation) {
     const std::uint32_t tag = (static_cast<std::uint32_t>(joint) << 1) | (withRotation ? 1u : 0u);
-    const Lanes blocks[kBlocksPerJoint] = {load3(local.translation.data(), tag),
-                                           load4(local.rotation.coeffs().data(), withRotation),
-                                           load3(local.scale.data(), 0u)};
-    put(blocks);
+    if (withRotation) {
+      const Lanes blocks[3] = {load3(local.translation.data(), tag), load4(local.rotation.coeffs().data()),
+                               load3(local.scale.data(), 0u)};
+      put(blocks);
+    } else {
+      const Lanes blocks[2] = {load3(local.translation.data(), tag), load3(local.scale.data(), 0u)};
+      put(blocks);
+    }
   }
   bool finish(const Affine& frame);
   // The data derived from the recorded inputs is in place.
   void markValid() { mValid = true; }
 
  private:
-  static constexpr std::size_t kBlocksPerJoint = 3;  // translation and tag, rotation, scale
+  static constexpr std::size_t kBlocksPerJoint = 3;  // at most: translation and tag, rotation, scale
   static constexpr std::size_t kFrameBlocks = 4;     // the linear part's columns, the origin
 
 #ifdef ARTICULA_IK_RECORD_SSE2
@@ -67,9 +72,7 @@ class IkInputRecord {
     const __m128i zLast = _mm_cvtsi64_si128(static_cast<long long>((std::uint64_t{last} << 32) | z));
     return _mm_unpacklo_epi64(xy, zLast);
   }
-  static Lanes load4(const float* v, bool keep) {
-    return _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)), _mm_set1_epi32(keep ? -1 : 0));
-  }
+  static Lanes load4(const float* v) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(v)); }
   static bool anyBit(Lanes v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setzero_si128())) != 0xFFFF; }
 #else
   struct Lanes {
@@ -81,9 +84,9 @@ class IkInputRecord {
     r.lane[3] = last;
     return r;
   }
-  static Lanes load4(const float* v, bool keep) {
+  static Lanes load4(const float* v) {
     Lanes r;
-    if (keep) std::memcpy(r.lane, v, 4 * sizeof(float));
+    std::memcpy(r.lane, v, 4 * sizeof(float));
     return r;
   }
   static bool anyBit(const Lanes& v) { return (v.lane[0] | v.lane[1] | v.lane[2] | v.lane[3]) != 0; }
