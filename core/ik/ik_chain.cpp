@@ -65,8 +65,10 @@ void IkChain::applyRotations(std::span<const Quat> rotationsLocal, std::span<Tra
 
 Affine IkChain::parentModel(std::span<const Transform> pose, std::span<const Affine> model) const {
   if (mRootParent != kNoParent) return model[static_cast<std::size_t>(mRootParent)];
-  const auto r = static_cast<std::size_t>(root());
-  return model[r] * pose[r].toAffine().inverse(Eigen::Affine);
+  // The local rotation as the rotation it stands for: toAffine assumes a unit quaternion.
+  Transform local = pose[static_cast<std::size_t>(root())];
+  local.rotation.normalize();
+  return model[static_cast<std::size_t>(root())] * local.toAffine().inverse(Eigen::Affine);
 }
 
 void IkChain::updateModel(std::span<const Transform> pose, const Affine& parentModelMatrix,
@@ -152,7 +154,7 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
     Vec3 offset = pose[static_cast<std::size_t>(path[static_cast<std::size_t>(end)])].translation;
     for (int p = end - 1; p > begin; --p) {
       const Transform& between = pose[static_cast<std::size_t>(path[static_cast<std::size_t>(p)])];
-      offset = between.translation + between.rotation * between.scale.cwiseProduct(offset);
+      offset = between.translation + between.rotation.normalized() * between.scale.cwiseProduct(offset);
     }
     J.boneLocal = local.scale.cwiseProduct(offset);
     // Similarity carrying the rotation space into the next chain joint's parent space; only

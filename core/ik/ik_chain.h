@@ -114,7 +114,8 @@ struct IkChainWorkspace {
   int size() const { return static_cast<int>(joints.size()); }
 
   // Reads the chain from a pose and its model matrices into chain space: frame, rigid bone
-  // data, input rotations, positions (FK in chain space). nullopt on success; otherwise a
+  // data, input rotations, positions (FK in chain space); a rotation that is not unit is read
+  // as the rotation it stands for. nullopt on success; otherwise a
   // message, and the workspace content is unspecified. Fails when: the workspace is not
   // sized for the chain; pose or model is shorter than the skeleton; the chain's frame is not
   // finite or is singular; a path joint's local transform is not finite or has a zero

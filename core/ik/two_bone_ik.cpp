@@ -165,7 +165,7 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   for (int j = skeleton.parent(job.endJoint); j != job.midJoint; j = skeleton.parent(j)) {
     if (auto e = checkLocal(job, j, true, false)) return e;
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
-    offset = t.translation + t.rotation * t.scale.cwiseProduct(offset);
+    offset = t.translation + t.rotation.normalized() * t.scale.cwiseProduct(offset);
   }
   if (auto e = checkLocal(job, job.midJoint, true, false)) return e;
   const Transform& mid = job.pose[static_cast<std::size_t>(job.midJoint)];
@@ -178,8 +178,8 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   for (int j = skeleton.parent(job.midJoint); j != job.startJoint; j = skeleton.parent(j)) {
     if (auto e = checkLocal(job, j, true, true)) return e;
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
-    offset = t.translation + t.rotation * t.scale.cwiseProduct(offset);
     Quat between = t.rotation.normalized();
+    offset = t.translation + between * t.scale.cwiseProduct(offset);
     accumulateUniform(t.scale, linkScale, between);
     link = between * link;
   }

@@ -97,6 +97,29 @@ TEST(IkChainWorkspace, LoadReproducesForwardKinematicsUnderEveryFrame) {
   }
 }
 
+// A rotation that is not unit stands for the rotation it normalises to: a chain whose root
+// is a skeleton root (its frame comes from its own model matrix and local transform) loads
+// to the positions of the unit pose whatever the rotations' scales and signs.
+TEST(IkChainWorkspace, LoadReadsRotationsThatAreNotUnit) {
+  for (const auto& frame : test::framesOfReference()) {
+    const test::ChainRig unit = test::makeChain(frame.parentModel, {.bones = 4, .twistJoint = true});
+    auto chain = IkChain::build(unit.skeleton, unit.chainJoints);
+    ASSERT_TRUE(chain.ok());
+    ASSERT_EQ(unit.skeleton.parent(chain->root()), kNoParent);
+    test::ChainRig scaled = unit;
+    const float scales[] = {1e-3f, -40.0f, 250.0f, -0.5f, 3.0f, 7.0f};
+    for (std::size_t j = 0; j < scaled.pose.size(); ++j) scaled.pose[j].rotation.coeffs() *= scales[j % 6];
+    IkChainWorkspace ws(*chain);
+    ASSERT_FALSE(ws.load(*chain, scaled.pose, unit.model).has_value());
+    for (int k = 0; k < chain->size(); ++k) {
+      EXPECT_LE(
+          (ws.toModelPoint(ws.positions[static_cast<std::size_t>(k)]) - unit.positionModel(chain->joint(k))).norm(),
+          1e-5f * unit.lengthModel())
+          << frame.name << " joint " << k;
+    }
+  }
+}
+
 TEST(IkChainWorkspace, LoadNamesTheProblem) {
   test::ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 2});
   IkChain empty;

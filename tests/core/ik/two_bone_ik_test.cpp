@@ -121,14 +121,14 @@ TEST(TwoBoneIk, UnreachableTargetGivesAStraightLimbTowardsIt) {
 }
 
 // A pose may hold rotations that are not unit (a hand-edited file, a blend that skipped the
-// normalisation): the solved joints' rotations are read as the rotations they stand for, so
-// any non-zero scale, either sign, gives the unit rotations, target reach and error of the
-// unit pose — also for a straight limb (its bend axis comes from the mid joint's rotation)
-// and with a blend weight.
+// normalisation): they are read as the rotations they stand for, so any non-zero scale,
+// either sign, on the solved joints and on a twist joint between them gives the unit
+// rotations, target reach and error of the unit pose — also for a straight limb (its bend
+// axis comes from the mid joint's rotation) and with a blend weight.
 TEST(TwoBoneIk, SolvedJointsRotationsNeedNotBeUnit) {
   for (const auto& frame : test::framesOfReference()) {
     for (const bool bent : {true, false}) {
-      const ChainRig unit = test::makeChain(frame.parentModel, {.bones = 2, .bent = bent});
+      const ChainRig unit = test::makeChain(frame.parentModel, {.bones = 2, .bent = bent, .twistJoint = bent});
       std::mt19937 rng(5);
       for (int trial = 0; trial < 10; ++trial) {
         const Vec3 target = test::randomReachableTargetModel(unit, rng, trial % 2 == 0 ? 0.9f : 1.6f);
@@ -145,6 +145,8 @@ TEST(TwoBoneIk, SolvedJointsRotationsNeedNotBeUnit) {
               ChainRig scaled = unit;
               scaled.pose[static_cast<std::size_t>(scaled.chainJoints[0])].rotation.coeffs() *= startScale;
               scaled.pose[static_cast<std::size_t>(scaled.chainJoints[1])].rotation.coeffs() *= midScale;
+              if (const int twist = scaled.skeleton.findJoint("twist"); twist >= 0)
+                scaled.pose[static_cast<std::size_t>(twist)].rotation.coeffs() *= 1.0f / midScale;
               TwoBoneIkJob job = makeJob(scaled, target);
               job.method = method;
               job.weight = weight;
@@ -160,6 +162,8 @@ TEST(TwoBoneIk, SolvedJointsRotationsNeedNotBeUnit) {
                     << frame.name << " trial " << trial << " joint " << k << " weight " << weight;
               }
               EXPECT_NEAR(report.errorModel, expectedReport.errorModel, 1e-5f * unit.lengthModel());
+              // FK (the test's, as the engine's) takes unit rotations.
+              for (Transform& t : scaled.pose) t.rotation.normalize();
               scaled.fk();
               EXPECT_NEAR(report.errorModel, (scaled.tipModel() - target).norm(), 1e-5f * unit.lengthModel());
             }
