@@ -103,6 +103,37 @@ ARTICULA_IK_HOT bool IkChainWorkspace::updateStructure(const IkChain& chain, std
   return structure.finish(frame);
 }
 
+// Defined before load(), its first use: clang takes a function's clones only from its first
+// declaration or definition.
+ARTICULA_IK_HOT std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain,
+                                                                           std::span<const Transform> pose,
+                                                                           bool carryOn) {
+  const int n = size();
+  for (int k = 0; k < n; ++k) {
+    IkChainJoint& J = joints[static_cast<std::size_t>(k)];
+    const Quat& rotation = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
+    if (carryOn && k + 1 < n) {
+      // The stored rotations, bit for bit: finite and unit within rounding, as store() wrote them.
+      J.inputRotation = rotation;
+      J.rotation = rotation;
+      J.inputBoneParent = rotation * J.boneAxisLocal;
+      continue;
+    }
+    if (!ik::allFinite(rotation.coeffs().data(), 4))
+      return "IK: the local transform of " + chain.label(chain.pathIndex(k)) + " is not finite";
+    if (rotation.coeffs().squaredNorm() < 1e-12f)
+      return "IK: the local rotation of " + chain.label(chain.pathIndex(k)) + " is zero";
+    J.inputRotation = rotation.normalized();
+    J.rotation = J.inputRotation;
+    if (k + 1 < n) J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
+  }
+  if (carryOn) return std::nullopt;
+  joints.front().parentRotation = Quat::Identity();
+  positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
+  forward(0);
+  return std::nullopt;
+}
+
 std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::span<const Transform> pose,
                                                   std::span<const Affine> model) {
   // Whatever this load does, the state stops being the last store()'s unless it carries on.
@@ -190,35 +221,6 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
   positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
   forward(0);
   structure.markValid();
-  return std::nullopt;
-}
-
-ARTICULA_IK_HOT std::optional<std::string> IkChainWorkspace::loadRotations(const IkChain& chain,
-                                                                           std::span<const Transform> pose,
-                                                                           bool carryOn) {
-  const int n = size();
-  for (int k = 0; k < n; ++k) {
-    IkChainJoint& J = joints[static_cast<std::size_t>(k)];
-    const Quat& rotation = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
-    if (carryOn && k + 1 < n) {
-      // The stored rotations, bit for bit: finite and unit within rounding, as store() wrote them.
-      J.inputRotation = rotation;
-      J.rotation = rotation;
-      J.inputBoneParent = rotation * J.boneAxisLocal;
-      continue;
-    }
-    if (!ik::allFinite(rotation.coeffs().data(), 4))
-      return "IK: the local transform of " + chain.label(chain.pathIndex(k)) + " is not finite";
-    if (rotation.coeffs().squaredNorm() < 1e-12f)
-      return "IK: the local rotation of " + chain.label(chain.pathIndex(k)) + " is zero";
-    J.inputRotation = rotation.normalized();
-    J.rotation = J.inputRotation;
-    if (k + 1 < n) J.inputBoneParent = J.inputRotation * J.boneAxisLocal;
-  }
-  if (carryOn) return std::nullopt;
-  joints.front().parentRotation = Quat::Identity();
-  positions.front() = pose[static_cast<std::size_t>(chain.root())].translation;
-  forward(0);
   return std::nullopt;
 }
 

@@ -11,10 +11,16 @@
 // The hot functions of a solve, compiled twice where the loader can pick per CPU (x86-64
 // ELF): for CPUs with AVX and for any x86-64. AVX's three-operand encoding saves most of the
 // register copies of scalar float code; the operations are the same IEEE ones in the same
-// order (no FMA), so both clones write the same bits. Flattened: GCC does not inline the
-// default-target helpers (Eigen's among them) into the AVX clone otherwise.
+// order (no FMA), so both clones write the same bits. GCC does not inline the
+// default-target helpers (Eigen's among them) into the AVX clone unless the clones are
+// flattened; clang inlines them and refuses flatten on clones. A function's clones must be
+// on its first declaration or definition in the file (clang).
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(ARTICULA_NO_TARGET_CLONES)
+#if defined(__clang__)
+#define ARTICULA_IK_HOT __attribute__((target_clones("avx", "default")))
+#else
 #define ARTICULA_IK_HOT __attribute__((target_clones("avx", "default"), flatten))
+#endif
 #else
 #define ARTICULA_IK_HOT
 #endif
