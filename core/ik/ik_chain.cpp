@@ -65,10 +65,7 @@ void IkChain::applyRotations(std::span<const Quat> rotationsLocal, std::span<Tra
 
 Affine IkChain::parentModel(std::span<const Transform> pose, std::span<const Affine> model) const {
   if (mRootParent != kNoParent) return model[static_cast<std::size_t>(mRootParent)];
-  // The local rotation as the rotation it stands for: toAffine assumes a unit quaternion.
-  Transform local = pose[static_cast<std::size_t>(root())];
-  local.rotation.normalize();
-  return model[static_cast<std::size_t>(root())] * local.toAffine().inverse(Eigen::Affine);
+  return ik::frameAboveRoot(model[static_cast<std::size_t>(root())], pose[static_cast<std::size_t>(root())]);
 }
 
 void IkChain::updateModel(std::span<const Transform> pose, const Affine& parentModelMatrix,

@@ -88,6 +88,14 @@ inline Quat fromToScaled(const Vec3& a, const Vec3& b, float normProduct) {
   return q;
 }
 
+// The model matrix above a skeleton root (its parent space), from the root's model matrix
+// and local transform; the local rotation as the rotation it stands for (toAffine assumes a
+// unit quaternion).
+inline Affine frameAboveRoot(const Affine& rootModel, Transform rootLocal) {
+  rootLocal.rotation.normalize();
+  return rootModel * rootLocal.toAffine().inverse(Eigen::Affine);
+}
+
 // q v q* for any non-zero q: v rotated by q / |q| and scaled by |q|², the homogeneous form of
 // the rotation, which needs no normalised q (Eigen's product assumes a unit q). With
 // t = 2 u × v: |q|² v + w t + u × t.

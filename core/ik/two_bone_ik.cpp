@@ -124,10 +124,8 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
 const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
   const int parent = job.skeleton->parent(job.startJoint);
   if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
-  // The local rotation as the rotation it stands for: toAffine assumes a unit quaternion.
-  Transform local = job.pose[static_cast<std::size_t>(job.startJoint)];
-  local.rotation.normalize();
-  rootFrame = job.model[static_cast<std::size_t>(job.startJoint)] * local.toAffine().inverse(Eigen::Affine);
+  rootFrame = ik::frameAboveRoot(job.model[static_cast<std::size_t>(job.startJoint)],
+                                 job.pose[static_cast<std::size_t>(job.startJoint)]);
   return rootFrame;
 }
 

@@ -134,25 +134,24 @@ TEST(TwoBoneIk, SolvedJointsRotationsNeedNotBeUnit) {
         const Vec3 target = test::randomReachableTargetModel(unit, rng, trial % 2 == 0 ? 0.9f : 1.6f);
         for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
           for (const float weight : {1.0f, 0.5f}) {
+            auto solve = [&](ChainRig& rig, IkReport& report) {
+              TwoBoneIkJob job = makeJob(rig, target);
+              job.method = method;
+              job.weight = weight;
+              job.report = &report;
+              return job.run();
+            };
             ChainRig expected = unit;
-            TwoBoneIkJob expectedJob = makeJob(expected, target);
-            expectedJob.method = method;
-            expectedJob.weight = weight;
             IkReport expectedReport;
-            expectedJob.report = &expectedReport;
-            ASSERT_TRUE(expectedJob.run());
+            ASSERT_TRUE(solve(expected, expectedReport));
             for (const auto& [startScale, midScale] : {std::pair{1e-3f, 250.0f}, std::pair{-40.0f, -0.02f}}) {
               ChainRig scaled = unit;
               scaled.pose[static_cast<std::size_t>(scaled.chainJoints[0])].rotation.coeffs() *= startScale;
               scaled.pose[static_cast<std::size_t>(scaled.chainJoints[1])].rotation.coeffs() *= midScale;
               if (const int twist = scaled.skeleton.findJoint("twist"); twist >= 0)
                 scaled.pose[static_cast<std::size_t>(twist)].rotation.coeffs() *= 1.0f / midScale;
-              TwoBoneIkJob job = makeJob(scaled, target);
-              job.method = method;
-              job.weight = weight;
               IkReport report;
-              job.report = &report;
-              ASSERT_TRUE(job.run());
+              ASSERT_TRUE(solve(scaled, report));
               for (int k = 0; k < 2; ++k) {
                 const auto j = static_cast<std::size_t>(unit.chainJoints[static_cast<std::size_t>(k)]);
                 const Quat& q = scaled.pose[j].rotation;
