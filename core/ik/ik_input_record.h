@@ -10,7 +10,9 @@
 // differs in its first block, so the record sees the change before the blocks after it
 // shift. Each block is compared and stored whole, and the differences are only gathered
 // (OR of XORs) until finish(), so a comparison costs a few instructions per joint and no
-// branch per value: packed SSE2 on x86-64, four 32-bit lanes elsewhere.
+// branch per value: packed SSE2 on x86-64, four 32-bit lanes elsewhere. A comparison runs
+// as a Pass, a cursor the caller keeps in registers: the record's own members would be
+// reloaded after every block stored, since a packed store may alias anything.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -26,35 +28,68 @@
 namespace articula {
 
 class IkInputRecord {
+  struct alignas(16) Block {
+    std::uint32_t lane[4] = {};
+  };
+#ifdef ARTICULA_IK_RECORD_SSE2
+  using Lanes = __m128i;
+#else
+  using Lanes = Block;
+#endif
+
  public:
+  // One comparison that also records, from begin() to finish(): add() per path joint in a
+  // fixed order.
+  class Pass {
+   public:
+    // `withRotation`: whether the joint's rotation is part of what the data came from (false
+    // for the solved joints, read at every run). It is recorded with the joint, so the same
+    // joints with other rotations counting are a change.
+    void add(int joint, const Transform& local, bool withRotation) {
+      const std::uint32_t tag = (static_cast<std::uint32_t>(joint) << 1) | (withRotation ? 1u : 0u);
+      if (mEnd - mSlot < static_cast<std::ptrdiff_t>(kBlocksPerJoint)) *this = mRecord->grown(*this);
+      put(withLast(padded3(local.translation), tag));
+      if (withRotation) put(load4(local.rotation.coeffs().data()));
+      put(padded3(local.scale));
+    }
+
+   private:
+    friend class IkInputRecord;
+    explicit Pass(IkInputRecord& record)
+        : mRecord(&record),
+          mSlot(record.mBlocks.data()),
+          mEnd(record.mBlocks.data() + record.mBlocks.size()) {}
+
+    // Compares a block with the record's next one, gathers the difference and stores it.
+    void put(const Lanes& block) {
+#ifdef ARTICULA_IK_RECORD_SSE2
+      auto* bits = reinterpret_cast<__m128i*>(mSlot->lane);
+      mDiff = _mm_or_si128(mDiff, _mm_xor_si128(_mm_load_si128(bits), block));
+      _mm_store_si128(bits, block);
+#else
+      for (int k = 0; k < 4; ++k) {
+        mDiff.lane[k] |= mSlot->lane[k] ^ block.lane[k];
+        mSlot->lane[k] = block.lane[k];
+      }
+#endif
+      ++mSlot;
+    }
+
+    IkInputRecord* mRecord;
+    Block* mSlot;  // the next block to compare
+    Block* mEnd;   // the end of the record's room
+    Lanes mDiff{};  // OR of every block's XOR with the record
+  };
+
   // Room for a path of this many joints, so that recording allocates nothing.
   void reserve(std::size_t pathJoints);
   // Forgets the record: the next comparison reports a change.
   void invalidate() { mValid = false; }
 
-  // A comparison that also records: begin(), add() per path joint in a fixed order, then
-  // finish() — true when anything differs from the last valid record (or there is none),
-  // which also leaves the record invalid until markValid().
-  void begin() {
-    mChanged = !mValid;
-    mCount = 0;
-    mDiff = Lanes{};
-  }
-  // `withRotation`: whether the joint's rotation is part of what the data came from (false
-  // for the solved joints, read at every run). It is recorded with the joint, so the same
-  // joints with other rotations counting are a change.
-  void add(int joint, const Transform& local, bool withRotation) {
-    const std::uint32_t tag = (static_cast<std::uint32_t>(joint) << 1) | (withRotation ? 1u : 0u);
-    if (withRotation) {
-      const Lanes blocks[3] = {load3(local.translation.data(), tag), load4(local.rotation.coeffs().data()),
-                               load3(local.scale.data(), 0u)};
-      put(blocks);
-    } else {
-      const Lanes blocks[2] = {load3(local.translation.data(), tag), load3(local.scale.data(), 0u)};
-      put(blocks);
-    }
-  }
-  bool finish(const Affine& frame);
+  Pass begin() { return Pass(*this); }
+  // The frame's blocks, then true when anything differs from the last valid record (or there
+  // is none), which also leaves the record invalid until markValid().
+  bool finish(Pass pass, const Affine& frame);
   // The data derived from the recorded inputs is in place.
   void markValid() { mValid = true; }
 
@@ -62,27 +97,30 @@ class IkInputRecord {
   static constexpr std::size_t kBlocksPerJoint = 3;  // at most: translation and tag, rotation, scale
   static constexpr std::size_t kFrameBlocks = 4;     // the linear part's columns, the origin
 
+  // A Vec3 inside a Transform is followed by four bytes of padding (the rotation is 16-byte
+  // aligned, and so is the whole), so a packed read of it stays inside the Transform.
+  static_assert(alignof(Quat) == 16 && sizeof(Vec3) == 12 && sizeof(Transform) == 48,
+                "IkInputRecord reads a Transform's translation and scale with their padding");
+
 #ifdef ARTICULA_IK_RECORD_SSE2
-  using Lanes = __m128i;
-  // x, y, z and `last` in the fourth lane, read without touching the bytes after z.
-  static Lanes load3(const float* v, std::uint32_t last) {
-    std::uint32_t z = 0;
-    std::memcpy(&z, v + 2, sizeof z);
-    const __m128i xy = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(v));
-    const __m128i zLast = _mm_cvtsi64_si128(static_cast<long long>((std::uint64_t{last} << 32) | z));
-    return _mm_unpacklo_epi64(xy, zLast);
+  // x, y, z and a zero lane, from three floats followed by four readable bytes.
+  static Lanes masked3(const float* v) {
+    return _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)), _mm_set_epi32(0, -1, -1, -1));
+  }
+  static Lanes withLast(const Lanes& lanes, std::uint32_t last) {
+    return _mm_or_si128(lanes, _mm_slli_si128(_mm_cvtsi32_si128(static_cast<int>(last)), 12));
   }
   static Lanes load4(const float* v) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(v)); }
-  static bool anyBit(Lanes v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setzero_si128())) != 0xFFFF; }
+  static bool anyBit(const Lanes& v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setzero_si128())) != 0xFFFF; }
 #else
-  struct Lanes {
-    std::uint32_t lane[4] = {};
-  };
-  static Lanes load3(const float* v, std::uint32_t last) {
+  static Lanes masked3(const float* v) {
     Lanes r;
     std::memcpy(r.lane, v, 3 * sizeof(float));
-    r.lane[3] = last;
     return r;
+  }
+  static Lanes withLast(Lanes lanes, std::uint32_t last) {
+    lanes.lane[3] = last;
+    return lanes;
   }
   static Lanes load4(const float* v) {
     Lanes r;
@@ -91,44 +129,16 @@ class IkInputRecord {
   }
   static bool anyBit(const Lanes& v) { return (v.lane[0] | v.lane[1] | v.lane[2] | v.lane[3]) != 0; }
 #endif
+  static Lanes padded3(const Vec3& v) { return masked3(v.data()); }
 
-  struct alignas(16) Block {
-    std::uint32_t lane[4] = {};
-  };
+  // `pass` with more room. Its path is then longer than the record, which finish() reports.
+  // The passes go by value, here and to finish(), so that no pass's address escapes the
+  // caller's loop and the compiler keeps it in registers.
+  Pass grown(Pass pass);
 
-  // Compares N blocks with the record's next N, gathering the differences, and stores them.
-  template <std::size_t N>
-  void put(const Lanes (&blocks)[N]) {
-    if (mCount + N <= mBlocks.size()) {
-      Block* slot = mBlocks.data() + mCount;
-      // Gathered in a local: the stores into the record could otherwise alias mDiff.
-      Lanes diff = mDiff;
-      for (std::size_t i = 0; i < N; ++i) {
-#ifdef ARTICULA_IK_RECORD_SSE2
-        auto* bits = reinterpret_cast<__m128i*>(slot[i].lane);
-        diff = _mm_or_si128(diff, _mm_xor_si128(_mm_load_si128(bits), blocks[i]));
-        _mm_store_si128(bits, blocks[i]);
-#else
-        for (int k = 0; k < 4; ++k) {
-          diff.lane[k] |= slot[i].lane[k] ^ blocks[i].lane[k];
-          slot[i].lane[k] = blocks[i].lane[k];
-        }
-#endif
-      }
-      mDiff = diff;
-    } else {
-      mBlocks.resize(mCount);
-      for (const Lanes& lanes : blocks) std::memcpy(mBlocks.emplace_back().lane, &lanes, sizeof(Block));
-      mChanged = true;
-    }
-    mCount += N;
-  }
-
-  std::vector<Block> mBlocks;
-  std::size_t mCount = 0;  // blocks recorded since begin()
-  Lanes mDiff{};           // OR of every block's XOR with the record since begin()
+  std::vector<Block> mBlocks;  // the room; the record is its first mCount blocks
+  std::size_t mCount = 0;
   bool mValid = false;
-  bool mChanged = true;
 };
 
 }  // namespace articula

@@ -288,14 +288,14 @@ bool directSourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneDi
 // the common one, then needs no registers saved.
 [[gnu::noinline]] bool pathSourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
   const Skeleton& skeleton = *job.skeleton;
-  record.begin();
+  IkInputRecord::Pass pass = record.begin();
   int j = job.endJoint;
   for (; j != kNoParent && j >= job.startJoint; j = skeleton.parent(j)) {
     const bool solved = j == job.startJoint || j == job.midJoint || j == job.endJoint;
-    record.add(j, job.pose[static_cast<std::size_t>(j)], !solved);
+    pass.add(j, job.pose[static_cast<std::size_t>(j)], !solved);
     if (j == job.startJoint) break;
   }
-  const bool changed = record.finish(frame);
+  const bool changed = record.finish(pass, frame);
   return changed || j != job.startJoint;
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <utility>
@@ -308,14 +310,17 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   Affine frame(Eigen::Translation3f(1.0f, 2.0f, 3.0f) * Eigen::AngleAxisf(0.7f, Vec3::UnitY()));
   IkInputRecord record;
   record.reserve(path.size());
-  // Joints 7, 5, 4; only the middle one's rotation counts.
-  int joints[] = {7, 5, 4};
-  bool withRotation[] = {false, true, false};
+  // Joints 7, 5, 4 (only the middle one's rotation counts), then 3 and 2 for a longer path.
+  int joints[] = {7, 5, 4, 3, 2};
+  bool withRotation[] = {false, true, false, true, false};
   std::size_t length = path.size();
+  auto recordPath = [&] {
+    IkInputRecord::Pass pass = record.begin();
+    for (std::size_t i = 0; i < length; ++i) pass.add(joints[i], path[i], withRotation[i]);
+    return record.finish(pass, frame);
+  };
   auto compare = [&] {
-    record.begin();
-    for (std::size_t i = 0; i < length; ++i) record.add(joints[i], path[i], withRotation[i]);
-    const bool changed = record.finish(frame);
+    const bool changed = recordPath();
     record.markValid();
     return changed;
   };
@@ -366,11 +371,28 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   length = 3;
   EXPECT_TRUE(compare());
   EXPECT_FALSE(compare());
+  // Padding is not data: the four bytes after a Transform's translation and scale, and the
+  // frame's bottom row, are read with the values but never count.
+  const std::uint32_t noise = 0xDEADBEEFu;
+  std::memcpy(reinterpret_cast<unsigned char*>(&path[1]) + 12, &noise, sizeof noise);
+  std::memcpy(reinterpret_cast<unsigned char*>(&path[2]) + 44, &noise, sizeof noise);
+  frame.matrix()(3, 1) = 7.0f;
+  EXPECT_FALSE(compare());
+  frame.matrix()(3, 1) = 0.0f;
+  // A path longer than the room reserved: the record grows, and still sees every value.
+  path.resize(5, path[1]);
+  length = 5;
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
+  path[4].scale.z() += 1.0f;
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
+  length = 3;
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
   // A change not marked valid is reported again.
   path[0].translation.x() += 1.0f;
-  record.begin();
-  for (std::size_t i = 0; i < length; ++i) record.add(joints[i], path[i], withRotation[i]);
-  EXPECT_TRUE(record.finish(frame));
+  EXPECT_TRUE(recordPath());
   EXPECT_TRUE(compare());
   EXPECT_FALSE(compare());
 }
