@@ -1,6 +1,7 @@
 #include "core/ik/two_bone_ik.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -10,11 +11,47 @@
 #endif
 
 #include "core/ik/ik_frames.h"
+#include "core/ik/ik_simd.h"
 #include "core/math/quaternion.h"
 
 namespace articula {
 
 namespace {
+
+using ik::simd::broadcast;
+using ik::simd::F4;
+using ik::simd::first;
+using ik::simd::lane;
+using ik::simd::load3;
+using ik::simd::load4;
+using ik::simd::make;
+using ik::simd::shuffle;
+using ik::simd::splat;
+using ik::simd::swizzle;
+
+F4 load(const Vec4& v) { return load4(v.data()); }
+F4 load(const Vec3& v) { return load3(v.data()); }
+F4 load(const Quat& q) { return load4(q.coeffs().data()); }
+Vec3 toVec3(F4 v) {
+  Vec4 r;
+  ik::simd::store4(r.data(), v);
+  return r.head<3>();
+}
+Quat toQuat(F4 q) {
+  Quat r;
+  ik::simd::store4(r.coeffs().data(), q);
+  return r;
+}
+Vec4 padded(const Vec3& v) { return Vec4(v.x(), v.y(), v.z(), 0.0f); }
+
+// m v for a matrix held as (x, y, z, 0) columns.
+F4 mul3x3(const Vec4 (&columns)[3], F4 v) {
+  return load(columns[0]) * broadcast<0>(v) + load(columns[1]) * broadcast<1>(v) + load(columns[2]) * broadcast<2>(v);
+}
+
+// |q|² summed as the packed input check sums it (ik::simd::sums), so that the per-run check
+// and validate() draw the line at 1e-12 on the same side.
+float quatNorm2(const Quat& q) { return (q.x() * q.x() + q.z() * q.z()) + (q.y() * q.y() + q.w() * q.w()); }
 
 // Folds a uniform (possibly mirroring) scale into a running signed scale and rotation.
 void accumulateUniform(const Vec3& s, float& scale, Quat& rotation) {
@@ -98,11 +135,11 @@ std::optional<std::string> checkLocal(const TwoBoneIkJob& job, int j, bool rotat
   const bool finiteTransform = ik::isFinite(t.translation) && ik::isFinite(t.scale) &&
                                (!rotationRead || ik::allFinite(t.rotation.coeffs().data(), 4));
   // The common case first, without building anything.
-  if (finiteTransform && (!rotationRead || t.rotation.coeffs().squaredNorm() >= 1e-12f) &&
+  if (finiteTransform && (!rotationRead || quatNorm2(t.rotation) >= 1e-12f) &&
       (!mustBeUniform || ik::isUniform(t.scale)))
     return std::nullopt;
   if (!finiteTransform) return "two-bone IK: the local transform of " + label(*job.skeleton, j) + " is not finite";
-  if (rotationRead && t.rotation.coeffs().squaredNorm() < 1e-12f)
+  if (rotationRead && quatNorm2(t.rotation) < 1e-12f)
     return "two-bone IK: the local rotation of " + label(*job.skeleton, j) + " is zero";
   return "two-bone IK: " + label(*job.skeleton, j) +
          " has a non-uniform scale above the mid joint (the upper bone would not be rigid)";
@@ -113,7 +150,7 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
   const Quat& q = job.pose[static_cast<std::size_t>(j)].rotation;
   if (!ik::allFinite(q.coeffs().data(), 4))
     return "two-bone IK: the local transform of " + label(*job.skeleton, j) + " is not finite";
-  if (q.coeffs().squaredNorm() < 1e-12f)
+  if (quatNorm2(q) < 1e-12f)
     return "two-bone IK: the local rotation of " + label(*job.skeleton, j) + " is zero";
   return std::nullopt;
 }
@@ -129,20 +166,33 @@ const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
   return rootFrame;
 }
 
-// checkParameters and checkSolvedRotation of both solved joints as one test that builds no
-// message: true exactly when all three pass, as at nearly every run; inputsError names the
-// failure otherwise. The joint indices must be valid.
-bool inputsValid(const TwoBoneIkJob& job) {
-  const Vec4& start = job.pose[static_cast<std::size_t>(job.startJoint)].rotation.coeffs();
-  const Vec4& mid = job.pose[static_cast<std::size_t>(job.midJoint)].rotation.coeffs();
-  // x * 0 is 0 for a finite x and NaN otherwise: the sum is 0 exactly when every value is
-  // finite (multiplied first, finite values cannot overflow the sum).
-  const float zeros = (job.targetModel * 0.0f + job.poleModel * 0.0f + job.fallbackBendAxisMidLocal * 0.0f).sum() +
-                      (start * 0.0f + mid * 0.0f).sum() + job.twistAngleRad * 0.0f + job.toleranceModel * 0.0f;
-  return zeros == 0.0f && (job.poleMode != TwoBoneIkJob::PoleMode::Vector || job.poleModel.squaredNorm() != 0.0f) &&
-         job.fallbackBendAxisMidLocal.squaredNorm() != 0.0f && job.soften >= 0.0f && job.soften <= 1.0f &&
-         job.weight >= 0.0f && job.weight <= 1.0f && job.toleranceModel >= 0.0f && start.squaredNorm() >= 1e-12f &&
-         mid.squaredNorm() >= 1e-12f;
+// |pole|², |fallback axis|², |start rotation|² and |mid rotation|², in lanes 0 to 3. The joint
+// indices must be valid.
+F4 inputNorms(const TwoBoneIkJob& job) {
+  const F4 pole = load(job.poleModel);
+  const F4 axis = load(job.fallbackBendAxisMidLocal);
+  const F4 start = load(job.pose[static_cast<std::size_t>(job.startJoint)].rotation);
+  const F4 mid = load(job.pose[static_cast<std::size_t>(job.midJoint)].rotation);
+  return ik::simd::sums(pole * pole, axis * axis, start * start, mid * mid);
+}
+
+// checkParameters and checkSolvedRotation of both solved joints as one packed test that
+// builds no message: true exactly when all three pass, as at nearly every run; inputsError
+// names the failure otherwise. `norms` from inputNorms.
+bool inputsValid(const TwoBoneIkJob& job, F4 norms) {
+  const F4 zero = splat(0.0f);
+  // x * 0 is 0 for a finite x and NaN otherwise.
+  const F4 zeros = load(job.targetModel) * zero + load(job.poleModel) * zero +
+                   load(job.fallbackBendAxisMidLocal) * zero +
+                   load(job.pose[static_cast<std::size_t>(job.startJoint)].rotation) * zero +
+                   load(job.pose[static_cast<std::size_t>(job.midJoint)].rotation) * zero;
+  // Soften and weight in [0, 1], the tolerance in [0, ∞), the twist finite; NaN fails both.
+  const F4 scalars = make(job.soften, job.weight, job.toleranceModel, job.twistAngleRad);
+  const F4 inRange = (make(0.0f, 0.0f, 0.0f, -FLT_MAX) <= scalars) & (scalars <= make(1.0f, 1.0f, FLT_MAX, FLT_MAX));
+  // A non-zero pole (a direction only in PoleMode::Vector) and axis; rotations not zero.
+  const F4 normsValid = (zero < norms) & (make(0.0f, 0.0f, 1e-12f, 1e-12f) <= norms);
+  const int poleFree = job.poleMode == TwoBoneIkJob::PoleMode::Vector ? 0 : 1;
+  return ik::simd::movemask((zeros == zero) & inRange) == 0xF && (ik::simd::movemask(normsValid) | poleFree) == 0xF;
 }
 
 // What inputsValid refused, in validate()'s order.
@@ -167,7 +217,7 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   }
   if (auto e = checkLocal(job, job.midJoint, true, false)) return e;
   const Transform& mid = job.pose[static_cast<std::size_t>(job.midJoint)];
-  limb.lowerLocal = mid.scale.cwiseProduct(offset);
+  const Vec3 lowerLocal = mid.scale.cwiseProduct(offset);
 
   // Upper bone: start → mid; the start joint and the joints in between must scale uniformly.
   offset = mid.translation;
@@ -183,35 +233,42 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   }
   if (auto e = checkLocal(job, job.startJoint, true, true)) return e;
   const Transform& start = job.pose[static_cast<std::size_t>(job.startJoint)];
-  limb.upperLocal = start.scale.cwiseProduct(offset);
+  const Vec3 upperLocal = start.scale.cwiseProduct(offset);
   Quat own = Quat::Identity();
   accumulateUniform(start.scale, linkScale, own);
+  limb.upperLocal = padded(upperLocal);
+  limb.lowerLocal = padded(lowerLocal);
   limb.linkRotation = own * link;
   limb.linkScale = linkScale;
-  limb.start = start.translation;
+  limb.start = padded(start.translation);
 
-  limb.chainToModel = frame.linear();
-  limb.originModel = frame.translation();
-  if (!ik::isFinite(limb.chainToModel) || !ik::isFinite(limb.originModel))
+  const Mat3 chainToModel = frame.linear();
+  if (!ik::isFinite(chainToModel) || !ik::isFinite(Vec3(frame.translation())))
     return "two-bone IK: the model matrix above " + label(skeleton, job.startJoint) + " is not finite";
-  const float maxEntry = limb.chainToModel.cwiseAbs().maxCoeff();
+  const float maxEntry = chainToModel.cwiseAbs().maxCoeff();
   // The inverse as adjugate / determinant: the adjugate's rows are cross products of the
   // columns, and the determinant comes with them.
-  const Vec3 c0 = limb.chainToModel.col(0);
-  const Vec3 c1 = limb.chainToModel.col(1);
-  const Vec3 c2 = limb.chainToModel.col(2);
+  const Vec3 c0 = chainToModel.col(0);
+  const Vec3 c1 = chainToModel.col(1);
+  const Vec3 c2 = chainToModel.col(2);
   const Vec3 r0 = c1.cross(c2);
   const float determinant = c0.dot(r0);
   if (!(std::abs(determinant) > 1e-12f * maxEntry * maxEntry * maxEntry))
     return "two-bone IK: the model matrix above " + label(skeleton, job.startJoint) + " is singular";
   const float inverseDeterminant = 1.0f / determinant;
-  limb.modelToChain.row(0) = r0.transpose() * inverseDeterminant;
-  limb.modelToChain.row(1) = c2.cross(c0).transpose() * inverseDeterminant;
-  limb.modelToChain.row(2) = c0.cross(c1).transpose() * inverseDeterminant;
+  Mat3 modelToChain;
+  modelToChain.row(0) = r0.transpose() * inverseDeterminant;
+  modelToChain.row(1) = c2.cross(c0).transpose() * inverseDeterminant;
+  modelToChain.row(2) = c0.cross(c1).transpose() * inverseDeterminant;
+  for (int c = 0; c < 3; ++c) {
+    limb.chainToModel[c] = padded(chainToModel.col(c));
+    limb.modelToChain[c] = padded(modelToChain.col(c));
+  }
+  limb.originModel = padded(frame.translation());
   limb.chainDeterminant = determinant;
 
-  const float upper = limb.upperLocal.norm();
-  const float lower = std::abs(linkScale) * limb.lowerLocal.norm();
+  const float upper = upperLocal.norm();
+  const float lower = std::abs(linkScale) * lowerLocal.norm();
   if (!(upper > 1e-6f * (upper + lower)))
     return "two-bone IK: zero-length bone from " + label(skeleton, job.startJoint) + " to " +
            label(skeleton, job.midJoint);
@@ -221,8 +278,9 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   limb.upperLength = upper;
   limb.lowerLength = lower;
   limb.upperInverse = 1.0f / upper;
-  limb.lowerInverse = 1.0f / lower;
-  limb.halfInverseRootAb = 0.5f / std::sqrt(upper * lower);
+  limb.lowerDirScale = linkScale / lower;
+  const float halfInverseRootAb = 0.5f / std::sqrt(upper * lower);
+  limb.halfAngleScale = Vec4(0.5f, 0.5f, halfInverseRootAb, halfInverseRootAb);
   return std::nullopt;
 }
 
@@ -318,7 +376,7 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneIkWorksp
 bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, TwoBoneIkWorkspace* ws,
                     std::optional<std::string>& error) {
   error = checkJoints(job);
-  if (!error && !inputsValid(job)) error = inputsError(job);
+  if (!error && !inputsValid(job, inputNorms(job))) error = inputsError(job);
   if (error) return false;
   Affine rootFrame;
   const Affine& frame = chainFrame(job, rootFrame);
@@ -337,7 +395,7 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   if (sameJoints(job, ws)) {
     Affine rootFrame;
     if (!sourceChanged(job, chainFrame(job, rootFrame), ws)) {
-      if (inputsValid(job)) return &ws.limb;
+      if (inputsValid(job, inputNorms(job))) return &ws.limb;
       error = inputsError(job);
       return nullptr;
     }
@@ -373,82 +431,117 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
 // The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, x1 × y1), not
 // normalised. With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 + trace M = 4 cos²(φ/2) and the axial
 // vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with no square
-// root. Near a half turn that factor cancels; there frameTurnNearHalf takes over.
-// Written on scalars and inlined: Eigen's packed cross products shuffle more than they save.
-inline Quat frameTurn(const Vec3& x0, const Vec3& y0, const Vec3& x1, const Vec3& y1) {
-  const float z0x = x0.y() * y0.z() - x0.z() * y0.y();
-  const float z0y = x0.z() * y0.x() - x0.x() * y0.z();
-  const float z0z = x0.x() * y0.y() - x0.y() * y0.x();
-  const float z1x = x1.y() * y1.z() - x1.z() * y1.y();
-  const float z1y = x1.z() * y1.x() - x1.x() * y1.z();
-  const float z1z = x1.x() * y1.y() - x1.y() * y1.x();
-  const float w = 1.0f + (x0.x() * x1.x() + x0.y() * x1.y() + x0.z() * x1.z()) +
-                  (y0.x() * y1.x() + y0.y() * y1.y() + y0.z() * y1.z()) + (z0x * z1x + z0y * z1y + z0z * z1z);
-  if (w > 0.25f) {
-    const float vx =
-        (x0.y() * x1.z() - x0.z() * x1.y()) + (y0.y() * y1.z() - y0.z() * y1.y()) + (z0y * z1z - z0z * z1y);
-    const float vy =
-        (x0.z() * x1.x() - x0.x() * x1.z()) + (y0.z() * y1.x() - y0.x() * y1.z()) + (z0z * z1x - z0x * z1z);
-    const float vz =
-        (x0.x() * x1.y() - x0.y() * x1.x()) + (y0.x() * y1.y() - y0.y() * y1.x()) + (z0x * z1y - z0y * z1x);
-    return Quat(w, vx, vy, vz);
-  }
-  return frameTurnNearHalf(x0, y0, Vec3(z0x, z0y, z0z), x1, y1, Vec3(z1x, z1y, z1z));
+// root. Near a half turn that factor cancels; there frameTurnNearHalf takes over. The three
+// cross products share their last shuffle (ik::simd::cross).
+F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1) {
+  const F4 z0 = ik::simd::cross(x0, y0);
+  const F4 z1 = ik::simd::cross(x1, y1);
+  const float w = 1.0f + first(ik::simd::sum3(x0 * x1 + y0 * y1 + z0 * z1));
+  if (!(w > 0.25f)) return load(frameTurnNearHalf(toVec3(x0), toVec3(y0), toVec3(z0), toVec3(x1), toVec3(y1), toVec3(z1)));
+  using ik::simd::crossZxy;
+  const F4 axial = swizzle<1, 2, 0, 3>(crossZxy(x0, x1) + crossZxy(y0, y1) + crossZxy(z0, z1));
+  return axial + make(0.0f, 0.0f, 0.0f, w);
+}
+
+// The rare branches of the solve, out of line and on Eigen's types.
+
+// Bend axis of a straight input limb: the mid joint's fallback axis across the upper bone,
+// else across the upper bone and the pole, else any axis across the upper bone. Rotations
+// about a similarity frame turn with its rotation part only (the signed scale commutes), so
+// the mid-local axis maps into chain space by midWorld.
+[[gnu::noinline]] Vec3 straightBendAxis(const Quat& midWorld, const Vec3& fallbackAxis, const Vec3& upperDir,
+                                        const Vec3& poleChain) {
+  Vec3 k = ik::rotateScaled(midWorld, fallbackAxis);
+  k -= upperDir * k.dot(upperDir);
+  if (k.squaredNorm() < 1e-12f * fallbackAxis.squaredNorm()) k = upperDir.cross(poleChain);
+  if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
+  return k.normalized();
+}
+
+// The direction to a target at the start joint itself: the limb's, else the upper bone's.
+[[gnu::noinline]] Vec3 directionAtStart(const Vec3& upper, const Vec3& lower, float longest) {
+  const Vec3 reach = upper + lower;
+  return reach.squaredNorm() > 1e-12f * longest * longest ? Vec3(reach.normalized()) : Vec3(upper.normalized());
+}
+
+// The knee's turn applied to the lower bone itself: a straight input limb's lower bone may
+// stray from the bend plane by rounding.
+[[gnu::noinline]] Vec3 straightReachAfterKnee(const Vec3& upper, const Quat& knee, const Vec3& lower) {
+  return upper + knee * lower;
+}
+
+// LawOfCosines without a usable pole: the reach swung minimally onto the target.
+[[gnu::noinline]] Quat swingOnto(const Vec3& reach, const Vec3& u) { return ik::fromToScaled(reach, u, reach.norm()); }
+
+// TrigFree without a usable pole: the bend axis swung with the reach onto the target.
+[[gnu::noinline]] Vec3 swungBendAxis(const Vec3& reach, const Vec3& u, const Vec3& k) {
+  return fromToUnitTrigFree(reach.normalized(), u) * k;
+}
+
+// The twist about the start–target axis u, before startTurn; a mirror reverses the turn
+// (the axis is the same line in both spaces).
+[[gnu::noinline]] Quat twisted(const Quat& startTurn, const Vec3& u, float twistAngleRad, float chainDeterminant) {
+  const float angleRad = chainDeterminant < 0.0f ? -twistAngleRad : twistAngleRad;
+  return Quat(Eigen::AngleAxisf(angleRad, u)) * startTurn;
+}
+
+// weight < 1: each joint's unit input rotation slerped towards its unit solved one.
+[[gnu::noinline]] F4 blend(F4 input, F4 solved, float weight) {
+  return load(toQuat(input).normalized().slerp(weight, toQuat(solved)).normalized());
 }
 
 // The solve proper, on a checked job and its limb; vectors in chain space unless named.
+// Common path on four lanes (ik_simd.h); the rare branches above.
 ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   // The solved joints' rotations as they are, unit or not (validate() refuses only zero ones):
-  // ik::rotateScaled scales by their squared norms, divided out once, and the written rotations
+  // rotateScaled scales by their squared norms, divided out once, and the written rotations
   // are normalised anyway.
-  const Quat& startRotation = job.pose[static_cast<std::size_t>(job.startJoint)].rotation;
-  const Quat& midRotation = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
-  const float startNorm2 = startRotation.squaredNorm();
-  const float startInverse2 = 1.0f / startNorm2;
-  const float midInverse2 = 1.0f / midRotation.squaredNorm();
+  Quat& startRotationOut = job.pose[static_cast<std::size_t>(job.startJoint)].rotation;
+  Quat& midRotationOut = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
+  const F4 startRotation = load(startRotationOut);
+  const F4 midRotation = load(midRotationOut);
+  const F4 norms = inputNorms(job);
+  const F4 inverseNorms = splat(1.0f) / norms;  // lanes 2 and 3: 1 / |start|², 1 / |mid|²
+  const F4 startNorm2 = broadcast<2>(norms);
+  const F4 startInverse2 = broadcast<2>(inverseNorms);
 
-  // Limb in chain space.
-  const Vec3 upper = ik::rotateScaled(startRotation, su.upperLocal) * startInverse2;
-  const Quat midParent = startRotation * su.linkRotation;  // the mid's parent frame, times |start|
-  const Quat midWorld = midParent * midRotation;           // times |start| |mid|
-  const Vec3 lower = ik::rotateScaled(midWorld, su.lowerLocal) * (su.linkScale * startInverse2 * midInverse2);
-  // Rotations keep lengths: the bones' lengths are the limb's.
+  // Limb in chain space, as unit directions: rotations keep lengths, so the bones' lengths
+  // are the limb's.
   const float a = su.upperLength;
   const float b = su.lowerLength;
-  const Vec3 upperDir = upper * su.upperInverse;
-  const Vec3 lowerDir = lower * su.lowerInverse;
-  const Vec3 toTarget = su.modelToChain * (job.targetModel - su.originModel) - su.start;
-  const float targetDistance = toTarget.norm();
-  const Vec3 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
-                             ? Vec3(su.modelToChain * job.poleModel)
-                             : Vec3(su.modelToChain * (job.poleModel - su.originModel) - su.start);
+  const F4 upperDir =
+      ik::simd::rotateScaled(startRotation, load(su.upperLocal), startNorm2) * (startInverse2 * splat(su.upperInverse));
+  const F4 midParent = ik::simd::quatProduct(startRotation, load(su.linkRotation));  // times |start|
+  const F4 midWorld = ik::simd::quatProduct(midParent, midRotation);                 // times |start| |mid|
+  const F4 lowerDir = ik::simd::rotateScaled(midWorld, load(su.lowerLocal), startNorm2 * broadcast<3>(norms)) *
+                      (startInverse2 * broadcast<3>(inverseNorms) * splat(su.lowerDirScale));
+  const F4 origin = load(su.originModel);
+  const F4 chainStart = load(su.start);
+  const F4 toTarget = mul3x3(su.modelToChain, load(job.targetModel) - origin) - chainStart;
+  const F4 poleModel = load(job.poleModel);
+  const F4 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
+                           ? mul3x3(su.modelToChain, poleModel)
+                           : mul3x3(su.modelToChain, poleModel - origin) - chainStart;
+
+  // |toTarget|, |upperDir × lowerDir|, and |upperDir ∓ lowerDir| = 2 (1 ± cos β0) in their
+  // square roots: 2 cos(β0/2), 2 sin(β0/2), β0 the knee's interior angle now.
+  const F4 cross = ik::simd::cross(upperDir, lowerDir);
+  const F4 difference = upperDir - lowerDir;
+  const F4 sum = upperDir + lowerDir;
+  const F4 lengths = ik::simd::sqrt(ik::simd::sums(toTarget * toTarget, cross * cross, difference * difference, sum * sum));
+  const F4 inverseLengths = splat(1.0f) / lengths;  // lanes 0 and 1
+  const float targetDistance = first(lengths);
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
-  const Vec3 cross = upper.cross(lower);
-  const float crossNorm = cross.norm();
-  Vec3 k;
-  bool straight = false;
-  if (crossNorm > 1e-4f * a * b) {
-    k = cross * (1.0f / crossNorm);
-  } else {
-    straight = true;
-    // Rotations about a similarity frame turn with its rotation part only (the signed scale
-    // commutes), so the mid-local axis maps into chain space by midWorld.
-    k = ik::rotateScaled(midWorld, job.fallbackBendAxisMidLocal);
-    k -= upperDir * k.dot(upperDir);
-    if (k.squaredNorm() < 1e-12f * job.fallbackBendAxisMidLocal.squaredNorm()) k = upperDir.cross(poleChain);
-    if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
-    k.normalize();
-  }
+  const bool straight = !(lane<1>(lengths) > 1e-4f);
+  const F4 k = straight ? load(straightBendAxis(toQuat(midWorld), job.fallbackBendAxisMidLocal, toVec3(upperDir),
+                                                toVec3(poleChain)))
+                        : cross * broadcast<1>(inverseLengths);
 
   // Direction to the target; at the start joint itself keep the limb's direction.
-  Vec3 u;
-  if (targetDistance > 1e-7f * (a + b)) {
-    u = toTarget / targetDistance;
-  } else {
-    const Vec3 reach = upper + lower;
-    u = reach.squaredNorm() > 1e-12f * (a + b) * (a + b) ? Vec3(reach.normalized()) : upperDir;
-  }
+  const F4 u = targetDistance > 1e-7f * (a + b)
+                   ? toTarget * broadcast<0>(inverseLengths)
+                   : load(directionAtStart(toVec3(upperDir * splat(a)), toVec3(lowerDir * splat(b)), a + b));
 
   // Reach: softened near full extension, clamped to what the bones allow.
   const float longest = a + b;
@@ -462,105 +555,115 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   }
   d = std::clamp(d, shortest, longest);
 
-  // Half the knee's interior angle, now (β0, signed about k) and wanted (β1, law of cosines
-  // in its half-angle form), as cosine and sine: |upperDir ∓ lowerDir|² = 2 (1 ± cos β0) and
-  // (a + b)² − d², d² − (a − b)² = 4ab (1 ± cos β1), products that stay precise near the
-  // straight (β = π) and folded (β = 0) limb, with no trigonometry.
-  const float cosHalf0 = 0.5f * (upperDir - lowerDir).norm();
-  float sinHalf0 = 0.5f * (upperDir + lowerDir).norm();
-  if (straight && cross.dot(k) < 0.0f) sinHalf0 = -sinHalf0;
-  const float cosHalf1 = std::sqrt(std::max(0.0f, (longest - d) * (longest + d))) * su.halfInverseRootAb;
-  const float sinHalf1 = std::sqrt(std::max(0.0f, (d - a + b) * (d + a - b))) * su.halfInverseRootAb;
-  // The knee turns by β0 − β1 about k.
-  const float kneeSin = sinHalf0 * cosHalf1 - cosHalf0 * sinHalf1;
-  const Quat knee(cosHalf0 * cosHalf1 + sinHalf0 * sinHalf1, k.x() * kneeSin, k.y() * kneeSin, k.z() * kneeSin);
-
   // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the
   // start–target axis; without a usable pole, the current plane swung minimally.
-  const Vec3 poleAcross = poleChain - u * poleChain.dot(u);
-  const bool hasPole = poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f;
+  const F4 poleAcross = poleChain - u * ik::simd::dot3(poleChain, u);
+  const F4 poleSquares = ik::simd::sums(poleAcross * poleAcross, poleChain * poleChain);
+  const float poleChain2 = lane<1>(poleSquares);
+  const bool hasPole = first(poleSquares) > 1e-10f * poleChain2 && poleChain2 > 0.0f;
+
+  // Half the knee's interior angle wanted, β1, by the law of cosines in its half-angle form:
+  // (a + b)² − d², d² − (a − b)² = 4ab (1 ± cos β1), products that stay precise near the
+  // straight (β = π) and folded (β = 0) limb, with no trigonometry. Their roots with |poleAcross|.
+  const F4 sides = make(longest, d, 0.0f, 0.0f);
+  const F4 others = make(d, a - b, 0.0f, 0.0f);
+  const F4 wantedSquares = ik::simd::max((sides - others) * (sides + others), splat(0.0f));
+  const F4 roots = ik::simd::sqrt(shuffle<0, 1, 0, 1>(poleSquares, wantedSquares));
+  const F4 inverseRoots = splat(1.0f) / shuffle<0, 0, 0, 0>(roots, splat(d));  // 1 / |poleAcross|, 1 / d
+
+  // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
+  F4 halves = shuffle<2, 3, 2, 3>(lengths, roots) * load(su.halfAngleScale);
+  if (straight && first(ik::simd::dot3(cross, k)) < 0.0f) halves = halves ^ make(0.0f, -0.0f, 0.0f, 0.0f);
+  const float cosHalf1 = lane<2>(halves);
+  const float sinHalf1 = lane<3>(halves);
+  // The knee turns by β0 − β1 about k: products c0 c1, s0 s1, c0 s1, s0 c1.
+  const F4 products = swizzle<0, 1, 0, 1>(halves) * swizzle<2, 3, 3, 2>(halves);
+  const float kneeSin = lane<3>(products) - lane<2>(products);
+  const F4 knee = k * splat(kneeSin) + make(0.0f, 0.0f, 0.0f, first(products) + lane<1>(products));
 
   // From the start joint to the end joint after the knee's turn, |reachAfterKnee| = d. The
   // knee turns the lower bone about k to π − β1 from the upper bone, towards k × upperDir:
   // along the upper bone a − b cos β1 = (a² − b² + d²) / 2a, across it b sin β1, with no
-  // rotation. A straight input limb's lower bone may stray from that plane by rounding: there
-  // the knee's turn itself.
-  const Vec3 reachAfterKnee = straight ? Vec3(upper + knee * lower)
-                                       : Vec3(upperDir * ((a * a - b * b + d * d) * (0.5f * su.upperInverse)) +
-                                              k.cross(upperDir) * (2.0f * b * cosHalf1 * sinHalf1));
+  // rotation.
+  const F4 reachAfterKnee =
+      straight ? load(straightReachAfterKnee(toVec3(upperDir * splat(a)), toQuat(knee), toVec3(lowerDir * splat(b))))
+               : upperDir * splat((a * a - b * b + d * d) * (0.5f * su.upperInverse)) +
+                     ik::simd::cross(k, upperDir) * splat(2.0f * b * cosHalf1 * sinHalf1);
 
   // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
   // onto the wanted one (the same direction placed by the target, kWanted).
-  Quat startTurn;
+  const bool folded = !(d > 1e-7f * longest);
+  const F4 v = poleAcross * broadcast<0>(inverseRoots);
+  F4 startTurn;
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
-    const Vec3& reach = reachAfterKnee;
-    const bool folded = !(d > 1e-7f * longest);
-    const Vec3 reachDir = folded ? u : Vec3(reach * (1.0f / d));
+    const F4 reachDir = folded ? u : reachAfterKnee * broadcast<2>(inverseRoots);
     // A straight input limb's k is across the upper bone only: make it across the reach.
-    const Vec3 kAcross = straight || folded ? Vec3(k - reachDir * k.dot(reachDir)) : k;
+    const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
     if (hasPole) {
-      const Vec3 v = poleAcross.normalized();
-      startTurn = frameTurn(reachDir, kAcross, u, v.cross(u));
+      startTurn = frameTurn(reachDir, kAcross, u, ik::simd::cross(v, u));
     } else {
-      startTurn = folded ? Quat::Identity() : ik::fromToScaled(reach, u, reach.norm());
+      startTurn = folded ? load(Quat::Identity()) : load(swingOnto(toVec3(reachAfterKnee), toVec3(u)));
     }
   } else {
-    Vec3 v;
-    Vec3 kWanted;
-    if (hasPole) {
-      v = poleAcross.normalized();
-      kWanted = v.cross(u);
-    } else {
-      kWanted = fromToUnitTrigFree(reachAfterKnee.normalized(), u) * k;
-      v = u.cross(kWanted);
-    }
-    // Knee on the circle where the spheres (start, a) and (target, b) meet, on v's side.
-    const bool folded = !(d > 1e-7f * longest);
-    const float inv2d = folded ? 0.0f : 0.5f / d;
+    const F4 kWanted = hasPole ? ik::simd::cross(v, u) : load(swungBendAxis(toVec3(reachAfterKnee), toVec3(u), toVec3(k)));
+    const F4 vWanted = hasPole ? v : ik::simd::cross(u, kWanted);
+    // Knee on the circle where the spheres (start, a) and (target, b) meet, on vWanted's
+    // side: along² + across² = a².
+    const float inv2d = folded ? 0.0f : 0.5f * lane<2>(inverseRoots);
     const float along = folded ? 0.0f : (d * d + a * a - b * b) * inv2d;
     const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
-    // |upperWanted| = a: along² + across² = a² on the circle.
-    const Vec3 upperWantedDir = (u * along + v * across) * su.upperInverse;
+    const F4 upperWantedDir = (u * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
     startTurn = frameTurn(upperDir, k, upperWantedDir, kWanted);
   }
-  if (job.twistAngleRad != 0.0f) {
-    // The start–target axis is the same line in both spaces; a mirror reverses the turn.
-    const float angleRad = su.chainDeterminant < 0.0f ? -job.twistAngleRad : job.twistAngleRad;
-    startTurn = Quat(Eigen::AngleAxisf(angleRad, u)) * startTurn;
-  }
+  if (job.twistAngleRad != 0.0f)
+    startTurn = load(twisted(toQuat(startTurn), toVec3(u), job.twistAngleRad, su.chainDeterminant));
 
   // Into local rotations: the start joint's parent space is chain space; the knee turn is
-  // carried into the mid's parent space by the rotation part of that frame. startTurn and
-  // startRotation are scaled: their norms, known before the product, normalise the result.
-  const float startTurnNorm2 = startTurn.squaredNorm();
-  Quat startOut = startTurn * startRotation;
-  startOut.coeffs() *= 1.0f / std::sqrt(startTurnNorm2 * startNorm2);
-  // midParent⁻¹ · knee · midParent keeps knee's w and turns its axis into the mid's parent
-  // space; both parts scaled by |midParent|², which the normalisation removes.
-  const Vec3 kneeAxisMidParent = ik::rotateScaled(midParent.conjugate(), knee.vec());
-  const Quat kneeMidParent(startNorm2 * knee.w(), kneeAxisMidParent.x(), kneeAxisMidParent.y(), kneeAxisMidParent.z());
-  Quat midOut = (kneeMidParent * midRotation).normalized();
+  // carried into the mid's parent space by the rotation part of that frame: midParent⁻¹ ·
+  // knee · midParent keeps knee's w and turns its axis, both scaled by |midParent|² (≈
+  // |start|²), which the normalisation removes. startTurn and startRotation are scaled:
+  // their norms, known before the product, normalise the result.
+  const F4 kneeMidParent = ik::simd::rotateScaled(midParent ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, startNorm2);
+  F4 startOut = ik::simd::quatProduct(startTurn, startRotation);
+  F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
+  // |midOut|², |startTurn|², twice; lanes 0 and 3 scaled to |midOut|² and |startTurn|² |start|².
+  const F4 outNorms = ik::simd::sums(midOut * midOut, startTurn * startTurn);
+  const float startTurnNorm2 = lane<1>(outNorms);
+  const F4 scales = splat(1.0f) / ik::simd::sqrt(outNorms * shuffle<0, 0, 2, 2>(splat(1.0f), norms));
+  startOut = startOut * broadcast<3>(scales);
+  midOut = midOut * broadcast<0>(scales);
   const bool blended = job.weight < 1.0f;
   if (blended) {
-    startOut = startRotation.normalized().slerp(job.weight, startOut).normalized();
-    midOut = midRotation.normalized().slerp(job.weight, midOut).normalized();
+    startOut = blend(startRotation, startOut, job.weight);
+    midOut = blend(midRotation, midOut, job.weight);
   }
-  startOut = alignHemisphere(startOut, startRotation);
-  midOut = alignHemisphere(midOut, midRotation);
-
-  job.pose[static_cast<std::size_t>(job.startJoint)].rotation = startOut;
-  job.pose[static_cast<std::size_t>(job.midJoint)].rotation = midOut;
+  // Each in its input's hemisphere.
+  const F4 flips = ik::simd::sums(startOut * startRotation, midOut * midRotation) < splat(0.0f);
+  startOut = startOut ^ (broadcast<0>(flips) & splat(-0.0f));
+  midOut = midOut ^ (broadcast<1>(flips) & splat(-0.0f));
+  ik::simd::store4(startRotationOut.coeffs().data(), startOut);
+  ik::simd::store4(midRotationOut.coeffs().data(), midOut);
 
   if (job.report != nullptr) {
     // Where the end joint is now, from the start joint. Unblended, the written rotations
     // place it at the reach after the knee's turn, turned by startTurn: one rotation instead
-    // of FK down the limb. Blended, FK of the written rotations.
-    const Vec3 endFromStart =
-        blended ? Vec3(startOut * (su.upperLocal + su.linkScale * (su.linkRotation * (midOut * su.lowerLocal))))
-                : Vec3(ik::rotateScaled(startTurn, reachAfterKnee) * (1.0f / startTurnNorm2));
-    job.report->errorModel = (su.chainToModel * (endFromStart - toTarget)).norm();
+    // of FK down the limb (scaled by |startTurn|², divided out of the error). Blended, FK of
+    // the written (unit) rotations.
+    const F4 one = splat(1.0f);
+    const F4 endScale = blended ? one : splat(startTurnNorm2);
+    const F4 endFromStart =
+        blended ? ik::simd::rotateScaled(
+                      startOut,
+                      load(su.upperLocal) + splat(su.linkScale) * ik::simd::rotateScaled(
+                                                                      load(su.linkRotation),
+                                                                      ik::simd::rotateScaled(midOut, load(su.lowerLocal), one),
+                                                                      one),
+                      one)
+                : ik::simd::rotateScaled(startTurn, reachAfterKnee, endScale);
+    const F4 error = mul3x3(su.chainToModel, endFromStart - toTarget * endScale);
+    job.report->errorModel = first(ik::simd::sqrt(ik::simd::dot3(error, error)) / endScale);
     job.report->reached = job.report->errorModel <= job.toleranceModel;
     job.report->iterations = 1;
   }

@@ -34,24 +34,27 @@ namespace articula {
 // What run() derives from everything but the target, the pole and the two solved rotations,
 // in chain space (the start joint's parent space): the chain frame and its inverse, the
 // bones as offsets in their joints' rotation spaces, and the link carrying the start joint's
-// rotation space into the mid joint's parent space.
+// rotation space into the mid joint's parent space. Vectors and the frames' columns are held
+// as (x, y, z, 0): the four lanes the solve loads.
 struct TwoBoneLimb {
-  Mat3 chainToModel = Mat3::Identity();
-  Mat3 modelToChain = Mat3::Identity();
-  float chainDeterminant = 1.0f;  // of chainToModel: negative for a mirror
-  Vec3 originModel = Vec3::Zero();
-  Vec3 start = Vec3::Zero();             // start joint position
-  Vec3 upperLocal = Vec3::Zero();        // start → mid, start rotation space
-  Vec3 lowerLocal = Vec3::Zero();        // mid → end, mid rotation space
+  Vec4 chainToModel[3] = {Vec4::UnitX(), Vec4::UnitY(), Vec4::UnitZ()};  // columns
+  Vec4 modelToChain[3] = {Vec4::UnitX(), Vec4::UnitY(), Vec4::UnitZ()};  // columns
+  Vec4 originModel = Vec4::Zero();
+  Vec4 start = Vec4::Zero();             // start joint position
+  Vec4 upperLocal = Vec4::Zero();        // start → mid, start rotation space
+  Vec4 lowerLocal = Vec4::Zero();        // mid → end, mid rotation space
   Quat linkRotation = Quat::Identity();  // start rotation space → mid parent space, with linkScale
+  // The factors of the knee's four half-angle square roots: 0.5, 0.5 (the current angle's),
+  // then 1 / (2 √(upperLength · lowerLength)) twice (the wanted angle's).
+  Vec4 halfAngleScale = Vec4::Zero();
+  float chainDeterminant = 1.0f;  // of chainToModel: negative for a mirror
   float linkScale = 1.0f;
   float upperLength = 0.0f;  // chain space
   float lowerLength = 0.0f;
-  // 1 / upperLength, 1 / lowerLength and 1 / (2 √(upperLength · lowerLength)): the divisions
-  // every run would otherwise repeat.
+  // 1 / upperLength and linkScale / lowerLength: what turns the rotated bone offsets into
+  // unit chain-space directions without a division per run.
   float upperInverse = 0.0f;
-  float lowerInverse = 0.0f;
-  float halfInverseRootAb = 0.0f;
+  float lowerDirScale = 0.0f;
 };
 
 // What a direct limb (the start joint the mid joint's parent, the mid joint the end joint's,
