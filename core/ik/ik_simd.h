@@ -112,10 +112,8 @@ float lane(F4 a) {
   return first(broadcast<i>(a));
 }
 
-// a × b with its lanes rotated to (z, x, y): a ⋅ b.yzx − a.yzx ⋅ b, two shuffles; lane 3
-// stays 0. Sums of cross products add these and rotate once.
-inline F4 crossZxy(F4 a, F4 b) { return a * swizzle<1, 2, 0, 3>(b) - swizzle<1, 2, 0, 3>(a) * b; }
-inline F4 cross(F4 a, F4 b) { return swizzle<1, 2, 0, 3>(crossZxy(a, b)); }
+// a × b as (a ⋅ b.yzx − a.yzx ⋅ b).yzx: three shuffles; lane 3 stays 0.
+inline F4 cross(F4 a, F4 b) { return swizzle<1, 2, 0, 3>(a * swizzle<1, 2, 0, 3>(b) - swizzle<1, 2, 0, 3>(a) * b); }
 
 // (x + y) + z of m in every lane; lane 3 must be 0.
 inline F4 sum3(F4 m) {

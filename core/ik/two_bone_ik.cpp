@@ -5,11 +5,6 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#define ARTICULA_TWO_BONE_SSE2 1
-#endif
-
 #include "core/ik/ik_frames.h"
 #include "core/ik/ik_simd.h"
 #include "core/math/quaternion.h"
@@ -155,37 +150,34 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
   return std::nullopt;
 }
 
-// The chain frame (the start joint's parent space) in model space: the parent's model
-// matrix, or for a skeleton root its own times the inverse of its local transform, built in
-// `rootFrame` (the common case reads the parent's matrix where it is, without a copy).
-const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
-  const int parent = job.skeleton->parent(job.startJoint);
-  if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
-  rootFrame = ik::frameAboveRoot(job.model[static_cast<std::size_t>(job.startJoint)],
-                                 job.pose[static_cast<std::size_t>(job.startJoint)]);
-  return rootFrame;
+// The chain frame of a start joint that is a skeleton root: its model matrix times the
+// inverse of its local transform, built in `rootFrame`. Out of line: rare, and heavy.
+[[gnu::noinline]] const Affine& rootChainFrame(const TwoBoneIkJob& job, std::optional<Affine>& rootFrame) {
+  return rootFrame.emplace(ik::frameAboveRoot(job.model[static_cast<std::size_t>(job.startJoint)],
+                                              job.pose[static_cast<std::size_t>(job.startJoint)]));
 }
 
-// |pole|², |fallback axis|², |start rotation|² and |mid rotation|², in lanes 0 to 3. The joint
-// indices must be valid.
-F4 inputNorms(const TwoBoneIkJob& job) {
-  const F4 pole = load(job.poleModel);
-  const F4 axis = load(job.fallbackBendAxisMidLocal);
-  const F4 start = load(job.pose[static_cast<std::size_t>(job.startJoint)].rotation);
-  const F4 mid = load(job.pose[static_cast<std::size_t>(job.midJoint)].rotation);
-  return ik::simd::sums(pole * pole, axis * axis, start * start, mid * mid);
+// The chain frame (the start joint's parent space) in model space: the parent's model
+// matrix, read where it is, or rootChainFrame.
+const Affine& chainFrame(const TwoBoneIkJob& job, std::optional<Affine>& rootFrame) {
+  const int parent = job.skeleton->parent(job.startJoint);
+  if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
+  return rootChainFrame(job, rootFrame);
 }
 
 // checkParameters and checkSolvedRotation of both solved joints as one packed test that
 // builds no message: true exactly when all three pass, as at nearly every run; inputsError
-// names the failure otherwise. `norms` from inputNorms.
-bool inputsValid(const TwoBoneIkJob& job, F4 norms) {
+// names the failure otherwise. `norms` receives |pole|², |fallback axis|², |start rotation|²
+// and |mid rotation|², in lanes 0 to 3. The joint indices must be valid.
+bool inputsValid(const TwoBoneIkJob& job, F4& norms) {
+  const F4 pole = load(job.poleModel);
+  const F4 axis = load(job.fallbackBendAxisMidLocal);
+  const F4 start = load(job.pose[static_cast<std::size_t>(job.startJoint)].rotation);
+  const F4 mid = load(job.pose[static_cast<std::size_t>(job.midJoint)].rotation);
+  norms = ik::simd::sums(pole * pole, axis * axis, start * start, mid * mid);
   const F4 zero = splat(0.0f);
   // x * 0 is 0 for a finite x and NaN otherwise.
-  const F4 zeros = load(job.targetModel) * zero + load(job.poleModel) * zero +
-                   load(job.fallbackBendAxisMidLocal) * zero +
-                   load(job.pose[static_cast<std::size_t>(job.startJoint)].rotation) * zero +
-                   load(job.pose[static_cast<std::size_t>(job.midJoint)].rotation) * zero;
+  const F4 zeros = load(job.targetModel) * zero + pole * zero + axis * zero + start * zero + mid * zero;
   // Soften and weight in [0, 1], the tolerance in [0, ∞), the twist finite; NaN fails both.
   const F4 scalars = make(job.soften, job.weight, job.toleranceModel, job.twistAngleRad);
   const F4 inRange = (make(0.0f, 0.0f, 0.0f, -FLT_MAX) <= scalars) & (scalars <= make(1.0f, 1.0f, FLT_MAX, FLT_MAX));
@@ -239,6 +231,7 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   limb.upperLocal = padded(upperLocal);
   limb.lowerLocal = padded(lowerLocal);
   limb.linkRotation = own * link;
+  limb.linkIsIdentity = limb.linkRotation.coeffs() == Quat::Identity().coeffs();
   limb.linkScale = linkScale;
   limb.start = padded(start.translation);
 
@@ -309,12 +302,12 @@ bool directSourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneDi
   const float* m = frame.data();
   const float* const vectors[6] = {start.translation.data(), start.scale.data(),     mid.translation.data(),
                                    mid.scale.data(),         end.translation.data(), end.scale.data()};
-#ifdef ARTICULA_TWO_BONE_SSE2
-  // x, y, z and a zero lane, read without touching the bytes after z.
-  auto load3 = [](const float* v) {
-    return _mm_castps_si128(
-        _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v))), _mm_load_ss(v + 2)));
-  };
+#ifdef ARTICULA_IK_SSE2
+  // Translation and scale are each followed by 4 bytes of padding inside the Transform (the
+  // rotation between them is 16-byte aligned): x, y, z read with the padding, masked to 0.
+  static_assert(sizeof(Transform) == 48 && alignof(Quat) == 16);
+  const __m128i xyz = _mm_set_epi32(0, -1, -1, -1);
+  auto load3 = [&](const float* v) { return _mm_and_si128(xyz, _mm_loadu_si128(reinterpret_cast<const __m128i*>(v))); };
   __m128i diff = _mm_setzero_si128();
   auto put = [&](__m128i block, std::uint32_t* slot) {
     auto* bits = reinterpret_cast<__m128i*>(slot);
@@ -372,13 +365,15 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneIkWorksp
 }
 
 // Every check of validate(), then the limb derived into `limb` and, with a workspace, what
-// it came from recorded there; false (with the message in `error`) when invalid.
-bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, TwoBoneIkWorkspace* ws,
-                    std::optional<std::string>& error) {
+// it came from recorded there; false (with the message in `error`) when invalid. Out of line:
+// the runs that reuse a workspace's limb skip it.
+[[gnu::noinline]] bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, TwoBoneIkWorkspace* ws,
+                                      std::optional<std::string>& error) {
   error = checkJoints(job);
-  if (!error && !inputsValid(job, inputNorms(job))) error = inputsError(job);
+  F4 norms;
+  if (!error && !inputsValid(job, norms)) error = inputsError(job);
   if (error) return false;
-  Affine rootFrame;
+  std::optional<Affine> rootFrame;
   const Affine& frame = chainFrame(job, rootFrame);
   if (ws != nullptr) {
     ws->directValid = false;
@@ -389,17 +384,10 @@ bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, TwoBoneIkWorkspa
   return !error;
 }
 
-// The workspace's limb, re-derived first when what it came from changed; null (with the
-// message in `error`) when the job is invalid.
-const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws, std::optional<std::string>& error) {
-  if (sameJoints(job, ws)) {
-    Affine rootFrame;
-    if (!sourceChanged(job, chainFrame(job, rootFrame), ws)) {
-      if (inputsValid(job, inputNorms(job))) return &ws.limb;
-      error = inputsError(job);
-      return nullptr;
-    }
-  }
+// The workspace's limb re-derived, and the whole job checked, with what it came from
+// recorded; null when the job is invalid.
+const TwoBoneLimb* rederive(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
+  std::optional<std::string> error;
   if (!checkAndDerive(job, ws.limb, &ws, error)) return nullptr;
   ws.skeleton = job.skeleton;
   ws.jointCount = job.skeleton->jointCount();
@@ -414,33 +402,46 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return &ws.limb;
 }
 
+// The workspace's limb, re-derived first when what it came from changed; null when the job
+// is invalid. With the limb unchanged the per-run inputs are left to the caller
+// (inputsValid).
+const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
+  if (sameJoints(job, ws)) {
+    std::optional<Affine> rootFrame;
+    if (!sourceChanged(job, chainFrame(job, rootFrame), ws)) return &ws.limb;
+  }
+  return rederive(job, ws);
+}
+
 // frameTurn near a half turn, where its cheap form cancels: the largest of x, y, z from the
 // diagonal of M = Σ bᵢ aᵢᵀ (4x² = 1 + M₀₀ − M₁₁ − M₂₂, …) and the quaternion times 4x (or 4y,
 // 4z) from M's off-diagonal sums and differences (Shepperd's method), with no square root.
-// Out of line: it would crowd the common path's registers.
-[[gnu::noinline]] Quat frameTurnNearHalf(const Vec3& x0, const Vec3& y0, const Vec3& z0, const Vec3& x1, const Vec3& y1,
-                                         const Vec3& z1) {
-  const Mat3 m = x1 * x0.transpose() + y1 * y0.transpose() + z1 * z0.transpose();
-  if (m(0, 0) >= m(1, 1) && m(0, 0) >= m(2, 2))
-    return Quat(m(2, 1) - m(1, 2), 1.0f + m(0, 0) - m(1, 1) - m(2, 2), m(0, 1) + m(1, 0), m(0, 2) + m(2, 0));
-  if (m(1, 1) >= m(2, 2))
-    return Quat(m(0, 2) - m(2, 0), m(0, 1) + m(1, 0), 1.0f - m(0, 0) + m(1, 1) - m(2, 2), m(1, 2) + m(2, 1));
-  return Quat(m(1, 0) - m(0, 1), m(0, 2) + m(2, 0), m(1, 2) + m(2, 1), 1.0f - m(0, 0) - m(1, 1) + m(2, 2));
+// `diagonal` is (M₀₀, M₁₁, M₂₂), `axial` (M₂₁ − M₁₂, M₀₂ − M₂₀, M₁₀ − M₀₁) and `symmetric`
+// (M₀₁ + M₁₀, M₁₂ + M₂₁, M₂₀ + M₀₂). Out of line: it would crowd the common path's registers.
+[[gnu::noinline]] F4 frameTurnNearHalf(F4 diagonal, F4 axial, F4 symmetric) {
+  const float m00 = first(diagonal);
+  const float m11 = lane<1>(diagonal);
+  const float m22 = lane<2>(diagonal);
+  if (m00 >= m11 && m00 >= m22)
+    return make(1.0f + m00 - m11 - m22, first(symmetric), lane<2>(symmetric), first(axial));
+  if (m11 >= m22) return make(first(symmetric), 1.0f - m00 + m11 - m22, lane<1>(symmetric), lane<1>(axial));
+  return make(lane<2>(symmetric), lane<1>(symmetric), 1.0f - m00 - m11 + m22, lane<2>(axial));
 }
 
-// The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, x1 × y1), not
-// normalised. With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 + trace M = 4 cos²(φ/2) and the axial
+// The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, z1 = x1 × y1), not
+// normalised (z1 given: some callers have it without the cross product). With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 + trace M = 4 cos²(φ/2) and the axial
 // vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with no square
-// root. Near a half turn that factor cancels; there frameTurnNearHalf takes over. The three
-// cross products share their last shuffle (ik::simd::cross).
-F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1) {
+// root. Near a half turn that factor cancels; there frameTurnNearHalf takes over. The sums of
+// the products a ⋅ b.yzx and a.yzx ⋅ b give M's off-diagonal differences and sums together.
+F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
   const F4 z0 = ik::simd::cross(x0, y0);
-  const F4 z1 = ik::simd::cross(x1, y1);
-  const float w = 1.0f + first(ik::simd::sum3(x0 * x1 + y0 * y1 + z0 * z1));
-  if (!(w > 0.25f)) return load(frameTurnNearHalf(toVec3(x0), toVec3(y0), toVec3(z0), toVec3(x1), toVec3(y1), toVec3(z1)));
-  using ik::simd::crossZxy;
-  const F4 axial = swizzle<1, 2, 0, 3>(crossZxy(x0, x1) + crossZxy(y0, y1) + crossZxy(z0, z1));
-  return axial + make(0.0f, 0.0f, 0.0f, w);
+  const F4 diagonal = x0 * x1 + y0 * y1 + z0 * z1;
+  const float w = 1.0f + first(ik::simd::sum3(diagonal));
+  const F4 forward = x0 * swizzle<1, 2, 0, 3>(x1) + y0 * swizzle<1, 2, 0, 3>(y1) + z0 * swizzle<1, 2, 0, 3>(z1);
+  const F4 backward = swizzle<1, 2, 0, 3>(x0) * x1 + swizzle<1, 2, 0, 3>(y0) * y1 + swizzle<1, 2, 0, 3>(z0) * z1;
+  const F4 axial = swizzle<1, 2, 0, 3>(forward - backward);
+  if (w > 0.25f) return axial + make(0.0f, 0.0f, 0.0f, w);
+  return frameTurnNearHalf(diagonal, axial, forward + backward);
 }
 
 // The rare branches of the solve, out of line and on Eigen's types.
@@ -490,31 +491,24 @@ F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1) {
   return load(toQuat(input).normalized().slerp(weight, toQuat(solved)).normalized());
 }
 
-// The solve proper, on a checked job and its limb; vectors in chain space unless named.
-// Common path on four lanes (ik_simd.h); the rare branches above.
-ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
-  // The solved joints' rotations as they are, unit or not (validate() refuses only zero ones):
-  // rotateScaled scales by their squared norms, divided out once, and the written rotations
-  // are normalised anyway.
-  Quat& startRotationOut = job.pose[static_cast<std::size_t>(job.startJoint)].rotation;
-  Quat& midRotationOut = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
-  const F4 startRotation = load(startRotationOut);
-  const F4 midRotation = load(midRotationOut);
-  const F4 norms = inputNorms(job);
-  const F4 inverseNorms = splat(1.0f) / norms;  // lanes 2 and 3: 1 / |start|², 1 / |mid|²
-  const F4 startNorm2 = broadcast<2>(norms);
-  const F4 startInverse2 = broadcast<2>(inverseNorms);
+// Flips each solved rotation into its input's hemisphere: `dots` holds in lane 0 a value of
+// the sign of the start rotation's dot product with its input, in lane 3 the mid's.
+void alignToInputs(F4& startOut, F4& midOut, F4 dots) {
+  const F4 flips = (dots < splat(0.0f)) & splat(-0.0f);
+  startOut = startOut ^ broadcast<0>(flips);
+  midOut = midOut ^ broadcast<3>(flips);
+}
 
-  // Limb in chain space, as unit directions: rotations keep lengths, so the bones' lengths
-  // are the limb's.
+// The solve proper, on a checked job and its limb; vectors in chain space unless named.
+// `norms` from inputsValid. Common path on four lanes (ik_simd.h), the rare branches above.
+// The next run of a rig reads the rotations this one writes: what comes from the target and
+// the pole alone is kept off the chain of operations through them.
+void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   const float a = su.upperLength;
   const float b = su.lowerLength;
-  const F4 upperDir =
-      ik::simd::rotateScaled(startRotation, load(su.upperLocal), startNorm2) * (startInverse2 * splat(su.upperInverse));
-  const F4 midParent = ik::simd::quatProduct(startRotation, load(su.linkRotation));  // times |start|
-  const F4 midWorld = ik::simd::quatProduct(midParent, midRotation);                 // times |start| |mid|
-  const F4 lowerDir = ik::simd::rotateScaled(midWorld, load(su.lowerLocal), startNorm2 * broadcast<3>(norms)) *
-                      (startInverse2 * broadcast<3>(inverseNorms) * splat(su.lowerDirScale));
+  const float longest = a + b;
+
+  // Target side. Direction to the target; at the start joint itself (below) the limb's.
   const F4 origin = load(su.originModel);
   const F4 chainStart = load(su.start);
   const F4 toTarget = mul3x3(su.modelToChain, load(job.targetModel) - origin) - chainStart;
@@ -522,30 +516,12 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   const F4 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
                            ? mul3x3(su.modelToChain, poleModel)
                            : mul3x3(su.modelToChain, poleModel - origin) - chainStart;
-
-  // |toTarget|, |upperDir × lowerDir|, and |upperDir ∓ lowerDir| = 2 (1 ± cos β0) in their
-  // square roots: 2 cos(β0/2), 2 sin(β0/2), β0 the knee's interior angle now.
-  const F4 cross = ik::simd::cross(upperDir, lowerDir);
-  const F4 difference = upperDir - lowerDir;
-  const F4 sum = upperDir + lowerDir;
-  const F4 lengths = ik::simd::sqrt(ik::simd::sums(toTarget * toTarget, cross * cross, difference * difference, sum * sum));
-  const F4 inverseLengths = splat(1.0f) / lengths;  // lanes 0 and 1
-  const float targetDistance = first(lengths);
-
-  // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
-  const bool straight = !(lane<1>(lengths) > 1e-4f);
-  const F4 k = straight ? load(straightBendAxis(toQuat(midWorld), job.fallbackBendAxisMidLocal, toVec3(upperDir),
-                                                toVec3(poleChain)))
-                        : cross * broadcast<1>(inverseLengths);
-
-  // Direction to the target; at the start joint itself keep the limb's direction.
-  const F4 u = targetDistance > 1e-7f * (a + b)
-                   ? toTarget * broadcast<0>(inverseLengths)
-                   : load(directionAtStart(toVec3(upperDir * splat(a)), toVec3(lowerDir * splat(b)), a + b));
+  const F4 targetDistanceSplat = ik::simd::sqrt(ik::simd::dot3(toTarget, toTarget));
+  const float targetDistance = first(targetDistanceSplat);
+  const bool atStart = !(targetDistance > 1e-7f * longest);
+  const F4 towardsTarget = toTarget / targetDistanceSplat;
 
   // Reach: softened near full extension, clamped to what the bones allow.
-  const float longest = a + b;
-  const float shortest = std::abs(a - b);
   float d = targetDistance;
   const float softStart = job.soften * longest;
   const float softLength = longest - softStart;
@@ -553,7 +529,37 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
     const float r = 3.0f / (3.0f + (d - softStart) / softLength);
     d = softStart + softLength * (1.0f - r * r * r);
   }
-  d = std::clamp(d, shortest, longest);
+  d = std::clamp(d, std::abs(a - b), longest);
+  const bool folded = !(d > 1e-7f * longest);
+
+  // Half the knee's interior angle wanted, β1, by the law of cosines in its half-angle form:
+  // (a + b)² − d², d² − (a − b)² = 4ab (1 ± cos β1), products that stay precise near the
+  // straight (β = π) and folded (β = 0) limb, with no trigonometry; their roots come with
+  // |poleAcross| below.
+  const F4 sides = make(longest, d, 0.0f, 0.0f);
+  const F4 others = make(d, a - b, 0.0f, 0.0f);
+  const F4 wantedSquares = ik::simd::max((sides - others) * (sides + others), splat(0.0f));
+
+  // Rotation side. The solved joints' rotations as they are, unit or not (validate() refuses
+  // only zero ones): rotateScaled scales by their squared norms, divided out once, and the
+  // written rotations are normalised anyway.
+  Quat& startRotationOut = job.pose[static_cast<std::size_t>(job.startJoint)].rotation;
+  Quat& midRotationOut = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
+  const F4 startRotation = load(startRotationOut);
+  const F4 midRotation = load(midRotationOut);
+  const F4 inverseNorms = splat(1.0f) / norms;  // lanes 2 and 3: 1 / |start|², 1 / |mid|²
+  const F4 startNorm2 = broadcast<2>(norms);
+  const F4 startInverse2 = broadcast<2>(inverseNorms);
+  // The limb as unit directions: rotations keep lengths, so the bones' lengths are the limb's.
+  const F4 upperDir =
+      ik::simd::rotateScaled(startRotation, load(su.upperLocal), startNorm2) * (startInverse2 * splat(su.upperInverse));
+  const F4 midParent =  // times |start|
+      su.linkIsIdentity ? startRotation : ik::simd::quatProduct(startRotation, load(su.linkRotation));
+  const F4 midWorld = ik::simd::quatProduct(midParent, midRotation);                 // times |start| |mid|
+  const F4 lowerDir = ik::simd::rotateScaled(midWorld, load(su.lowerLocal), startNorm2 * broadcast<3>(norms)) *
+                      (startInverse2 * broadcast<3>(inverseNorms) * splat(su.lowerDirScale));
+  const F4 u = atStart ? load(directionAtStart(toVec3(upperDir * splat(a)), toVec3(lowerDir * splat(b)), longest))
+                       : towardsTarget;
 
   // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the
   // start–target axis; without a usable pole, the current plane swung minimally.
@@ -561,18 +567,25 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   const F4 poleSquares = ik::simd::sums(poleAcross * poleAcross, poleChain * poleChain);
   const float poleChain2 = lane<1>(poleSquares);
   const bool hasPole = first(poleSquares) > 1e-10f * poleChain2 && poleChain2 > 0.0f;
-
-  // Half the knee's interior angle wanted, β1, by the law of cosines in its half-angle form:
-  // (a + b)² − d², d² − (a − b)² = 4ab (1 ± cos β1), products that stay precise near the
-  // straight (β = π) and folded (β = 0) limb, with no trigonometry. Their roots with |poleAcross|.
-  const F4 sides = make(longest, d, 0.0f, 0.0f);
-  const F4 others = make(d, a - b, 0.0f, 0.0f);
-  const F4 wantedSquares = ik::simd::max((sides - others) * (sides + others), splat(0.0f));
+  // |poleAcross|, |poleChain| (unused), 2 √(ab) cos(β1/2), 2 √(ab) sin(β1/2).
   const F4 roots = ik::simd::sqrt(shuffle<0, 1, 0, 1>(poleSquares, wantedSquares));
-  const F4 inverseRoots = splat(1.0f) / shuffle<0, 0, 0, 0>(roots, splat(d));  // 1 / |poleAcross|, 1 / d
+  const F4 v = poleAcross / broadcast<0>(roots);
+
+  // |upperDir ∓ lowerDir|² = 2 (1 ± cos β0), β0 the knee's interior angle now, and
+  // |upperDir × lowerDir|: their roots.
+  const F4 cross = ik::simd::cross(upperDir, lowerDir);
+  const F4 difference = upperDir - lowerDir;
+  const F4 sum = upperDir + lowerDir;
+  const F4 lengths = ik::simd::sqrt(ik::simd::sums(difference * difference, sum * sum, cross * cross, cross * cross));
+
+  // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
+  const bool straight = !(lane<2>(lengths) > 1e-4f);
+  const F4 k = straight ? load(straightBendAxis(toQuat(midWorld), job.fallbackBendAxisMidLocal, toVec3(upperDir),
+                                                toVec3(poleChain)))
+                        : cross / broadcast<2>(lengths);
 
   // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
-  F4 halves = shuffle<2, 3, 2, 3>(lengths, roots) * load(su.halfAngleScale);
+  F4 halves = shuffle<0, 1, 2, 3>(lengths, roots) * load(su.halfAngleScale);
   if (straight && first(ik::simd::dot3(cross, k)) < 0.0f) halves = halves ^ make(0.0f, -0.0f, 0.0f, 0.0f);
   const float cosHalf1 = lane<2>(halves);
   const float sinHalf1 = lane<3>(halves);
@@ -592,30 +605,30 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
 
   // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
   // onto the wanted one (the same direction placed by the target, kWanted).
-  const bool folded = !(d > 1e-7f * longest);
-  const F4 v = poleAcross * broadcast<0>(inverseRoots);
   F4 startTurn;
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
-    const F4 reachDir = folded ? u : reachAfterKnee * broadcast<2>(inverseRoots);
+    const F4 reachDir = folded ? u : reachAfterKnee / splat(d);
     // A straight input limb's k is across the upper bone only: make it across the reach.
     const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
     if (hasPole) {
-      startTurn = frameTurn(reachDir, kAcross, u, ik::simd::cross(v, u));
+      // x1 × y1 = u × (v × u) = v: both unit and across each other.
+      startTurn = frameTurn(reachDir, kAcross, u, ik::simd::cross(v, u), v);
     } else {
       startTurn = folded ? load(Quat::Identity()) : load(swingOnto(toVec3(reachAfterKnee), toVec3(u)));
     }
   } else {
-    const F4 kWanted = hasPole ? ik::simd::cross(v, u) : load(swungBendAxis(toVec3(reachAfterKnee), toVec3(u), toVec3(k)));
+    const F4 kWanted =
+        hasPole ? ik::simd::cross(v, u) : load(swungBendAxis(toVec3(reachAfterKnee), toVec3(u), toVec3(k)));
     const F4 vWanted = hasPole ? v : ik::simd::cross(u, kWanted);
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on vWanted's
     // side: along² + across² = a².
-    const float inv2d = folded ? 0.0f : 0.5f * lane<2>(inverseRoots);
+    const float inv2d = folded ? 0.0f : 0.5f / d;
     const float along = folded ? 0.0f : (d * d + a * a - b * b) * inv2d;
     const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
     const F4 upperWantedDir = (u * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
-    startTurn = frameTurn(upperDir, k, upperWantedDir, kWanted);
+    startTurn = frameTurn(upperDir, k, upperWantedDir, kWanted, ik::simd::cross(upperWantedDir, kWanted));
   }
   if (job.twistAngleRad != 0.0f)
     startTurn = load(twisted(toQuat(startTurn), toVec3(u), job.twistAngleRad, su.chainDeterminant));
@@ -628,21 +641,21 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   const F4 kneeMidParent = ik::simd::rotateScaled(midParent ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, startNorm2);
   F4 startOut = ik::simd::quatProduct(startTurn, startRotation);
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
-  // |midOut|², |startTurn|², twice; lanes 0 and 3 scaled to |midOut|² and |startTurn|² |start|².
-  const F4 outNorms = ik::simd::sums(midOut * midOut, startTurn * startTurn);
-  const float startTurnNorm2 = lane<1>(outNorms);
-  const F4 scales = splat(1.0f) / ik::simd::sqrt(outNorms * shuffle<0, 0, 2, 2>(splat(1.0f), norms));
-  startOut = startOut * broadcast<3>(scales);
-  midOut = midOut * broadcast<0>(scales);
+  // |kneeMidParent|², |startTurn|², twice; lanes 0 and 3 scaled to |midOut|² and |startOut|².
+  const F4 turnNorms = ik::simd::sums(kneeMidParent * kneeMidParent, startTurn * startTurn);
+  const float startTurnNorm2 = lane<1>(turnNorms);
+  const F4 scales = splat(1.0f) / ik::simd::sqrt(turnNorms * swizzle<3, 3, 2, 2>(norms));
   const bool blended = job.weight < 1.0f;
   if (blended) {
-    startOut = blend(startRotation, startOut, job.weight);
-    midOut = blend(midRotation, midOut, job.weight);
+    startOut = blend(startRotation, startOut * broadcast<3>(scales), job.weight);
+    midOut = blend(midRotation, midOut * broadcast<0>(scales), job.weight);
+    alignToInputs(startOut, midOut, ik::simd::sums(startOut * startRotation, midOut * midRotation));
+  } else {
+    // ⟨p q, q⟩ = p.w |q|²: the turns' w give the signs, without waiting for the products.
+    alignToInputs(startOut, midOut, shuffle<3, 3, 3, 3>(startTurn, kneeMidParent));
+    startOut = startOut * broadcast<3>(scales);
+    midOut = midOut * broadcast<0>(scales);
   }
-  // Each in its input's hemisphere.
-  const F4 flips = ik::simd::sums(startOut * startRotation, midOut * midRotation) < splat(0.0f);
-  startOut = startOut ^ (broadcast<0>(flips) & splat(-0.0f));
-  midOut = midOut ^ (broadcast<1>(flips) & splat(-0.0f));
   ik::simd::store4(startRotationOut.coeffs().data(), startOut);
   ik::simd::store4(midRotationOut.coeffs().data(), midOut);
 
@@ -669,6 +682,22 @@ ARTICULA_IK_HOT void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su) {
   }
 }
 
+// The per-run input check, then the solve; false (nothing written) when the inputs are
+// invalid.
+bool checkedSolve(const TwoBoneIkJob& job, const TwoBoneLimb& limb) {
+  F4 norms;
+  if (!inputsValid(job, norms)) return false;
+  solve(job, limb, norms);
+  return true;
+}
+
+// A run with a workspace, as a rig runs every limb at every frame: the hot path, the
+// source comparison and the input check compiled with the solve.
+ARTICULA_IK_HOT bool runWithWorkspace(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
+  const TwoBoneLimb* limb = workspaceLimb(job, ws);
+  return limb != nullptr && checkedSolve(job, *limb);
+}
+
 }  // namespace
 
 std::optional<std::string> TwoBoneIkJob::validate() const {
@@ -679,17 +708,12 @@ std::optional<std::string> TwoBoneIkJob::validate() const {
 }
 
 bool TwoBoneIkJob::run() const {
-  std::optional<std::string> error;
-  if (workspace != nullptr) {
-    const TwoBoneLimb* limb = workspaceLimb(*this, *workspace, error);
-    if (limb == nullptr) return false;
-    solve(*this, *limb);
-    return true;
+  if (workspace == nullptr) {
+    TwoBoneLimb scratch;
+    std::optional<std::string> error;
+    return checkAndDerive(*this, scratch, nullptr, error) && checkedSolve(*this, scratch);
   }
-  TwoBoneLimb scratch;
-  if (!checkAndDerive(*this, scratch, nullptr, error)) return false;
-  solve(*this, scratch);
-  return true;
+  return runWithWorkspace(*this, *workspace);
 }
 
 }  // namespace articula

@@ -44,6 +44,7 @@ struct TwoBoneLimb {
   Vec4 upperLocal = Vec4::Zero();        // start → mid, start rotation space
   Vec4 lowerLocal = Vec4::Zero();        // mid → end, mid rotation space
   Quat linkRotation = Quat::Identity();  // start rotation space → mid parent space, with linkScale
+  bool linkIsIdentity = true;            // exactly: the product with it can be left out
   // The factors of the knee's four half-angle square roots: 0.5, 0.5 (the current angle's),
   // then 1 / (2 √(upperLength · lowerLength)) twice (the wanted angle's).
   Vec4 halfAngleScale = Vec4::Zero();
