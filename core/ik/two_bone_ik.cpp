@@ -597,11 +597,17 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   // From the start joint to the end joint after the knee's turn, |reachAfterKnee| = d. The
   // knee turns the lower bone about k to π − β1 from the upper bone, towards k × upperDir:
   // along the upper bone a − b cos β1 = (a² − b² + d²) / 2a, across it b sin β1, with no
-  // rotation.
+  // rotation. A straight input limb's lower bone may stray from that plane by rounding: there
+  // the knee's turn itself. The factors come from the target side: divided by d there, they
+  // give the reach's direction without a division on the rotations' chain.
+  const float inverseD = 1.0f / d;
+  const float alongReach = (a * a - b * b + d * d) * (0.5f * su.upperInverse);
+  const float acrossReach = 2.0f * b * cosHalf1 * sinHalf1;
+  const F4 kCrossUpper = ik::simd::cross(k, upperDir);
+  auto inBendPlane = [&](float along, float across) { return upperDir * splat(along) + kCrossUpper * splat(across); };
   const F4 reachAfterKnee =
       straight ? load(straightReachAfterKnee(toVec3(upperDir * splat(a)), toQuat(knee), toVec3(lowerDir * splat(b))))
-               : upperDir * splat((a * a - b * b + d * d) * (0.5f * su.upperInverse)) +
-                     ik::simd::cross(k, upperDir) * splat(2.0f * b * cosHalf1 * sinHalf1);
+               : inBendPlane(alongReach, acrossReach);
 
   // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
   // onto the wanted one (the same direction placed by the target, kWanted).
@@ -609,7 +615,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
-    const F4 reachDir = folded ? u : reachAfterKnee / splat(d);
+    const F4 reachDir = folded     ? u
+                        : straight ? reachAfterKnee * splat(inverseD)
+                                   : inBendPlane(alongReach * inverseD, acrossReach * inverseD);
     // A straight input limb's k is across the upper bone only: make it across the reach.
     const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
     if (hasPole) {
@@ -624,7 +632,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
     const F4 vWanted = hasPole ? v : ik::simd::cross(u, kWanted);
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on vWanted's
     // side: along² + across² = a².
-    const float inv2d = folded ? 0.0f : 0.5f / d;
+    const float inv2d = folded ? 0.0f : 0.5f * inverseD;
     const float along = folded ? 0.0f : (d * d + a * a - b * b) * inv2d;
     const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
     const F4 upperWantedDir = (u * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
