@@ -70,15 +70,29 @@ inline float mask(bool holds) {
   std::memcpy(&m, &bits, sizeof m);
   return m;
 }
-inline F4 operator+(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return x + y; }); }
-inline F4 operator-(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return x - y; }); }
-inline F4 operator*(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return x * y; }); }
-inline F4 operator/(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return x / y; }); }
-inline F4 operator&(F4 a, F4 b) { return bitLanes(a, b, [](std::uint32_t x, std::uint32_t y) { return x & y; }); }
-inline F4 operator^(F4 a, F4 b) { return bitLanes(a, b, [](std::uint32_t x, std::uint32_t y) { return x ^ y; }); }
+inline F4 operator+(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return x + y; });
+}
+inline F4 operator-(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return x - y; });
+}
+inline F4 operator*(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return x * y; });
+}
+inline F4 operator/(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return x / y; });
+}
+inline F4 operator&(F4 a, F4 b) {
+  return bitLanes(a, b, [](std::uint32_t x, std::uint32_t y) { return x & y; });
+}
+inline F4 operator^(F4 a, F4 b) {
+  return bitLanes(a, b, [](std::uint32_t x, std::uint32_t y) { return x ^ y; });
+}
 inline F4 sqrt(F4 a) { return {{std::sqrt(a.v[0]), std::sqrt(a.v[1]), std::sqrt(a.v[2]), std::sqrt(a.v[3])}}; }
 // As maxps: the second operand unless the first is greater.
-inline F4 max(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return x > y ? x : y; }); }
+inline F4 max(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return x > y ? x : y; });
+}
 inline F4 make(float x, float y, float z, float w) { return {{x, y, z, w}}; }
 inline F4 splat(float x) { return {{x, x, x, x}}; }
 inline F4 load4(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
@@ -89,9 +103,15 @@ template <int i, int j, int k, int l>
 F4 shuffle(F4 a, F4 b) {
   return {{a.v[i], a.v[j], b.v[k], b.v[l]}};
 }
-inline F4 operator<(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return mask(x < y); }); }
-inline F4 operator<=(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return mask(x <= y); }); }
-inline F4 operator==(F4 a, F4 b) { return lanes(a, b, [](float x, float y) { return mask(x == y); }); }
+inline F4 operator<(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return mask(x < y); });
+}
+inline F4 operator<=(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return mask(x <= y); });
+}
+inline F4 operator==(F4 a, F4 b) {
+  return lanes(a, b, [](float x, float y) { return mask(x == y); });
+}
 inline int movemask(F4 a) {
   int bits = 0;
   for (int i = 0; i < 4; ++i) bits |= (std::signbit(a.v[i]) ? 1 : 0) << i;

@@ -145,8 +145,7 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
   const Quat& q = job.pose[static_cast<std::size_t>(j)].rotation;
   if (!ik::allFinite(q.coeffs().data(), 4))
     return "two-bone IK: the local transform of " + label(*job.skeleton, j) + " is not finite";
-  if (quatNorm2(q) < 1e-12f)
-    return "two-bone IK: the local rotation of " + label(*job.skeleton, j) + " is zero";
+  if (quatNorm2(q) < 1e-12f) return "two-bone IK: the local rotation of " + label(*job.skeleton, j) + " is zero";
   return std::nullopt;
 }
 
@@ -422,17 +421,16 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   const float m00 = first(diagonal);
   const float m11 = lane<1>(diagonal);
   const float m22 = lane<2>(diagonal);
-  if (m00 >= m11 && m00 >= m22)
-    return make(1.0f + m00 - m11 - m22, first(symmetric), lane<2>(symmetric), first(axial));
+  if (m00 >= m11 && m00 >= m22) return make(1.0f + m00 - m11 - m22, first(symmetric), lane<2>(symmetric), first(axial));
   if (m11 >= m22) return make(first(symmetric), 1.0f - m00 + m11 - m22, lane<1>(symmetric), lane<1>(axial));
   return make(lane<2>(symmetric), lane<1>(symmetric), 1.0f - m00 - m11 + m22, lane<2>(axial));
 }
 
 // The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, z1 = x1 × y1), not
-// normalised (z1 given: some callers have it without the cross product). With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 + trace M = 4 cos²(φ/2) and the axial
-// vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with no square
-// root. Near a half turn that factor cancels; there frameTurnNearHalf takes over. The sums of
-// the products a ⋅ b.yzx and a.yzx ⋅ b give M's off-diagonal differences and sums together.
+// normalised (z1 given: some callers have it without the cross product). With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 +
+// trace M = 4 cos²(φ/2) and the axial vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with
+// no square root. Near a half turn that factor cancels; there frameTurnNearHalf takes over. The sums of the products a
+// ⋅ b.yzx and a.yzx ⋅ b give M's off-diagonal differences and sums together.
 F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
   const F4 z0 = ik::simd::cross(x0, y0);
   const F4 diagonal = x0 * x1 + y0 * y1 + z0 * z1;
@@ -555,7 +553,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
       ik::simd::rotateScaled(startRotation, load(su.upperLocal), startNorm2) * (startInverse2 * splat(su.upperInverse));
   const F4 midParent =  // times |start|
       su.linkIsIdentity ? startRotation : ik::simd::quatProduct(startRotation, load(su.linkRotation));
-  const F4 midWorld = ik::simd::quatProduct(midParent, midRotation);                 // times |start| |mid|
+  const F4 midWorld = ik::simd::quatProduct(midParent, midRotation);  // times |start| |mid|
   const F4 lowerDir = ik::simd::rotateScaled(midWorld, load(su.lowerLocal), startNorm2 * broadcast<3>(norms)) *
                       (startInverse2 * broadcast<3>(inverseNorms) * splat(su.lowerDirScale));
   const F4 u = atStart ? load(directionAtStart(toVec3(upperDir * splat(a)), toVec3(lowerDir * splat(b)), longest))
@@ -580,9 +578,10 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
   const bool straight = !(lane<2>(lengths) > 1e-4f);
-  const F4 k = straight ? load(straightBendAxis(toQuat(midWorld), job.fallbackBendAxisMidLocal, toVec3(upperDir),
-                                                toVec3(poleChain)))
-                        : cross / broadcast<2>(lengths);
+  const F4 k =
+      straight
+          ? load(straightBendAxis(toQuat(midWorld), job.fallbackBendAxisMidLocal, toVec3(upperDir), toVec3(poleChain)))
+          : cross / broadcast<2>(lengths);
 
   // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
   F4 halves = shuffle<0, 1, 2, 3>(lengths, roots) * load(su.halfAngleScale);
@@ -677,10 +676,10 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
     const F4 endFromStart =
         blended ? ik::simd::rotateScaled(
                       startOut,
-                      load(su.upperLocal) + splat(su.linkScale) * ik::simd::rotateScaled(
-                                                                      load(su.linkRotation),
-                                                                      ik::simd::rotateScaled(midOut, load(su.lowerLocal), one),
-                                                                      one),
+                      load(su.upperLocal) +
+                          splat(su.linkScale) *
+                              ik::simd::rotateScaled(load(su.linkRotation),
+                                                     ik::simd::rotateScaled(midOut, load(su.lowerLocal), one), one),
                       one)
                 : ik::simd::rotateScaled(startTurn, reachAfterKnee, endScale);
     const F4 error = mul3x3(su.chainToModel, endFromStart - toTarget * endScale);

@@ -509,6 +509,17 @@ TEST(TwoBoneIk, AWorkspaceStillRefusesEveryBadParameter) {
        [&](TwoBoneIkJob&, Pose& p) { p[mid].rotation.y() = -inf; }},
       {"the local rotation of joint 2 'joint2' is zero",
        [](TwoBoneIkJob&, Pose& p) { p[mid].rotation = Quat(0.0f, 0.0f, 0.0f, 0.0f); }},
+      // |q|² = 6.4e-13, under the 1e-12 where a rotation counts as zero.
+      {"the local rotation of joint 1 'joint1' is zero",
+       [](TwoBoneIkJob&, Pose& p) { p[start].rotation = Quat(4e-7f, 4e-7f, 4e-7f, 4e-7f); }},
+      {"the local transform of joint 1 'joint1' is not finite",
+       [&](TwoBoneIkJob&, Pose& p) { p[start].rotation.x() = inf; }},
+      // Squares that underflow to zero.
+      {"the pole vector is zero", [](TwoBoneIkJob& j, Pose&) { j.poleModel = Vec3(1e-30f, 0.0f, -1e-30f); }},
+      {"the fallback bend axis is zero or not finite",
+       [](TwoBoneIkJob& j, Pose&) { j.fallbackBendAxisMidLocal = Vec3(0.0f, 1e-25f, 0.0f); }},
+      {"the twist angle is not finite", [&](TwoBoneIkJob& j, Pose&) { j.twistAngleRad = -nan; }},
+      {"the tolerance is negative or not finite", [&](TwoBoneIkJob& j, Pose&) { j.toleranceModel = nan; }},
   };
   for (const Case& c : cases) {
     ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 3});
@@ -525,6 +536,54 @@ TEST(TwoBoneIk, AWorkspaceStillRefusesEveryBadParameter) {
     EXPECT_FALSE(job.run()) << c.message;
     EXPECT_TRUE(sameRotationBits(before, rig.pose)) << c.message;
     EXPECT_EQ(job.validate().value_or(""), std::string("two-bone IK: ") + c.message);
+  }
+}
+
+// The other side of the lines the per-run check draws: a rotation just above |q|² = 1e-12, a
+// zero pole point (PoleMode::Target), soften and weight at 0 and 1, a zero tolerance.
+TEST(TwoBoneIk, AWorkspaceAcceptsEveryValidParameterAtItsLimit) {
+  struct Case {
+    const char* name;
+    std::function<void(TwoBoneIkJob&, Pose&)> set;
+  };
+  const std::size_t start = 1;
+  const Case cases[] = {
+      {"tiny start rotation", [](TwoBoneIkJob&, Pose& p) { p[start].rotation.coeffs() *= 2e-6f; }},
+      {"zero pole point",
+       [](TwoBoneIkJob& j, Pose&) {
+         j.poleMode = TwoBoneIkJob::PoleMode::Target;
+         j.poleModel = Vec3::Zero();
+       }},
+      {"soften 0, weight 0",
+       [](TwoBoneIkJob& j, Pose&) {
+         j.soften = 0.0f;
+         j.weight = 0.0f;
+       }},
+      {"soften 1, weight 1, tolerance 0",
+       [](TwoBoneIkJob& j, Pose&) {
+         j.soften = 1.0f;
+         j.weight = 1.0f;
+         j.toleranceModel = 0.0f;
+       }},
+  };
+  for (const Case& c : cases) {
+    ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 3});
+    TwoBoneIkWorkspace workspace;
+    TwoBoneIkJob job = makeJob(rig, rig.positionModel(rig.chainJoints[1]) + Vec3(0.5f, 1.0f, 0.2f));
+    job.startJoint = rig.chainJoints[start];
+    job.midJoint = rig.chainJoints[2];
+    job.endJoint = rig.chainJoints[3];
+    job.workspace = &workspace;
+    ASSERT_TRUE(job.run());
+    job.targetModel += Vec3(0.1f, -0.2f, 0.05f);
+    c.set(job, rig.pose);
+    EXPECT_FALSE(job.validate().has_value()) << c.name << ": " << job.validate().value_or("");
+    ChainRig without = rig;
+    EXPECT_TRUE(job.run()) << c.name;
+    job.pose = without.pose;
+    job.workspace = nullptr;
+    EXPECT_TRUE(job.run()) << c.name;
+    EXPECT_TRUE(sameRotationBits(rig.pose, without.pose)) << c.name;
   }
 }
 
