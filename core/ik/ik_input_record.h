@@ -88,8 +88,21 @@ class IkInputRecord {
 
   Pass begin() { return Pass(*this); }
   // The frame's blocks, then true when anything differs from the last valid record (or there
-  // is none), which also leaves the record invalid until markValid().
-  bool finish(Pass pass, const Affine& frame);
+  // is none), which also leaves the record invalid until markValid(). Inline, as add(): a
+  // workspace whose inputs did not change runs nothing else of the record.
+  bool finish(Pass pass, const Affine& frame) {
+    if (pass.mEnd - pass.mSlot < static_cast<std::ptrdiff_t>(kFrameBlocks)) pass = grown(pass);
+    // Column-major 4×4: the linear part's columns, then the origin, each with a bottom-row
+    // entry after it, which is masked off (Eigen does not promise it for an Affine).
+    const float* m = frame.data();
+    for (int column = 0; column < 4; ++column) pass.put(masked3(m + 4 * column));
+    const auto count = static_cast<std::size_t>(pass.mSlot - mBlocks.data());
+    // No valid record, a path of another length than last time, or a block that differs.
+    const bool changed = !mValid || count != mCount || anyBit(pass.mDiff);
+    mCount = count;
+    if (changed) mValid = false;
+    return changed;
+  }
   // The data derived from the recorded inputs is in place.
   void markValid() { mValid = true; }
 

@@ -291,54 +291,19 @@ bool isDirect(const TwoBoneIkJob& job) {
   return skeleton.parent(job.endJoint) == job.midJoint && skeleton.parent(job.midJoint) == job.startJoint;
 }
 
-// Compares a direct limb's source as it is now with `record`, block by block, and stores it
-// there; true when any bit differs. SSE2 where there is one, four 32-bit lanes elsewhere.
-bool directSourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneDirectSource& record) {
-  const Transform& start = job.pose[static_cast<std::size_t>(job.startJoint)];
-  const Transform& mid = job.pose[static_cast<std::size_t>(job.midJoint)];
-  const Transform& end = job.pose[static_cast<std::size_t>(job.endJoint)];
-  // Column-major 4×4: the linear part's columns, then the origin.
-  const float* m = frame.data();
-  const float* const vectors[6] = {start.translation.data(), start.scale.data(),     mid.translation.data(),
-                                   mid.scale.data(),         end.translation.data(), end.scale.data()};
-#ifdef ARTICULA_IK_SSE2
-  // Translation and scale are each followed by 4 bytes of padding inside the Transform (the
-  // rotation between them is 16-byte aligned): x, y, z read with the padding, masked to 0.
-  static_assert(sizeof(Transform) == 48 && alignof(Quat) == 16);
-  const __m128i xyz = _mm_set_epi32(0, -1, -1, -1);
-  auto load3 = [&](const float* v) { return _mm_and_si128(xyz, _mm_loadu_si128(reinterpret_cast<const __m128i*>(v))); };
-  __m128i diff = _mm_setzero_si128();
-  auto put = [&](__m128i block, std::uint32_t* slot) {
-    auto* bits = reinterpret_cast<__m128i*>(slot);
-    diff = _mm_or_si128(diff, _mm_xor_si128(_mm_load_si128(bits), block));
-    _mm_store_si128(bits, block);
-  };
-  for (int i = 0; i < 6; ++i) put(load3(vectors[i]), record.bits[i]);
-  for (int c = 0; c < 4; ++c) put(_mm_loadu_si128(reinterpret_cast<const __m128i*>(m + 4 * c)), record.bits[6 + c]);
-  return _mm_movemask_epi8(_mm_cmpeq_epi32(diff, _mm_setzero_si128())) != 0xFFFF;
-#else
-  std::uint32_t diff = 0;
-  auto put = [&](const float* v, int lanes, std::uint32_t* slot) {
-    std::uint32_t block[4] = {};
-    std::memcpy(block, v, static_cast<std::size_t>(lanes) * sizeof(float));
-    for (int k = 0; k < 4; ++k) {
-      diff |= slot[k] ^ block[k];
-      slot[k] = block[k];
-    }
-  };
-  for (int i = 0; i < 6; ++i) put(vectors[i], 3, record.bits[i]);
-  for (int c = 0; c < 4; ++c) put(m + 4 * c, 4, record.bits[6 + c]);
-  return diff != 0;
-#endif
-}
-
-// Records the path from the end joint up to the start joint in `record`, as the hierarchy is
-// now, and the frame; true when they differ from the last valid record. A path that no
-// longer reaches the start joint counts as a change. Out of line: the direct limb's check,
-// the common one, then needs no registers saved.
-[[gnu::noinline]] bool pathSourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
-  const Skeleton& skeleton = *job.skeleton;
+// Records what the limb comes from in `record`, as the hierarchy, the pose and the frame are
+// now: the path from the end joint up to the start joint, and the frame; true when they differ
+// from the record the limb was derived from (or there is none). A path that no longer reaches
+// the start joint counts as a change. A direct limb, as in most rigs, is its three joints,
+// recorded without walking the hierarchy.
+bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
   IkInputRecord::Pass pass = record.begin();
+  if (isDirect(job)) {
+    for (const int j : {job.endJoint, job.midJoint, job.startJoint})
+      pass.add(j, job.pose[static_cast<std::size_t>(j)], false);
+    return record.finish(pass, frame);
+  }
+  const Skeleton& skeleton = *job.skeleton;
   int j = job.endJoint;
   for (; j != kNoParent && j >= job.startJoint; j = skeleton.parent(j)) {
     const bool solved = j == job.startJoint || j == job.midJoint || j == job.endJoint;
@@ -347,20 +312,6 @@ bool directSourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneDi
   }
   const bool changed = record.finish(pass, frame);
   return changed || j != job.startJoint;
-}
-
-// Records what the limb comes from as the hierarchy, the pose and the frame are now; true
-// when it differs from the record the limb was derived from (or there is none): a direct
-// limb in `ws.directSource`, any other in `ws.source`.
-bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneIkWorkspace& ws) {
-  if (isDirect(job)) {
-    const bool changed = directSourceChanged(job, frame, ws.directSource) || !ws.directValid;
-    ws.directValid = !changed;
-    ws.source.invalidate();
-    return changed;
-  }
-  ws.directValid = false;
-  return pathSourceChanged(job, frame, ws.source);
 }
 
 // Every check of validate(), then the limb derived into `limb` and, with a workspace, what
@@ -375,9 +326,8 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, TwoBoneIkWorksp
   std::optional<Affine> rootFrame;
   const Affine& frame = chainFrame(job, rootFrame);
   if (ws != nullptr) {
-    ws->directValid = false;
     ws->source.invalidate();
-    sourceChanged(job, frame, *ws);
+    sourceChanged(job, frame, ws->source);
   }
   error = deriveLimb(job, frame, limb);
   return !error;
@@ -393,11 +343,7 @@ const TwoBoneLimb* rederive(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
   ws.startJoint = job.startJoint;
   ws.midJoint = job.midJoint;
   ws.endJoint = job.endJoint;
-  if (isDirect(job)) {
-    ws.directValid = true;
-  } else {
-    ws.source.markValid();
-  }
+  ws.source.markValid();
   return &ws.limb;
 }
 
@@ -407,7 +353,7 @@ const TwoBoneLimb* rederive(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
 const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
   if (sameJoints(job, ws)) {
     std::optional<Affine> rootFrame;
-    if (!sourceChanged(job, chainFrame(job, rootFrame), ws)) return &ws.limb;
+    if (!sourceChanged(job, chainFrame(job, rootFrame), ws.source)) return &ws.limb;
   }
   return rederive(job, ws);
 }

@@ -19,7 +19,6 @@
 // Either turn is one rotation between two frames (a direction in the bend plane and the bend
 // axis, before and after), normalised once. Only a non-zero twistAngleRad costs one sin/cos
 // pair.
-#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,13 +57,6 @@ struct TwoBoneLimb {
   float lowerDirScale = 0.0f;
 };
 
-// What a direct limb (the start joint the mid joint's parent, the mid joint the end joint's,
-// as in most rigs) is derived from, besides its joints, as ten four-lane blocks of bits: the
-// three joints' translations and scales (x, y, z, 0), then the chain frame's four columns.
-struct alignas(16) TwoBoneDirectSource {
-  std::uint32_t bits[10][4] = {};
-};
-
 // Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
 // run of the same limb, as a rig does once per frame. run() re-derives the limb only when
 // what it comes from changed since the workspace's last successful run, bit for bit: the
@@ -83,10 +75,7 @@ struct TwoBoneIkWorkspace {
   int startJoint = kNoParent;
   int midJoint = kNoParent;
   int endJoint = kNoParent;
-  // A direct limb's source, compared as one block: valid when `limb` came from it.
-  TwoBoneDirectSource directSource;
-  bool directValid = false;
-  // Any other limb's: the path from the end joint up to the start joint, and the frame.
+  // The path from the end joint up to the start joint, and the frame.
   IkInputRecord source;
 };
 
