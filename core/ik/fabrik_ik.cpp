@@ -153,6 +153,13 @@ void forwardWithinCones(IkChainWorkspace& ws, const RootCone& root) {
   }
 }
 
+// Bone k as an offset along `dir`, its length the bone's, or along the bone's current
+// direction where `dir` is zero (two solved positions coincide).
+Vec3 boneAlong(const Vec3& dir, const IkChainJoint& J) {
+  const float len2 = dir.squaredNorm();
+  return len2 > 1e-24f ? Vec3(dir * (J.boneLength / std::sqrt(len2))) : Vec3(boneDirection(J) * J.boneLength);
+}
+
 // FABRIK's passes on positions without limits, each joint placed along the line to its
 // neighbour's new position: only the new position is needed, one scale of the difference.
 // Each is a function of its own (ARTICULA_IK_HOT's clones are never inlined), so that the
@@ -161,20 +168,14 @@ void forwardWithinCones(IkChainWorkspace& ws, const RootCone& root) {
 ARTICULA_IK_HOT void backwardFree(Vec3* p, const IkChainJoint* joints, int n, const Vec3& target) {
   Vec3 next = target;
   for (int k = n - 2; k >= 0; --k) {
-    const Vec3 dir = next - p[k];
-    const float len2 = dir.squaredNorm();
-    next -= len2 > 1e-24f ? Vec3(dir * (joints[k].boneLength / std::sqrt(len2)))
-                          : Vec3(boneDirection(joints[k]) * joints[k].boneLength);
+    next -= boneAlong(next - p[k], joints[k]);
     p[k] = next;
   }
 }
 ARTICULA_IK_HOT void forwardFree(Vec3* p, const IkChainJoint* joints, int n) {
   Vec3 above = p[0];
   for (int k = 0; k + 1 < n; ++k) {
-    const Vec3 dir = p[k + 1] - above;
-    const float len2 = dir.squaredNorm();
-    above += len2 > 1e-24f ? Vec3(dir * (joints[k].boneLength / std::sqrt(len2)))
-                           : Vec3(boneDirection(joints[k]) * joints[k].boneLength);
+    above += boneAlong(p[k + 1] - above, joints[k]);
     p[k + 1] = above;
   }
 }

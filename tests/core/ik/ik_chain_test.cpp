@@ -324,21 +324,22 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
     record.markValid();
     return changed;
   };
-  EXPECT_TRUE(compare());  // nothing recorded yet
-  EXPECT_FALSE(compare());
+  // A change reported once, then recorded.
+  auto seenOnce = [&](const std::string& what) {
+    EXPECT_TRUE(compare()) << what;
+    EXPECT_FALSE(compare()) << what;
+  };
+  seenOnce("nothing recorded yet");
   record.invalidate();
-  EXPECT_TRUE(compare());
-  EXPECT_FALSE(compare());
+  seenOnce("invalidated");
 
   // One value at a time, in every lane; each change is then the new record.
   for (std::size_t i = 0; i < path.size(); ++i) {
     for (int k = 0; k < 3; ++k) {
       path[i].translation[k] += 0.25f;
-      EXPECT_TRUE(compare()) << "translation " << i << ' ' << k;
-      EXPECT_FALSE(compare());
+      seenOnce(std::string("translation ") + std::to_string(i) + " " + std::to_string(k));
       path[i].scale[k] *= -1.0f;
-      EXPECT_TRUE(compare()) << "scale " << i << ' ' << k;
-      EXPECT_FALSE(compare());
+      seenOnce(std::string("scale ") + std::to_string(i) + " " + std::to_string(k));
     }
     for (int k = 0; k < 4; ++k) {
       path[i].rotation.coeffs()[k] = std::nextafter(path[i].rotation.coeffs()[k], 2.0f);
@@ -346,17 +347,14 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
       EXPECT_FALSE(compare());
     }
     ++joints[i];
-    EXPECT_TRUE(compare()) << "joint " << i;
-    EXPECT_FALSE(compare());
+    seenOnce(std::string("joint ") + std::to_string(i));
     withRotation[i] = !withRotation[i];
-    EXPECT_TRUE(compare()) << "rotation counting " << i;
-    EXPECT_FALSE(compare());
+    seenOnce(std::string("rotation counting ") + std::to_string(i));
   }
   for (int column = 0; column < 4; ++column) {
     for (int row = 0; row < 3; ++row) {
       frame.matrix()(row, column) += 0.5f;
-      EXPECT_TRUE(compare()) << "frame " << row << ' ' << column;
-      EXPECT_FALSE(compare());
+      seenOnce(std::string("frame ") + std::to_string(row) + " " + std::to_string(column));
     }
   }
   // Bits, not values: +0 and −0 differ.
@@ -366,11 +364,9 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   EXPECT_TRUE(compare());
   // A shorter path, and back.
   length = 2;
-  EXPECT_TRUE(compare());
-  EXPECT_FALSE(compare());
+  seenOnce("shorter path");
   length = 3;
-  EXPECT_TRUE(compare());
-  EXPECT_FALSE(compare());
+  seenOnce("path back to its length");
   // Padding is not data: the four bytes after a Transform's translation and scale, and the
   // frame's bottom row, are read with the values but never count.
   const std::uint32_t noise = 0xDEADBEEFu;
@@ -382,19 +378,15 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   // A path longer than the room reserved: the record grows, and still sees every value.
   path.resize(5, path[1]);
   length = 5;
-  EXPECT_TRUE(compare());
-  EXPECT_FALSE(compare());
+  seenOnce("longer path than reserved");
   path[4].scale.z() += 1.0f;
-  EXPECT_TRUE(compare());
-  EXPECT_FALSE(compare());
+  seenOnce("a scale past the reserved room");
   length = 3;
-  EXPECT_TRUE(compare());
-  EXPECT_FALSE(compare());
+  seenOnce("path back to its length again");
   // A change not marked valid is reported again.
   path[0].translation.x() += 1.0f;
   EXPECT_TRUE(recordPath());
-  EXPECT_TRUE(compare());
-  EXPECT_FALSE(compare());
+  seenOnce("a change not marked valid");
 }
 
 }  // namespace
