@@ -8,12 +8,9 @@ void IkInputRecord::reserve(std::size_t pathJoints) {
   mBlocks.resize(std::max(mBlocks.size(), pathJoints * kBlocksPerJoint + kFrameBlocks));
 }
 
-IkInputRecord::Pass IkInputRecord::grown(Pass pass) {
-  const auto used = static_cast<std::size_t>(pass.mSlot - mBlocks.data());
+IkInputRecord::Block* IkInputRecord::grown(std::size_t used) {
   mBlocks.resize(std::max<std::size_t>(2 * mBlocks.size(), used + kBlocksPerJoint + kFrameBlocks));
-  pass.mSlot = mBlocks.data() + used;
-  pass.mEnd = mBlocks.data() + mBlocks.size();
-  return pass;
+  return mBlocks.data();
 }
 
 }  // namespace articula

@@ -8,11 +8,14 @@
 // and whether its rotation counts in the fourth lane, its rotation when it counts, and its
 // scale; then the frame's four columns. A joint whose rotation starts or stops counting
 // differs in its first block, so the record sees the change before the blocks after it
-// shift. Each block is compared and stored whole, and the differences are only gathered
-// (OR of XORs) until finish(), so a comparison costs a few instructions per joint and no
-// branch per value: packed SSE2 on x86-64, four 32-bit lanes elsewhere. A comparison runs
-// as a Pass, a cursor the caller keeps in registers: the record's own members would be
-// reloaded after every block stored, since a packed store may alias anything.
+// shift. A pass over the inputs either compares them with a valid record or records them:
+// each block is compared whole and the differences are only gathered (OR of XORs) until
+// finish(), so a comparison costs a few instructions per joint, no branch per value and no
+// store (packed SSE2 on x86-64, four 32-bit lanes elsewhere). The inputs of a solver run
+// every frame nearly always match, so the comparing pass is the hot one; after a change a
+// second pass records. A pass is a cursor the caller keeps in registers: the record's own
+// members would be reloaded after every block recorded, since a packed store may alias
+// anything.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -38,8 +41,8 @@ class IkInputRecord {
 #endif
 
  public:
-  // One comparison that also records, from begin() to finish(): add() per path joint in a
-  // fixed order.
+  // One comparison or recording, from begin() to finish(): add() per path joint in a fixed
+  // order.
   class Pass {
    public:
     // `withRotation`: whether the joint's rotation is part of what the data came from (false
@@ -47,7 +50,7 @@ class IkInputRecord {
     // joints with other rotations counting are a change.
     void add(int joint, const Transform& local, bool withRotation) {
       const std::uint32_t tag = (static_cast<std::uint32_t>(joint) << 1) | (withRotation ? 1u : 0u);
-      if (mEnd - mSlot < static_cast<std::ptrdiff_t>(kBlocksPerJoint)) *this = mRecord->grown(*this);
+      makeRoom(kBlocksPerJoint);
       put(withLast(padded3(local.translation), tag));
       if (withRotation) put(load4(local.rotation.coeffs().data()));
       put(padded3(local.scale));
@@ -55,21 +58,36 @@ class IkInputRecord {
 
    private:
     friend class IkInputRecord;
-    explicit Pass(IkInputRecord& record)
+    Pass(IkInputRecord& record, bool recording)
         : mRecord(&record),
           mSlot(record.mBlocks.data()),
-          mEnd(record.mBlocks.data() + record.mBlocks.size()) {}
+          mEnd(record.mBlocks.data() + record.mBlocks.size()),
+          mRecording(recording) {}
 
-    // Compares a block with the record's next one, gathers the difference and stores it.
+    // At least `blocks` blocks of room after the cursor. Growing passes only scalars, so the
+    // pass never goes through memory.
+    void makeRoom(std::size_t blocks) {
+      if (mEnd - mSlot >= static_cast<std::ptrdiff_t>(blocks)) return;
+      const auto used = static_cast<std::size_t>(mSlot - mRecord->mBlocks.data());
+      Block* const data = mRecord->grown(used);
+      mSlot = data + used;
+      mEnd = data + mRecord->mBlocks.size();
+    }
+
+    // Records a block as the record's next one, or gathers its difference from it.
     void put(const Lanes& block) {
 #ifdef ARTICULA_IK_RECORD_SSE2
       auto* bits = reinterpret_cast<__m128i*>(mSlot->lane);
-      mDiff = _mm_or_si128(mDiff, _mm_xor_si128(_mm_load_si128(bits), block));
-      _mm_store_si128(bits, block);
+      if (mRecording)
+        _mm_store_si128(bits, block);
+      else
+        mDiff = _mm_or_si128(mDiff, _mm_xor_si128(_mm_load_si128(bits), block));
 #else
       for (int k = 0; k < 4; ++k) {
-        mDiff.lane[k] |= mSlot->lane[k] ^ block.lane[k];
-        mSlot->lane[k] = block.lane[k];
+        if (mRecording)
+          mSlot->lane[k] = block.lane[k];
+        else
+          mDiff.lane[k] |= mSlot->lane[k] ^ block.lane[k];
       }
 #endif
       ++mSlot;
@@ -79,32 +97,42 @@ class IkInputRecord {
     Block* mSlot;  // the next block to compare
     Block* mEnd;   // the end of the record's room
     Lanes mDiff{};  // OR of every block's XOR with the record
+    bool mRecording;  // true: stores the blocks; false: compares them
   };
 
   // Room for a path of this many joints, so that recording allocates nothing.
   void reserve(std::size_t pathJoints);
-  // Forgets the record: the next comparison reports a change.
+  // Forgets the record: the next pass records.
   void invalidate() { mValid = false; }
 
-  Pass begin() { return Pass(*this); }
-  // The frame's blocks, then true when anything differs from the last valid record (or there
-  // is none), which also leaves the record invalid until markValid(). Inline, as add(): a
-  // workspace whose inputs did not change runs nothing else of the record.
+  // A pass that compares with the record when it is valid, and records otherwise (none yet,
+  // invalidate(), or a change seen by the last comparison).
+  Pass begin() { return Pass(*this, !mValid); }
+  // The frame's blocks, then true when the pass recorded or saw anything differ from the
+  // record; a comparison that saw a change leaves the record invalid, so the next pass
+  // records the new inputs. Inline, as add(): a workspace whose inputs did not change runs
+  // nothing else of the record.
   bool finish(Pass pass, const Affine& frame) {
-    if (pass.mEnd - pass.mSlot < static_cast<std::ptrdiff_t>(kFrameBlocks)) pass = grown(pass);
+    pass.makeRoom(kFrameBlocks);
     // Column-major 4×4: the linear part's columns, then the origin, each with a bottom-row
     // entry after it, which is masked off (Eigen does not promise it for an Affine).
     const float* m = frame.data();
     for (int column = 0; column < 4; ++column) pass.put(masked3(m + 4 * column));
     const auto count = static_cast<std::size_t>(pass.mSlot - mBlocks.data());
-    // No valid record, a path of another length than last time, or a block that differs.
-    const bool changed = !mValid || count != mCount || anyBit(pass.mDiff);
-    mCount = count;
-    if (changed) mValid = false;
-    return changed;
+    if (pass.mRecording) {
+      mCount = count;
+      mRecorded = true;
+      return true;
+    }
+    // A path of another length than the record's, or a block that differs.
+    if (count == mCount && !anyBit(pass.mDiff)) return false;
+    mValid = false;
+    mRecorded = false;
+    return true;
   }
-  // The data derived from the recorded inputs is in place.
-  void markValid() { mValid = true; }
+  // The data derived from the inputs the last pass recorded is in place: comparisons start.
+  // Without such a pass (the last one compared and saw a change) the record stays invalid.
+  void markValid() { mValid = mRecorded; }
 
  private:
   static constexpr std::size_t kBlocksPerJoint = 3;  // at most: translation and tag, rotation, scale
@@ -144,14 +172,16 @@ class IkInputRecord {
 #endif
   static Lanes padded3(const Vec3& v) { return masked3(v.data()); }
 
-  // `pass` with more room. Its path is then longer than the record, which finish() reports.
-  // The passes go by value, here and to finish(), so that no pass's address escapes the
-  // caller's loop and the compiler keeps it in registers.
-  Pass grown(Pass pass);
+  // More room after the first `used` blocks; returns the room's new start. A path that
+  // needs it is longer than the record, which finish() reports. The passes go by value to
+  // finish(), and growing takes none, so that no pass's address escapes the caller's loop
+  // and the compiler keeps it in registers.
+  Block* grown(std::size_t used);
 
   std::vector<Block> mBlocks;  // the room; the record is its first mCount blocks
   std::size_t mCount = 0;
-  bool mValid = false;
+  bool mValid = false;     // passes compare
+  bool mRecorded = false;  // the blocks hold the inputs of the last recording pass
 };
 
 }  // namespace articula

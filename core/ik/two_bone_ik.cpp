@@ -151,14 +151,15 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
 
 // The chain frame of a start joint that is a skeleton root: its model matrix times the
 // inverse of its local transform, built in `rootFrame`. Out of line: rare, and heavy.
-[[gnu::noinline]] const Affine& rootChainFrame(const TwoBoneIkJob& job, std::optional<Affine>& rootFrame) {
-  return rootFrame.emplace(ik::frameAboveRoot(job.model[static_cast<std::size_t>(job.startJoint)],
-                                              job.pose[static_cast<std::size_t>(job.startJoint)]));
+[[gnu::noinline]] const Affine& rootChainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
+  rootFrame = ik::frameAboveRoot(job.model[static_cast<std::size_t>(job.startJoint)],
+                                 job.pose[static_cast<std::size_t>(job.startJoint)]);
+  return rootFrame;
 }
 
 // The chain frame (the start joint's parent space) in model space: the parent's model
 // matrix, read where it is, or rootChainFrame.
-const Affine& chainFrame(const TwoBoneIkJob& job, std::optional<Affine>& rootFrame) {
+const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
   const int parent = job.skeleton->parent(job.startJoint);
   if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
   return rootChainFrame(job, rootFrame);
@@ -291,16 +292,17 @@ bool isDirect(const TwoBoneIkJob& job) {
   return skeleton.parent(job.endJoint) == job.midJoint && skeleton.parent(job.midJoint) == job.startJoint;
 }
 
-// Records what the limb comes from in `record`, as the hierarchy, the pose and the frame are
-// now: the path from the end joint up to the start joint, and the frame; true when they differ
-// from the record the limb was derived from (or there is none). A path that no longer reaches
-// the start joint counts as a change. A direct limb, as in most rigs, is its three joints,
-// recorded without walking the hierarchy.
+// Compares what the limb comes from with `record` (or records it, when the record is not
+// valid), as the hierarchy, the pose and the frame are now: the path from the end joint up to
+// the start joint, and the frame; true when they differ from the record the limb was derived
+// from, or when recorded. A path that no longer reaches the start joint counts as a change.
+// A direct limb, as in most rigs, is its three joints, passed without walking the hierarchy.
 bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
   IkInputRecord::Pass pass = record.begin();
   if (isDirect(job)) {
-    for (const int j : {job.endJoint, job.midJoint, job.startJoint})
-      pass.add(j, job.pose[static_cast<std::size_t>(j)], false);
+    pass.add(job.endJoint, job.pose[static_cast<std::size_t>(job.endJoint)], false);
+    pass.add(job.midJoint, job.pose[static_cast<std::size_t>(job.midJoint)], false);
+    pass.add(job.startJoint, job.pose[static_cast<std::size_t>(job.startJoint)], false);
     return record.finish(pass, frame);
   }
   const Skeleton& skeleton = *job.skeleton;
@@ -323,7 +325,7 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
   F4 norms;
   if (!error && !inputsValid(job, norms)) error = inputsError(job);
   if (error) return false;
-  std::optional<Affine> rootFrame;
+  Affine rootFrame;
   const Affine& frame = chainFrame(job, rootFrame);
   if (ws != nullptr) {
     ws->source.invalidate();
@@ -352,7 +354,7 @@ const TwoBoneLimb* rederive(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
 // (inputsValid).
 const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
   if (sameJoints(job, ws)) {
-    std::optional<Affine> rootFrame;
+    Affine rootFrame;
     if (!sourceChanged(job, chainFrame(job, rootFrame), ws.source)) return &ws.limb;
   }
   return rederive(job, ws);

@@ -319,8 +319,10 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
     for (std::size_t i = 0; i < length; ++i) pass.add(joints[i], path[i], withRotation[i]);
     return record.finish(pass, frame);
   };
+  // As a workspace runs it: a pass, and after a change a second one that records.
   auto compare = [&] {
     const bool changed = recordPath();
+    if (changed) recordPath();
     record.markValid();
     return changed;
   };
@@ -387,6 +389,16 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   path[0].translation.x() += 1.0f;
   EXPECT_TRUE(recordPath());
   seenOnce("a change not marked valid");
+  // A comparing pass keeps the record: a change seen but not recorded is seen again, even
+  // with the recorded value back (the data derived from it may be gone), and marking valid
+  // without a recording pass keeps comparisons off.
+  path[0].translation.x() += 1.0f;
+  EXPECT_TRUE(recordPath());
+  record.markValid();
+  path[0].translation.x() -= 1.0f;
+  EXPECT_TRUE(recordPath()) << "records: the change invalidated the record";
+  record.markValid();
+  EXPECT_FALSE(recordPath()) << "compares with what the last pass recorded";
 }
 
 }  // namespace
