@@ -157,11 +157,16 @@ std::optional<std::string> checkSolvedRotation(const TwoBoneIkJob& job, int j) {
   return rootFrame;
 }
 
+// The start joint's parent's model matrix; null for a skeleton root.
+const Affine* parentModel(const TwoBoneIkJob& job) {
+  const int parent = job.skeleton->parent(job.startJoint);
+  return parent != kNoParent ? &job.model[static_cast<std::size_t>(parent)] : nullptr;
+}
+
 // The chain frame (the start joint's parent space) in model space: the parent's model
 // matrix, read where it is, or rootChainFrame.
 const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
-  const int parent = job.skeleton->parent(job.startJoint);
-  if (parent != kNoParent) return job.model[static_cast<std::size_t>(parent)];
+  if (const Affine* parent = parentModel(job)) return *parent;
   return rootChainFrame(job, rootFrame);
 }
 
@@ -316,6 +321,13 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
   return changed || j != job.startJoint;
 }
 
+// sourceChanged for a start joint that is a skeleton root. Out of line, with the frame it
+// builds: rare, and the runs of other limbs need no room for it.
+[[gnu::noinline]] bool rootSourceChanged(const TwoBoneIkJob& job, IkInputRecord& record) {
+  Affine rootFrame;
+  return sourceChanged(job, rootChainFrame(job, rootFrame), record);
+}
+
 // Every check of validate(), then the limb derived into `limb` and, with a workspace, what
 // it came from recorded there; false (with the message in `error`) when invalid. Out of line:
 // the runs that reuse a workspace's limb skip it.
@@ -354,8 +366,9 @@ const TwoBoneLimb* rederive(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
 // (inputsValid).
 const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
   if (sameJoints(job, ws)) {
-    Affine rootFrame;
-    if (!sourceChanged(job, chainFrame(job, rootFrame), ws.source)) return &ws.limb;
+    const Affine* parent = parentModel(job);
+    if (!(parent != nullptr ? sourceChanged(job, *parent, ws.source) : rootSourceChanged(job, ws.source)))
+      return &ws.limb;
   }
   return rederive(job, ws);
 }
@@ -598,7 +611,6 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
   // |kneeMidParent|², |startTurn|², twice; lanes 0 and 3 scaled to |midOut|² and |startOut|².
   const F4 turnNorms = ik::simd::sums(kneeMidParent * kneeMidParent, startTurn * startTurn);
-  const float startTurnNorm2 = lane<1>(turnNorms);
   const F4 scales = splat(1.0f) / ik::simd::sqrt(turnNorms * swizzle<3, 3, 2, 2>(norms));
   const bool blended = job.weight < 1.0f;
   if (blended) {
@@ -615,12 +627,11 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   ik::simd::store4(midRotationOut.coeffs().data(), midOut);
 
   if (job.report != nullptr) {
-    // Where the end joint is now, from the start joint. Unblended, the written rotations
-    // place it at the reach after the knee's turn, turned by startTurn: one rotation instead
-    // of FK down the limb (scaled by |startTurn|², divided out of the error). Blended, FK of
-    // the written (unit) rotations.
+    // Where the end joint is now, from the start joint. Unblended, d along u: each start
+    // turn above takes the reach after the knee's turn, of length d, onto u (the twist turns
+    // about u), so the error comes from the target side alone, off the rotations' chain.
+    // Blended, FK of the written (unit) rotations.
     const F4 one = splat(1.0f);
-    const F4 endScale = blended ? one : splat(startTurnNorm2);
     const F4 endFromStart =
         blended ? ik::simd::rotateScaled(
                       startOut,
@@ -629,9 +640,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
                               ik::simd::rotateScaled(load(su.linkRotation),
                                                      ik::simd::rotateScaled(midOut, load(su.lowerLocal), one), one),
                       one)
-                : ik::simd::rotateScaled(startTurn, reachAfterKnee, endScale);
-    const F4 error = mul3x3(su.chainToModel, endFromStart - toTarget * endScale);
-    job.report->errorModel = first(ik::simd::sqrt(ik::simd::dot3(error, error)) / endScale);
+                : u * splat(d);
+    const F4 error = mul3x3(su.chainToModel, endFromStart - toTarget);
+    job.report->errorModel = first(ik::simd::sqrt(ik::simd::dot3(error, error)));
     job.report->reached = job.report->errorModel <= job.toleranceModel;
     job.report->iterations = 1;
   }
@@ -653,6 +664,14 @@ ARTICULA_IK_HOT bool runWithWorkspace(const TwoBoneIkJob& job, TwoBoneIkWorkspac
   return limb != nullptr && checkedSolve(job, *limb);
 }
 
+// A run without a workspace: the limb derived into a scratch one. Out of line, so that a run
+// with a workspace goes straight to runWithWorkspace, with no room set up for the scratch.
+[[gnu::noinline]] bool runScratch(const TwoBoneIkJob& job) {
+  TwoBoneLimb scratch;
+  std::optional<std::string> error;
+  return checkAndDerive(job, scratch, nullptr, error) && checkedSolve(job, scratch);
+}
+
 }  // namespace
 
 std::optional<std::string> TwoBoneIkJob::validate() const {
@@ -662,13 +681,6 @@ std::optional<std::string> TwoBoneIkJob::validate() const {
   return error;
 }
 
-bool TwoBoneIkJob::run() const {
-  if (workspace == nullptr) {
-    TwoBoneLimb scratch;
-    std::optional<std::string> error;
-    return checkAndDerive(*this, scratch, nullptr, error) && checkedSolve(*this, scratch);
-  }
-  return runWithWorkspace(*this, *workspace);
-}
+bool TwoBoneIkJob::run() const { return workspace != nullptr ? runWithWorkspace(*this, *workspace) : runScratch(*this); }
 
 }  // namespace articula
