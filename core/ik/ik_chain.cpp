@@ -90,14 +90,14 @@ void IkChainWorkspace::resize(const IkChain& chain) {
 ARTICULA_IK_HOT bool IkChainWorkspace::updateStructure(const IkChain& chain, std::span<const Transform> pose,
                                                        const Affine& frame) {
   const auto path = chain.path();
-  IkInputRecord::Pass pass = structure.begin();
-  int nextChainJoint = 0;
-  for (std::size_t p = 0; p < path.size(); ++p) {
-    const bool isChainJoint = static_cast<int>(p) == chain.pathIndex(nextChainJoint);
-    if (isChainJoint) ++nextChainJoint;
-    pass.add(path[p], pose[static_cast<std::size_t>(path[p])], !isChainJoint);
-  }
-  return structure.finish(pass, frame);
+  return structure.pass(path.size(), frame, [&](auto& pass) {
+    int nextChainJoint = 0;
+    for (std::size_t p = 0; p < path.size(); ++p) {
+      const bool isChainJoint = static_cast<int>(p) == chain.pathIndex(nextChainJoint);
+      if (isChainJoint) ++nextChainJoint;
+      pass.add(path[p], pose[static_cast<std::size_t>(path[p])], !isChainJoint);
+    }
+  });
 }
 
 // Defined before load(), its first use: clang takes a function's clones only from its first

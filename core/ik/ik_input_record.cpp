@@ -8,9 +8,6 @@ void IkInputRecord::reserve(std::size_t pathJoints) {
   mBlocks.resize(std::max(mBlocks.size(), pathJoints * kBlocksPerJoint + kFrameBlocks));
 }
 
-IkInputRecord::Block* IkInputRecord::grown(std::size_t used) {
-  mBlocks.resize(std::max<std::size_t>(2 * mBlocks.size(), used + kBlocksPerJoint + kFrameBlocks));
-  return mBlocks.data();
-}
+void IkInputRecord::grow(std::size_t blocks) { mBlocks.resize(std::max(2 * mBlocks.size(), blocks)); }
 
 }  // namespace articula

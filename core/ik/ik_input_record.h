@@ -41,8 +41,10 @@ class IkInputRecord {
 #endif
 
  public:
-  // One comparison or recording, from begin() to finish(): add() per path joint in a fixed
-  // order.
+  // One comparison or recording of a path: add() per path joint in a fixed order. Recording
+  // stores the blocks; comparing gathers their differences from the record. Each mode is a
+  // type of its own, so that a block costs no branch on it.
+  template <bool kRecording>
   class Pass {
    public:
     // `withRotation`: whether the joint's rotation is part of what the data came from (false
@@ -50,7 +52,6 @@ class IkInputRecord {
     // joints with other rotations counting are a change.
     void add(int joint, const Transform& local, bool withRotation) {
       const std::uint32_t tag = (static_cast<std::uint32_t>(joint) << 1) | (withRotation ? 1u : 0u);
-      makeRoom(kBlocksPerJoint);
       put(withLast(padded3(local.translation), tag));
       if (withRotation) put(load4(local.rotation.coeffs().data()));
       put(padded3(local.scale));
@@ -58,33 +59,18 @@ class IkInputRecord {
 
    private:
     friend class IkInputRecord;
-    Pass(IkInputRecord& record, bool recording)
-        : mRecord(&record),
-          mSlot(record.mBlocks.data()),
-          mEnd(record.mBlocks.data() + record.mBlocks.size()),
-          mRecording(recording) {}
+    explicit Pass(Block* slot) : mSlot(slot) {}
 
-    // At least `blocks` blocks of room after the cursor. Growing passes only scalars, so the
-    // pass never goes through memory.
-    void makeRoom(std::size_t blocks) {
-      if (mEnd - mSlot >= static_cast<std::ptrdiff_t>(blocks)) return;
-      const auto used = static_cast<std::size_t>(mSlot - mRecord->mBlocks.data());
-      Block* const data = mRecord->grown(used);
-      mSlot = data + used;
-      mEnd = data + mRecord->mBlocks.size();
-    }
-
-    // Records a block as the record's next one, or gathers its difference from it.
     void put(const Lanes& block) {
 #ifdef ARTICULA_IK_RECORD_SSE2
       auto* bits = reinterpret_cast<__m128i*>(mSlot->lane);
-      if (mRecording)
+      if constexpr (kRecording)
         _mm_store_si128(bits, block);
       else
         mDiff = _mm_or_si128(mDiff, _mm_xor_si128(_mm_load_si128(bits), block));
 #else
       for (int k = 0; k < 4; ++k) {
-        if (mRecording)
+        if constexpr (kRecording)
           mSlot->lane[k] = block.lane[k];
         else
           mDiff.lane[k] |= mSlot->lane[k] ^ block.lane[k];
@@ -93,11 +79,8 @@ class IkInputRecord {
       ++mSlot;
     }
 
-    IkInputRecord* mRecord;
-    Block* mSlot;  // the next block to compare
-    Block* mEnd;   // the end of the record's room
-    Lanes mDiff{};  // OR of every block's XOR with the record
-    bool mRecording;  // true: stores the blocks; false: compares them
+    Block* mSlot;   // the next block
+    Lanes mDiff{};  // comparing: OR of every block's XOR with the record
   };
 
   // Room for a path of this many joints, so that recording allocates nothing.
@@ -105,29 +88,31 @@ class IkInputRecord {
   // Forgets the record: the next pass records.
   void invalidate() { mValid = false; }
 
-  // A pass that compares with the record when it is valid, and records otherwise (none yet,
-  // invalidate(), or a change seen by the last comparison).
-  Pass begin() { return Pass(*this, !mValid); }
-  // The frame's blocks, then true when the pass recorded or saw anything differ from the
-  // record; a comparison that saw a change leaves the record invalid, so the next pass
-  // records the new inputs. Inline, as add(): a workspace whose inputs did not change runs
-  // nothing else of the record.
-  bool finish(Pass pass, const Affine& frame) {
-    pass.makeRoom(kFrameBlocks);
-    // Column-major 4×4: the linear part's columns, then the origin, each with a bottom-row
-    // entry after it, which is masked off (Eigen does not promise it for an Affine).
-    const float* m = frame.data();
-    for (int column = 0; column < 4; ++column) pass.put(masked3(m + 4 * column));
-    const auto count = static_cast<std::size_t>(pass.mSlot - mBlocks.data());
-    if (pass.mRecording) {
-      mCount = count;
-      mRecorded = true;
+  // One pass over the inputs: `addPath(pass)` adds at most `pathJoints` joints, then the
+  // frame's blocks follow. The pass compares with the record when it is valid, and records
+  // otherwise (none yet, invalidate(), or a change seen by the last comparison). True when it
+  // recorded or saw anything differ from the record; a comparison that saw a change leaves
+  // the record invalid, so the next pass records the new inputs. Inline: a workspace whose
+  // inputs did not change runs nothing else of the record. The pass is a cursor the caller
+  // keeps in registers, given by reference to `addPath` only (inlined, it never goes through
+  // memory).
+  template <typename AddPath>
+  bool pass(std::size_t pathJoints, const Affine& frame, AddPath&& addPath) {
+    const std::size_t room = pathJoints * kBlocksPerJoint + kFrameBlocks;
+    if (mBlocks.size() < room) grow(room);
+    if (mValid) {
+      Pass<false> comparing(mBlocks.data());
+      addPath(comparing);
+      // A path of another length than the record's, or a block that differs.
+      if (finish(comparing, frame) == mCount && !anyBit(comparing.mDiff)) return false;
+      mValid = false;
+      mRecorded = false;
       return true;
     }
-    // A path of another length than the record's, or a block that differs.
-    if (count == mCount && !anyBit(pass.mDiff)) return false;
-    mValid = false;
-    mRecorded = false;
+    Pass<true> recording(mBlocks.data());
+    addPath(recording);
+    mCount = finish(recording, frame);
+    mRecorded = true;
     return true;
   }
   // The data derived from the inputs the last pass recorded is in place: comparisons start.
@@ -172,11 +157,18 @@ class IkInputRecord {
 #endif
   static Lanes padded3(const Vec3& v) { return masked3(v.data()); }
 
-  // More room after the first `used` blocks; returns the room's new start. A path that
-  // needs it is longer than the record, which finish() reports. The passes go by value to
-  // finish(), and growing takes none, so that no pass's address escapes the caller's loop
-  // and the compiler keeps it in registers.
-  Block* grown(std::size_t used);
+  // The frame's blocks after the path's; returns the number of blocks passed.
+  template <bool kRecording>
+  std::size_t finish(Pass<kRecording>& pass, const Affine& frame) const {
+    // Column-major 4×4: the linear part's columns, then the origin, each with a bottom-row
+    // entry after it, which is masked off (Eigen does not promise it for an Affine).
+    const float* m = frame.data();
+    for (int column = 0; column < 4; ++column) pass.put(masked3(m + 4 * column));
+    return static_cast<std::size_t>(pass.mSlot - mBlocks.data());
+  }
+
+  // Room for `blocks` blocks, the record kept. Out of line: rare.
+  void grow(std::size_t blocks);
 
   std::vector<Block> mBlocks;  // the room; the record is its first mCount blocks
   std::size_t mCount = 0;

@@ -303,22 +303,31 @@ bool isDirect(const TwoBoneIkJob& job) {
 // from, or when recorded. A path that no longer reaches the start joint counts as a change.
 // A direct limb, as in most rigs, is its three joints, passed without walking the hierarchy.
 bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
-  IkInputRecord::Pass pass = record.begin();
+  const std::span<Transform> pose = job.pose;
   if (isDirect(job)) {
-    pass.add(job.endJoint, job.pose[static_cast<std::size_t>(job.endJoint)], false);
-    pass.add(job.midJoint, job.pose[static_cast<std::size_t>(job.midJoint)], false);
-    pass.add(job.startJoint, job.pose[static_cast<std::size_t>(job.startJoint)], false);
-    return record.finish(pass, frame);
+    return record.pass(3, frame, [&](auto& pass) {
+      pass.add(job.endJoint, pose[static_cast<std::size_t>(job.endJoint)], false);
+      pass.add(job.midJoint, pose[static_cast<std::size_t>(job.midJoint)], false);
+      pass.add(job.startJoint, pose[static_cast<std::size_t>(job.startJoint)], false);
+    });
   }
+  // Parents come before their children, so the path has at most end − start + 1 joints; the
+  // count also bounds the walk.
   const Skeleton& skeleton = *job.skeleton;
-  int j = job.endJoint;
-  for (; j != kNoParent && j >= job.startJoint; j = skeleton.parent(j)) {
-    const bool solved = j == job.startJoint || j == job.midJoint || j == job.endJoint;
-    pass.add(j, job.pose[static_cast<std::size_t>(j)], !solved);
-    if (j == job.startJoint) break;
-  }
-  const bool changed = record.finish(pass, frame);
-  return changed || j != job.startJoint;
+  const auto joints = static_cast<std::size_t>(job.endJoint - job.startJoint + 1);
+  bool reachesStart = false;
+  const bool changed = record.pass(joints, frame, [&](auto& pass) {
+    int j = job.endJoint;
+    for (std::size_t n = 0; n < joints && j != kNoParent && j >= job.startJoint; ++n, j = skeleton.parent(j)) {
+      const bool solved = j == job.startJoint || j == job.midJoint || j == job.endJoint;
+      pass.add(j, pose[static_cast<std::size_t>(j)], !solved);
+      if (j == job.startJoint) {
+        reachesStart = true;
+        return;
+      }
+    }
+  });
+  return changed || !reachesStart;
 }
 
 // sourceChanged for a start joint that is a skeleton root. Out of line, with the frame it

@@ -315,9 +315,9 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   bool withRotation[] = {false, true, false, true, false};
   std::size_t length = path.size();
   auto recordPath = [&] {
-    IkInputRecord::Pass pass = record.begin();
-    for (std::size_t i = 0; i < length; ++i) pass.add(joints[i], path[i], withRotation[i]);
-    return record.finish(pass, frame);
+    return record.pass(length, frame, [&](auto& pass) {
+      for (std::size_t i = 0; i < length; ++i) pass.add(joints[i], path[i], withRotation[i]);
+    });
   };
   // As a workspace runs it: a pass, and after a change a second one that records.
   auto compare = [&] {
