@@ -276,6 +276,7 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   limb.upperLength = upper;
   limb.lowerLength = lower;
   limb.upperInverse = 1.0f / upper;
+  limb.upperDir = padded(upperLocal * limb.upperInverse);
   limb.lowerDirScale = linkScale / lower;
   const float halfInverseRootAb = 0.5f / std::sqrt(upper * lower);
   limb.halfAngleScale = Vec4(0.5f, 0.5f, halfInverseRootAb, halfInverseRootAb);
@@ -414,23 +415,29 @@ F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
 
 // The rare branches of the solve, out of line and on Eigen's types.
 
-// Bend axis of a straight input limb: the mid joint's fallback axis across the upper bone,
-// else across the upper bone and the pole, else any axis across the upper bone. Rotations
-// about a similarity frame turn with its rotation part only (the signed scale commutes), so
-// the mid-local axis maps into chain space by midWorld.
-[[gnu::noinline]] Vec3 straightBendAxis(const Quat& midWorld, const Vec3& fallbackAxis, const Vec3& upperDir,
-                                        const Vec3& poleChain) {
-  Vec3 k = ik::rotateScaled(midWorld, fallbackAxis);
+// Bend axis of a straight input limb, in start space: the mid joint's fallback axis across
+// the upper bone, else across the upper bone and the pole (carried from chain space by the
+// inverse start rotation), else any axis across the upper bone. Rotations about a similarity
+// frame turn with its rotation part only (the signed scale commutes), so the mid-local axis
+// maps into start space by lowerTurn.
+[[gnu::noinline]] Vec3 straightBendAxis(const Quat& lowerTurn, const Vec3& fallbackAxis, const Vec3& upperDir,
+                                        const Quat& startRotation, const Vec3& poleChain) {
+  Vec3 k = ik::rotateScaled(lowerTurn, fallbackAxis);
   k -= upperDir * k.dot(upperDir);
-  if (k.squaredNorm() < 1e-12f * fallbackAxis.squaredNorm()) k = upperDir.cross(poleChain);
-  if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
+  const Vec3 pole = startRotation.normalized().conjugate() * poleChain;
+  if (k.squaredNorm() < 1e-12f * fallbackAxis.squaredNorm()) k = upperDir.cross(pole);
+  if (k.squaredNorm() < 1e-12f * pole.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
   return k.normalized();
 }
 
-// The direction to a target at the start joint itself: the limb's, else the upper bone's.
-[[gnu::noinline]] Vec3 directionAtStart(const Vec3& upper, const Vec3& lower, float longest) {
+// The direction to a target at the start joint itself, in chain space: the limb's, else the
+// upper bone's (given in start space).
+[[gnu::noinline]] Vec3 directionAtStart(const Quat& startRotation, const Vec3& upper, const Vec3& lower,
+                                        float longest) {
   const Vec3 reach = upper + lower;
-  return reach.squaredNorm() > 1e-12f * longest * longest ? Vec3(reach.normalized()) : Vec3(upper.normalized());
+  const Vec3 direction =
+      reach.squaredNorm() > 1e-12f * longest * longest ? Vec3(reach.normalized()) : Vec3(upper.normalized());
+  return startRotation.normalized() * direction;
 }
 
 // The knee's turn applied to the lower bone itself: a straight input limb's lower bone may
@@ -447,11 +454,18 @@ F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
   return fromToUnitTrigFree(reach.normalized(), u) * k;
 }
 
-// The twist about the start–target axis u, before startTurn; a mirror reverses the turn
-// (the axis is the same line in both spaces).
+// The twist about the start–target axis u, before startTurn, both in start space (the
+// chain-space twist carried by the start rotation, a proper rotation); a mirror in the frame
+// reverses the turn (the axis is the same line in model space).
 [[gnu::noinline]] Quat twisted(const Quat& startTurn, const Vec3& u, float twistAngleRad, float chainDeterminant) {
   const float angleRad = chainDeterminant < 0.0f ? -twistAngleRad : twistAngleRad;
   return Quat(Eigen::AngleAxisf(angleRad, u)) * startTurn;
+}
+
+// The link times the mid rotation, for a limb with joints between start and mid. Out of
+// line, so that a direct limb does not compute it beside the identity's shortcut.
+[[gnu::noinline]] F4 linkTimes(const TwoBoneLimb& su, F4 midRotation) {
+  return ik::simd::quatProduct(load(su.linkRotation), midRotation);
 }
 
 // weight < 1: each joint's unit input rotation slerped towards its unit solved one.
@@ -467,8 +481,9 @@ void alignToInputs(F4& startOut, F4& midOut, F4 dots) {
   midOut = midOut ^ broadcast<3>(flips);
 }
 
-// The solve proper, on a checked job and its limb; vectors in chain space unless named.
-// `norms` from inputsValid. Common path on four lanes (ik_simd.h), the rare branches above.
+// The solve proper, on a checked job and its limb. The target side is in chain space, the
+// limb and both turns in start space (the start joint's rotation space); names say where
+// they differ. `norms` from inputsValid. Common path on four lanes (ik_simd.h), the rare branches above.
 // The next run of a rig reads the rotations this one writes: what comes from the target and
 // the pole alone is kept off the chain of operations through them.
 void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
@@ -518,16 +533,25 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   const F4 inverseNorms = splat(1.0f) / norms;  // lanes 2 and 3: 1 / |start|², 1 / |mid|²
   const F4 startNorm2 = broadcast<2>(norms);
   const F4 startInverse2 = broadcast<2>(inverseNorms);
-  // The limb as unit directions: rotations keep lengths, so the bones' lengths are the limb's.
-  const F4 upperDir =
-      ik::simd::rotateScaled(startRotation, load(su.upperLocal), startNorm2) * (startInverse2 * splat(su.upperInverse));
-  const F4 midParent =  // times |start|
-      su.linkIsIdentity ? startRotation : ik::simd::quatProduct(startRotation, load(su.linkRotation));
-  const F4 midWorld = ik::simd::quatProduct(midParent, midRotation);  // times |start| |mid|
-  const F4 lowerDir = ik::simd::rotateScaled(midWorld, load(su.lowerLocal), startNorm2 * broadcast<3>(norms)) *
-                      (startInverse2 * broadcast<3>(inverseNorms) * splat(su.lowerDirScale));
-  const F4 u = atStart ? load(directionAtStart(toVec3(upperDir * splat(a)), toVec3(lowerDir * splat(b)), longest))
+  // The limb is solved in the start joint's rotation space ("start space" below), where the
+  // upper bone is fixed and only the mid rotation, through the link, places the lower bone;
+  // the target side comes into that space by the start rotation, beside the limb's work. As
+  // unit directions: rotations keep lengths, so the bones' lengths are the limb's.
+  const F4 upperDir = load(su.upperDir);
+  const F4 lowerTurn =  // mid parent space → start space, times |mid|
+      su.linkIsIdentity ? midRotation : linkTimes(su, midRotation);
+  const F4 lowerDir = ik::simd::rotateScaled(lowerTurn, load(su.lowerLocal), broadcast<3>(norms)) *
+                      (broadcast<3>(inverseNorms) * splat(su.lowerDirScale));
+  // Chain space → start space: the inverse start rotation, times |start|² by rotateScaled.
+  const F4 intoStart = startRotation ^ make(-0.0f, -0.0f, -0.0f, 0.0f);
+  auto inStartSpace = [&](F4 chainVector) {
+    return ik::simd::rotateScaled(intoStart, chainVector, startNorm2) * startInverse2;
+  };
+  // The direction to the target, in chain space and in start space.
+  const F4 u = atStart ? load(directionAtStart(toQuat(startRotation), toVec3(upperDir * splat(a)),
+                                               toVec3(lowerDir * splat(b)), longest))
                        : towardsTarget;
+  const F4 uStart = inStartSpace(u);
 
   // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the
   // start–target axis; without a usable pole, the current plane swung minimally.
@@ -538,6 +562,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   // |poleAcross|, |poleChain| (unused), 2 √(ab) cos(β1/2), 2 √(ab) sin(β1/2).
   const F4 roots = ik::simd::sqrt(shuffle<0, 1, 0, 1>(poleSquares, wantedSquares));
   const F4 v = poleAcross / broadcast<0>(roots);
+  const F4 vStart = inStartSpace(v);
 
   // |upperDir ∓ lowerDir|² = 2 (1 ± cos β0), β0 the knee's interior angle now, and
   // |upperDir × lowerDir|: their roots.
@@ -548,10 +573,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
   const bool straight = !(lane<2>(lengths) > 1e-4f);
-  const F4 k =
-      straight
-          ? load(straightBendAxis(toQuat(midWorld), job.fallbackBendAxisMidLocal, toVec3(upperDir), toVec3(poleChain)))
-          : cross / broadcast<2>(lengths);
+  const F4 k = straight ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir),
+                                                toQuat(startRotation), toVec3(poleChain)))
+                        : cross / broadcast<2>(lengths);
 
   // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
   F4 halves = shuffle<0, 1, 2, 3>(lengths, roots) * load(su.halfAngleScale);
@@ -584,39 +608,42 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
-    const F4 reachDir = folded     ? u
+    const F4 reachDir = folded     ? uStart
                         : straight ? reachAfterKnee * splat(inverseD)
                                    : inBendPlane(alongReach * inverseD, acrossReach * inverseD);
     // A straight input limb's k is across the upper bone only: make it across the reach.
     const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
     if (hasPole) {
       // x1 × y1 = u × (v × u) = v: both unit and across each other.
-      startTurn = frameTurn(reachDir, kAcross, u, ik::simd::cross(v, u), v);
+      startTurn = frameTurn(reachDir, kAcross, uStart, ik::simd::cross(vStart, uStart), vStart);
     } else {
-      startTurn = folded ? load(Quat::Identity()) : load(swingOnto(toVec3(reachAfterKnee), toVec3(u)));
+      startTurn = folded ? load(Quat::Identity()) : load(swingOnto(toVec3(reachAfterKnee), toVec3(uStart)));
     }
   } else {
-    const F4 kWanted =
-        hasPole ? ik::simd::cross(v, u) : load(swungBendAxis(toVec3(reachAfterKnee), toVec3(u), toVec3(k)));
-    const F4 vWanted = hasPole ? v : ik::simd::cross(u, kWanted);
+    const F4 kWanted = hasPole ? ik::simd::cross(vStart, uStart)
+                               : load(swungBendAxis(toVec3(reachAfterKnee), toVec3(uStart), toVec3(k)));
+    const F4 vWanted = hasPole ? vStart : ik::simd::cross(uStart, kWanted);
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on vWanted's
     // side: along² + across² = a².
     const float inv2d = folded ? 0.0f : 0.5f * inverseD;
     const float along = folded ? 0.0f : (d * d + a * a - b * b) * inv2d;
     const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
-    const F4 upperWantedDir = (u * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
+    const F4 upperWantedDir = (uStart * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
     startTurn = frameTurn(upperDir, k, upperWantedDir, kWanted, ik::simd::cross(upperWantedDir, kWanted));
   }
   if (job.twistAngleRad != 0.0f)
-    startTurn = load(twisted(toQuat(startTurn), toVec3(u), job.twistAngleRad, su.chainDeterminant));
+    startTurn = load(twisted(toQuat(startTurn), toVec3(uStart), job.twistAngleRad, su.chainDeterminant));
 
-  // Into local rotations: the start joint's parent space is chain space; the knee turn is
-  // carried into the mid's parent space by the rotation part of that frame: midParent⁻¹ ·
-  // knee · midParent keeps knee's w and turns its axis, both scaled by |midParent|² (≈
-  // |start|²), which the normalisation removes. startTurn and startRotation are scaled:
-  // their norms, known before the product, normalise the result.
-  const F4 kneeMidParent = ik::simd::rotateScaled(midParent ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, startNorm2);
-  F4 startOut = ik::simd::quatProduct(startTurn, startRotation);
+  // Into local rotations. Both turns are in start space, so each applies after its joint's
+  // rotation in the chain: start · startTurn, and the knee carried into the mid's parent
+  // space by the link (link⁻¹ · knee · link keeps knee's w and turns its axis; the link is
+  // unit). The turns and the input rotations are scaled: their norms, known before the
+  // products, normalise the results.
+  const F4 kneeMidParent =
+      su.linkIsIdentity
+          ? knee
+          : ik::simd::rotateScaled(load(su.linkRotation) ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, splat(1.0f));
+  F4 startOut = ik::simd::quatProduct(startRotation, startTurn);
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
   // |kneeMidParent|², |startTurn|², twice; lanes 0 and 3 scaled to |midOut|² and |startOut|².
   const F4 turnNorms = ik::simd::sums(kneeMidParent * kneeMidParent, startTurn * startTurn);
@@ -627,7 +654,8 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
     midOut = blend(midRotation, midOut * broadcast<0>(scales), job.weight);
     alignToInputs(startOut, midOut, ik::simd::sums(startOut * startRotation, midOut * midRotation));
   } else {
-    // ⟨p q, q⟩ = p.w |q|²: the turns' w give the signs, without waiting for the products.
+    // ⟨q p, q⟩ = ⟨p q, q⟩ = p.w |q|²: the turns' w give the signs, without waiting for the
+    // products.
     alignToInputs(startOut, midOut, shuffle<3, 3, 3, 3>(startTurn, kneeMidParent));
     startOut = startOut * broadcast<3>(scales);
     midOut = midOut * broadcast<0>(scales);
@@ -690,6 +718,8 @@ std::optional<std::string> TwoBoneIkJob::validate() const {
   return error;
 }
 
-bool TwoBoneIkJob::run() const { return workspace != nullptr ? runWithWorkspace(*this, *workspace) : runScratch(*this); }
+bool TwoBoneIkJob::run() const {
+  return workspace != nullptr ? runWithWorkspace(*this, *workspace) : runScratch(*this);
+}
 
 }  // namespace articula

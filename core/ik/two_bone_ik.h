@@ -4,7 +4,10 @@
 //
 // Geometry is solved in the start joint's parent space (chain space, see ik_chain.h), where
 // the bones are rigid whatever the transforms above the start joint (translation, rotation,
-// non-uniform scale, mirroring): the end joint lands on the target in model space.
+// non-uniform scale, mirroring): the end joint lands on the target in model space. The limb
+// itself is handled one step further in, in the start joint's rotation space, where the
+// upper bone is fixed: the target's direction and the pole's plane are carried there, and
+// each joint's new rotation is its input times one turn.
 //
 // The knee bends in the plane holding the start joint, the target and the pole, on the
 // pole's side. Both methods turn the knee by the law of cosines in its half-angle form
@@ -41,6 +44,7 @@ struct TwoBoneLimb {
   Vec4 originModel = Vec4::Zero();
   Vec4 start = Vec4::Zero();             // start joint position
   Vec4 upperLocal = Vec4::Zero();        // start → mid, start rotation space
+  Vec4 upperDir = Vec4::Zero();          // upperLocal / upperLength
   Vec4 lowerLocal = Vec4::Zero();        // mid → end, mid rotation space
   Quat linkRotation = Quat::Identity();  // start rotation space → mid parent space, with linkScale
   bool linkIsIdentity = true;            // exactly: the product with it can be left out

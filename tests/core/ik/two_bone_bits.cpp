@@ -42,7 +42,7 @@ int run() {
         for (int trial = 0; trial < 48; ++trial) {
           Vec3 target = test::randomReachableTargetModel(rig, rng);
           if (trial % 8 == 5) target = start + (target - start) * 3.0f;  // beyond reach
-          if (trial % 16 == 7) target = start;                          // at the start joint
+          if (trial % 16 == 7) target = start;                           // at the start joint
           IkReport report;
           TwoBoneIkJob job;
           job.skeleton = &rig.skeleton;
