@@ -416,27 +416,26 @@ F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
 // The rare branches of the solve, out of line and on Eigen's types.
 
 // Bend axis of a straight input limb, in start space: the mid joint's fallback axis across
-// the upper bone, else across the upper bone and the pole (carried from chain space by the
-// inverse start rotation), else any axis across the upper bone. Rotations about a similarity
-// frame turn with its rotation part only (the signed scale commutes), so the mid-local axis
-// maps into start space by lowerTurn.
+// the upper bone, else across the upper bone and the pole, else any axis across the upper
+// bone. Rotations about a similarity frame turn with its rotation part only (the signed
+// scale commutes), so the mid-local axis maps into start space by lowerTurn.
 [[gnu::noinline]] Vec3 straightBendAxis(const Quat& lowerTurn, const Vec3& fallbackAxis, const Vec3& upperDir,
-                                        const Quat& startRotation, const Vec3& poleChain) {
+                                        const Vec3& pole) {
   Vec3 k = ik::rotateScaled(lowerTurn, fallbackAxis);
   k -= upperDir * k.dot(upperDir);
-  const Vec3 pole = startRotation.normalized().conjugate() * poleChain;
   if (k.squaredNorm() < 1e-12f * fallbackAxis.squaredNorm()) k = upperDir.cross(pole);
   if (k.squaredNorm() < 1e-12f * pole.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
   return k.normalized();
 }
 
-// The direction to a target at the start joint itself, in chain space: the limb's, else the
-// upper bone's (given in start space).
-[[gnu::noinline]] Vec3 directionAtStart(const Quat& startRotation, const Vec3& upper, const Vec3& lower,
-                                        float longest) {
+// The direction to a target at the start joint itself: the limb's, else the upper bone's.
+[[gnu::noinline]] Vec3 directionAtStart(const Vec3& upper, const Vec3& lower, float longest) {
   const Vec3 reach = upper + lower;
-  const Vec3 direction =
-      reach.squaredNorm() > 1e-12f * longest * longest ? Vec3(reach.normalized()) : Vec3(upper.normalized());
+  return reach.squaredNorm() > 1e-12f * longest * longest ? Vec3(reach.normalized()) : Vec3(upper.normalized());
+}
+
+// A start-space direction in chain space.
+[[gnu::noinline]] Vec3 outOfStartSpace(const Quat& startRotation, const Vec3& direction) {
   return startRotation.normalized() * direction;
 }
 
@@ -547,22 +546,24 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   auto inStartSpace = [&](F4 chainVector) {
     return ik::simd::rotateScaled(intoStart, chainVector, startNorm2) * startInverse2;
   };
-  // The direction to the target, in chain space and in start space.
-  const F4 u = atStart ? load(directionAtStart(toQuat(startRotation), toVec3(upperDir * splat(a)),
-                                               toVec3(lowerDir * splat(b)), longest))
-                       : towardsTarget;
-  const F4 uStart = inStartSpace(u);
+  // The target and the pole carried into start space beside the target distance's square
+  // root, so that the direction to the target there needs only the division by it. At the
+  // start joint itself, the limb's direction. u: the same direction in chain space.
+  const F4 toTargetStart = inStartSpace(toTarget);
+  const F4 poleStart = inStartSpace(poleChain);
+  const F4 uStart = atStart ? load(directionAtStart(toVec3(upperDir * splat(a)), toVec3(lowerDir * splat(b)), longest))
+                            : toTargetStart / targetDistanceSplat;
+  const F4 u = atStart ? load(outOfStartSpace(toQuat(startRotation), toVec3(uStart))) : towardsTarget;
 
   // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the
   // start–target axis; without a usable pole, the current plane swung minimally.
-  const F4 poleAcross = poleChain - u * ik::simd::dot3(poleChain, u);
-  const F4 poleSquares = ik::simd::sums(poleAcross * poleAcross, poleChain * poleChain);
-  const float poleChain2 = lane<1>(poleSquares);
-  const bool hasPole = first(poleSquares) > 1e-10f * poleChain2 && poleChain2 > 0.0f;
-  // |poleAcross|, |poleChain| (unused), 2 √(ab) cos(β1/2), 2 √(ab) sin(β1/2).
+  const F4 poleAcross = poleStart - uStart * ik::simd::dot3(poleStart, uStart);
+  const F4 poleSquares = ik::simd::sums(poleAcross * poleAcross, poleStart * poleStart);
+  const float pole2 = lane<1>(poleSquares);
+  const bool hasPole = first(poleSquares) > 1e-10f * pole2 && pole2 > 0.0f;
+  // |poleAcross|, |pole| (unused), 2 √(ab) cos(β1/2), 2 √(ab) sin(β1/2).
   const F4 roots = ik::simd::sqrt(shuffle<0, 1, 0, 1>(poleSquares, wantedSquares));
-  const F4 v = poleAcross / broadcast<0>(roots);
-  const F4 vStart = inStartSpace(v);
+  const F4 vStart = poleAcross / broadcast<0>(roots);
 
   // |upperDir ∓ lowerDir|² = 2 (1 ± cos β0), β0 the knee's interior angle now, and
   // |upperDir × lowerDir|: their roots.
@@ -573,9 +574,10 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
   const bool straight = !(lane<2>(lengths) > 1e-4f);
-  const F4 k = straight ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir),
-                                                toQuat(startRotation), toVec3(poleChain)))
-                        : cross / broadcast<2>(lengths);
+  const F4 k =
+      straight
+          ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir), toVec3(poleStart)))
+          : cross / broadcast<2>(lengths);
 
   // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
   F4 halves = shuffle<0, 1, 2, 3>(lengths, roots) * load(su.halfAngleScale);
