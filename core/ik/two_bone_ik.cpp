@@ -484,7 +484,8 @@ void alignToInputs(F4& startOut, F4& midOut, F4 dots) {
 // limb and both turns in start space (the start joint's rotation space); names say where
 // they differ. `norms` from inputsValid. Common path on four lanes (ik_simd.h), the rare branches above.
 // The next run of a rig reads the rotations this one writes: what comes from the target and
-// the pole alone is kept off the chain of operations through them.
+// the pole alone (the distance, the reach, the wanted knee angle) is kept off the chain of
+// operations through them, and their directions reach start space beside the limb's work.
 void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   const float a = su.upperLength;
   const float b = su.lowerLength;
