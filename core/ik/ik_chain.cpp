@@ -144,8 +144,6 @@ std::optional<std::string> IkChainWorkspace::load(const IkChain& chain, std::spa
 
   const Affine frame = chain.parentModel(pose, model);
   if (!updateStructure(chain, pose, frame)) return loadRotations(chain, pose, stored && matchesStored(chain, pose));
-  // A change: that pass compared, this one records what the rigid data is derived from.
-  updateStructure(chain, pose, frame);
 
   const auto path = chain.path();
   for (std::size_t p = 0; p < path.size(); ++p) {

@@ -8,14 +8,14 @@
 // and whether its rotation counts in the fourth lane, its rotation when it counts, and its
 // scale; then the frame's four columns. A joint whose rotation starts or stops counting
 // differs in its first block, so the record sees the change before the blocks after it
-// shift. A pass over the inputs either compares them with a valid record or records them:
-// each block is compared whole and the differences are only gathered (OR of XORs) until
-// finish(), so a comparison costs a few instructions per joint, no branch per value and no
-// store (packed SSE2 on x86-64, four 32-bit lanes elsewhere). The inputs of a solver run
-// every frame nearly always match, so the comparing pass is the hot one; after a change a
-// second pass records. A pass is a cursor the caller keeps in registers: the record's own
-// members would be reloaded after every block recorded, since a packed store may alias
-// anything.
+// shift. A pass over the inputs compares them with a valid record: each block is compared
+// whole and the differences are only gathered (OR of XORs) until the end, so a comparison
+// costs a few instructions per joint, no branch per value and no store (packed SSE2 on
+// x86-64, four 32-bit lanes elsewhere). The inputs of a solver run every frame nearly always
+// match, so the comparing pass is the hot one; only when they differ, or there is no valid
+// record, does a pass record them. A pass is a cursor the caller keeps in registers: the
+// record's own members would be reloaded after every block recorded, since a packed store
+// may alias anything.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -89,13 +89,11 @@ class IkInputRecord {
   void invalidate() { mValid = false; }
 
   // One pass over the inputs: `addPath(pass)` adds at most `pathJoints` joints, then the
-  // frame's blocks follow. The pass compares with the record when it is valid, and records
-  // otherwise (none yet, invalidate(), or a change seen by the last comparison). True when it
-  // recorded or saw anything differ from the record; a comparison that saw a change leaves
-  // the record invalid, so the next pass records the new inputs. Inline: a workspace whose
-  // inputs did not change runs nothing else of the record. The pass is a cursor the caller
-  // keeps in registers, given by reference to `addPath` only (inlined, it never goes through
-  // memory).
+  // frame's blocks follow. True when they differ from the last valid record (or there is
+  // none); then they are recorded (`addPath` runs a second time, on a recording pass) and the
+  // record stays invalid until markValid(). Inline: a workspace whose inputs did not change
+  // runs nothing else of the record. The pass is given by reference to `addPath` only
+  // (inlined, it never goes through memory).
   template <typename AddPath>
   bool pass(std::size_t pathJoints, const Affine& frame, AddPath&& addPath) {
     const std::size_t room = pathJoints * kBlocksPerJoint + kFrameBlocks;
@@ -106,18 +104,14 @@ class IkInputRecord {
       // A path of another length than the record's, or a block that differs.
       if (finish(comparing, frame) == mCount && !anyBit(comparing.mDiff)) return false;
       mValid = false;
-      mRecorded = false;
-      return true;
     }
     Pass<true> recording(mBlocks.data());
     addPath(recording);
     mCount = finish(recording, frame);
-    mRecorded = true;
     return true;
   }
-  // The data derived from the inputs the last pass recorded is in place: comparisons start.
-  // Without such a pass (the last one compared and saw a change) the record stays invalid.
-  void markValid() { mValid = mRecorded; }
+  // The data derived from the recorded inputs is in place.
+  void markValid() { mValid = true; }
 
  private:
   static constexpr std::size_t kBlocksPerJoint = 3;  // at most: translation and tag, rotation, scale
@@ -172,8 +166,7 @@ class IkInputRecord {
 
   std::vector<Block> mBlocks;  // the room; the record is its first mCount blocks
   std::size_t mCount = 0;
-  bool mValid = false;     // passes compare
-  bool mRecorded = false;  // the blocks hold the inputs of the last recording pass
+  bool mValid = false;  // the data derived from the record is in place: passes compare
 };
 
 }  // namespace articula

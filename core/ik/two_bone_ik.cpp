@@ -298,10 +298,10 @@ bool isDirect(const TwoBoneIkJob& job) {
   return skeleton.parent(job.endJoint) == job.midJoint && skeleton.parent(job.midJoint) == job.startJoint;
 }
 
-// Compares what the limb comes from with `record` (or records it, when the record is not
-// valid), as the hierarchy, the pose and the frame are now: the path from the end joint up to
-// the start joint, and the frame; true when they differ from the record the limb was derived
-// from, or when recorded. A path that no longer reaches the start joint counts as a change.
+// Compares what the limb comes from with `record`, as the hierarchy, the pose and the frame
+// are now: the path from the end joint up to the start joint, and the frame; true, with them
+// recorded, when they differ from the record the limb was derived from (or there is none). A
+// path that no longer reaches the start joint counts as a change.
 // A direct limb, as in most rigs, is its three joints, passed without walking the hierarchy.
 bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
   const std::span<Transform> pose = job.pose;

@@ -12,6 +12,7 @@
 #include "core/frames_of_reference.h"
 #include "core/ik/ik_chain.h"
 #include "core/ik/ik_constraints.h"
+#include "core/ik/two_bone_ik.h"
 #include "core/math/quaternion.h"
 #include "core/skeleton/local_to_model.h"
 #include "core/skeleton/skeleton.h"
@@ -89,6 +90,23 @@ inline ChainRig makeChain(const Affine& parentModel, const ChainOptions& options
 
 // A pose of the same chain with random local rotations (up to maxAngleRad per joint): its tip
 // is a target the chain can reach.
+// A two-bone job on the first three chain joints of a two-bone rig: the pole in front of the
+// limb, no softening, a tight tolerance.
+inline TwoBoneIkJob makeTwoBoneJob(ChainRig& rig, const Vec3& targetModel) {
+  TwoBoneIkJob job;
+  job.skeleton = &rig.skeleton;
+  job.startJoint = rig.chainJoints[0];
+  job.midJoint = rig.chainJoints[1];
+  job.endJoint = rig.chainJoints[2];
+  job.pose = rig.pose;
+  job.model = rig.model;
+  job.targetModel = targetModel;
+  job.poleModel = rig.parentModel.linear() * Vec3(0.0f, 1.0f, 0.3f);
+  job.soften = 1.0f;
+  job.toleranceModel = 1e-6f;
+  return job;
+}
+
 inline Vec3 randomReachableTargetModel(const ChainRig& rig, std::mt19937& rng, float maxAngleRad = 1.2f) {
   ChainRig other = rig;
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);

@@ -44,19 +44,12 @@ int run() {
           if (trial % 8 == 5) target = start + (target - start) * 3.0f;  // beyond reach
           if (trial % 16 == 7) target = start;                           // at the start joint
           IkReport report;
-          TwoBoneIkJob job;
-          job.skeleton = &rig.skeleton;
-          job.startJoint = rig.chainJoints[0];
-          job.midJoint = rig.chainJoints[1];
-          job.endJoint = rig.chainJoints[2];
-          job.pose = rig.pose;
-          job.model = rig.model;
-          job.targetModel = target;
+          TwoBoneIkJob job = test::makeTwoBoneJob(rig, target);
           job.method = trial % 2 == 0 ? TwoBoneIkJob::Method::LawOfCosines : TwoBoneIkJob::Method::TrigFree;
-          job.poleMode = trial % 3 == 0 ? TwoBoneIkJob::PoleMode::Target : TwoBoneIkJob::PoleMode::Vector;
-          job.poleModel = job.poleMode == TwoBoneIkJob::PoleMode::Target
-                              ? Vec3(start + frame.parentModel.linear() * Vec3(0.2f, 1.0f, 0.4f) * length)
-                              : Vec3(frame.parentModel.linear() * Vec3(0.0f, 1.0f, 0.3f));
+          if (trial % 3 == 0) {
+            job.poleMode = TwoBoneIkJob::PoleMode::Target;
+            job.poleModel = start + frame.parentModel.linear() * Vec3(0.2f, 1.0f, 0.4f) * length;
+          }
           if (trial % 12 == 4) {  // on the start–target axis: no usable pole
             job.poleMode = TwoBoneIkJob::PoleMode::Vector;
             job.poleModel = target - start;

@@ -16,21 +16,6 @@ namespace {
 
 using test::ChainRig;
 
-TwoBoneIkJob makeJob(ChainRig& rig, const Vec3& targetModel) {
-  TwoBoneIkJob job;
-  job.skeleton = &rig.skeleton;
-  job.startJoint = rig.chainJoints[0];
-  job.midJoint = rig.chainJoints[1];
-  job.endJoint = rig.chainJoints[2];
-  job.pose = rig.pose;
-  job.model = rig.model;
-  job.targetModel = targetModel;
-  job.poleModel = rig.parentModel.linear() * Vec3(0.0f, 1.0f, 0.3f);
-  job.soften = 1.0f;
-  job.toleranceModel = 1e-6f;
-  return job;
-}
-
 // Knee offset from the start–end line, model space, or the space `fromModel` maps it into.
 Vec3 kneeAcrossModel(const ChainRig& rig, const Mat3& fromModel = Mat3::Identity()) {
   const Vec3 start = rig.positionModel(rig.chainJoints[0]);
@@ -56,7 +41,7 @@ TEST(TwoBoneIk, ReachesRandomTargetsUnderEveryFrameWithBothMethods) {
         const float length = base.lengthModel();
         for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
           ChainRig rig = base;
-          TwoBoneIkJob job = makeJob(rig, target);
+          TwoBoneIkJob job = test::makeTwoBoneJob(rig, target);
           job.method = method;
           IkReport report;
           job.report = &report;
@@ -82,10 +67,10 @@ TEST(TwoBoneIk, TrigFreeAgreesWithLawOfCosinesWithin1e5) {
       ChainRig a = test::makeChain(frame.parentModel, {.bones = 2});
       ChainRig b = a;
       const Vec3 target = test::randomReachableTargetModel(a, rng, 2.5f);
-      TwoBoneIkJob jobA = makeJob(a, target);
+      TwoBoneIkJob jobA = test::makeTwoBoneJob(a, target);
       jobA.soften = 0.95f;
       jobA.twistAngleRad = 0.3f;
-      TwoBoneIkJob jobB = makeJob(b, target);
+      TwoBoneIkJob jobB = test::makeTwoBoneJob(b, target);
       jobB.soften = 0.95f;
       jobB.twistAngleRad = 0.3f;
       jobB.method = TwoBoneIkJob::Method::TrigFree;
@@ -105,7 +90,7 @@ TEST(TwoBoneIk, UnreachableTargetGivesAStraightLimbTowardsIt) {
     for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
       ChainRig rig = test::makeChain(frame.parentModel, {.bones = 2});
       const Vec3 target = rig.rootModel() + frame.parentModel.linear() * Vec3(3.0f, 2.0f, -1.0f);
-      TwoBoneIkJob job = makeJob(rig, target);
+      TwoBoneIkJob job = test::makeTwoBoneJob(rig, target);
       job.method = method;
       IkReport report;
       job.report = &report;
@@ -135,7 +120,7 @@ TEST(TwoBoneIk, SolvedJointsRotationsNeedNotBeUnit) {
         for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
           for (const float weight : {1.0f, 0.5f}) {
             auto solve = [&](ChainRig& rig, IkReport& report) {
-              TwoBoneIkJob job = makeJob(rig, target);
+              TwoBoneIkJob job = test::makeTwoBoneJob(rig, target);
               job.method = method;
               job.weight = weight;
               job.report = &report;
@@ -183,7 +168,7 @@ TEST(TwoBoneIk, SofteningKeepsTheKneeFromSnappingStraight) {
   for (int step = 0; step <= 200; ++step) {
     ChainRig rig = rest;
     const float distance = 1.5f + 0.5f * static_cast<float>(step) / 200.0f;  // 1.5 .. 2.0 (max 1.8)
-    TwoBoneIkJob job = makeJob(rig, root + dir * distance);
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, root + dir * distance);
     job.soften = 0.9f;
     ASSERT_TRUE(job.run());
     rig.fk();
@@ -201,8 +186,8 @@ TEST(TwoBoneIk, TwistTurnsTheKneeAboutTheStartTargetAxis) {
   ChainRig a = test::makeChain(Affine::Identity(), {.bones = 2});
   ChainRig b = a;
   const Vec3 target = a.rootModel() + Vec3(1.0f, 0.8f, 0.2f);
-  TwoBoneIkJob jobA = makeJob(a, target);
-  TwoBoneIkJob jobB = makeJob(b, target);
+  TwoBoneIkJob jobA = test::makeTwoBoneJob(a, target);
+  TwoBoneIkJob jobB = test::makeTwoBoneJob(b, target);
   jobB.twistAngleRad = 0.5f;
   ASSERT_TRUE(jobA.run());
   ASSERT_TRUE(jobB.run());
@@ -220,7 +205,7 @@ TEST(TwoBoneIk, DegenerateInputsFailWithAMessageOrGiveAFiniteResult) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   {
-    TwoBoneIkJob job = makeJob(rig, Vec3(nan, 0.0f, 0.0f));
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, Vec3(nan, 0.0f, 0.0f));
     EXPECT_EQ(job.validate().value_or(""), "two-bone IK: the target is not finite");
     const Pose before = rig.pose;
     EXPECT_FALSE(job.run());
@@ -228,16 +213,16 @@ TEST(TwoBoneIk, DegenerateInputsFailWithAMessageOrGiveAFiniteResult) {
       EXPECT_EQ(before[j].rotation.coeffs(), rig.pose[j].rotation.coeffs());
   }
   {
-    TwoBoneIkJob job = makeJob(rig, Vec3(inf, 0.0f, 0.0f));
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, Vec3(inf, 0.0f, 0.0f));
     EXPECT_EQ(job.validate().value_or(""), "two-bone IK: the target is not finite");
   }
   {
-    TwoBoneIkJob job = makeJob(rig, Vec3::Ones());
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, Vec3::Ones());
     job.poleModel = Vec3::Zero();
     EXPECT_EQ(job.validate().value_or(""), "two-bone IK: the pole vector is zero");
   }
   {
-    TwoBoneIkJob job = makeJob(rig, Vec3::Ones());
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, Vec3::Ones());
     job.endJoint = job.startJoint;
     EXPECT_EQ(job.validate().value_or(""), "two-bone IK: end joint 0 'root' is not below mid joint 1 'joint1'");
   }
@@ -245,20 +230,20 @@ TEST(TwoBoneIk, DegenerateInputsFailWithAMessageOrGiveAFiniteResult) {
     ChainRig zero = rig;
     zero.pose[2].translation = Vec3::Zero();
     zero.fk();
-    TwoBoneIkJob job = makeJob(zero, Vec3::Ones());
+    TwoBoneIkJob job = test::makeTwoBoneJob(zero, Vec3::Ones());
     EXPECT_EQ(job.validate().value_or(""), "two-bone IK: zero-length bone from joint 1 'joint1' to joint 2 'joint2'");
   }
   for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
     // Target exactly at the start joint: a defined, finite result (folded limb).
     ChainRig atRoot = rig;
-    TwoBoneIkJob job = makeJob(atRoot, atRoot.rootModel());
+    TwoBoneIkJob job = test::makeTwoBoneJob(atRoot, atRoot.rootModel());
     job.method = method;
     ASSERT_TRUE(job.run());
     EXPECT_TRUE(test::poseIsFinite(atRoot.pose));
     // Pole on the start–target axis: the bend plane stays defined.
     ChainRig onAxis = rig;
     const Vec3 target = onAxis.rootModel() + Vec3(1.0f, 0.5f, 0.0f);
-    TwoBoneIkJob poleJob = makeJob(onAxis, target);
+    TwoBoneIkJob poleJob = test::makeTwoBoneJob(onAxis, target);
     poleJob.method = method;
     poleJob.poleModel = target - onAxis.rootModel();
     IkReport report;
@@ -269,7 +254,7 @@ TEST(TwoBoneIk, DegenerateInputsFailWithAMessageOrGiveAFiniteResult) {
     // Straight input limb with the pole collinear: the fallback bend axis decides.
     ChainRig straight = test::makeChain(Affine::Identity(), {.bones = 2, .bent = false});
     const Vec3 along = straight.tipModel() - straight.rootModel();
-    TwoBoneIkJob straightJob = makeJob(straight, straight.rootModel() + 0.7f * along);
+    TwoBoneIkJob straightJob = test::makeTwoBoneJob(straight, straight.rootModel() + 0.7f * along);
     straightJob.method = method;
     straightJob.poleModel = along;
     straightJob.report = &report;
@@ -291,7 +276,7 @@ TEST(TwoBoneIk, MovingTargetNearFullExtensionNeverFlipsTheKneePlane) {
         const float t = static_cast<float>(frame) * 0.02f;
         // In and out of full extension, swinging a little to the side.
         const Vec3 target = root + along * (0.98f + 0.03f * std::sin(t)) + side * (0.05f * std::sin(0.37f * t));
-        TwoBoneIkJob job = makeJob(rig, target);
+        TwoBoneIkJob job = test::makeTwoBoneJob(rig, target);
         job.method = method;
         job.soften = soften;
         job.poleModel = along.cross(side);
@@ -318,7 +303,7 @@ TEST(TwoBoneIk, PoleTargetAndWeight) {
     const Vec3 target = rig.rootModel() + frame.parentModel.linear() * Vec3(1.2f, 0.6f, 0.3f);
     const Vec3 poleTarget = rig.rootModel() + frame.parentModel.linear() * Vec3(0.5f, 0.2f, 2.0f);
     ChainRig solved = rig;
-    TwoBoneIkJob job = makeJob(solved, target);
+    TwoBoneIkJob job = test::makeTwoBoneJob(solved, target);
     job.poleMode = TwoBoneIkJob::PoleMode::Target;
     job.poleModel = poleTarget;
     ASSERT_TRUE(job.run());
@@ -328,7 +313,7 @@ TEST(TwoBoneIk, PoleTargetAndWeight) {
     // weight 0 keeps the input, 0.5 lies between input and solve.
     for (const float weight : {0.0f, 0.5f}) {
       ChainRig blended = rig;
-      TwoBoneIkJob weighted = makeJob(blended, target);
+      TwoBoneIkJob weighted = test::makeTwoBoneJob(blended, target);
       weighted.poleMode = TwoBoneIkJob::PoleMode::Target;
       weighted.poleModel = poleTarget;
       weighted.weight = weight;
@@ -405,7 +390,7 @@ TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
           const Vec3 target = test::randomReachableTargetModel(limbOnly, rng, 0.8f);
           ChainRig with = rig;
           ChainRig without = rig;
-          TwoBoneIkJob job = makeJob(with, target);
+          TwoBoneIkJob job = test::makeTwoBoneJob(with, target);
           job.startJoint = start;
           job.midJoint = mid;
           job.endJoint = end;
@@ -453,7 +438,7 @@ TEST(TwoBoneIk, TurnsUpToHalfwayRoundOntoATargetBehind) {
           for (const float distance : {1.0f, 0.8f}) {  // as far as now: the whole limb turns rigidly
             ChainRig rig = rest;
             const Vec3 target = root + frame.parentModel.linear() * (turn * (distance * reach));
-            TwoBoneIkJob job = makeJob(rig, target);
+            TwoBoneIkJob job = test::makeTwoBoneJob(rig, target);
             job.method = method;
             job.poleModel = frame.parentModel.linear() * (turn * knee);
             IkReport report;
@@ -524,7 +509,7 @@ TEST(TwoBoneIk, AWorkspaceStillRefusesEveryBadParameter) {
   for (const Case& c : cases) {
     ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 3});
     TwoBoneIkWorkspace workspace;
-    TwoBoneIkJob job = makeJob(rig, rig.positionModel(rig.chainJoints[1]) + Vec3(0.5f, 1.0f, 0.2f));
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, rig.positionModel(rig.chainJoints[1]) + Vec3(0.5f, 1.0f, 0.2f));
     job.startJoint = rig.chainJoints[start];
     job.midJoint = rig.chainJoints[mid];
     job.endJoint = rig.chainJoints[3];
@@ -569,7 +554,7 @@ TEST(TwoBoneIk, AWorkspaceAcceptsEveryValidParameterAtItsLimit) {
   for (const Case& c : cases) {
     ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 3});
     TwoBoneIkWorkspace workspace;
-    TwoBoneIkJob job = makeJob(rig, rig.positionModel(rig.chainJoints[1]) + Vec3(0.5f, 1.0f, 0.2f));
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, rig.positionModel(rig.chainJoints[1]) + Vec3(0.5f, 1.0f, 0.2f));
     job.startJoint = rig.chainJoints[start];
     job.midJoint = rig.chainJoints[2];
     job.endJoint = rig.chainJoints[3];
@@ -591,7 +576,7 @@ TEST(TwoBoneIk, RunAllocatesNothing) {
   for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
     ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 2, .twistJoint = true});
     IkReport report;
-    TwoBoneIkJob job = makeJob(rig, rig.rootModel() + Vec3(0.5f, 1.0f, 0.2f));
+    TwoBoneIkJob job = test::makeTwoBoneJob(rig, rig.rootModel() + Vec3(0.5f, 1.0f, 0.2f));
     job.method = method;
     job.report = &report;
     test::armAllocationCounter();
