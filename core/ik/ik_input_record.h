@@ -4,18 +4,19 @@
 // of a path, their translations and scales, the rotations of the joints not being solved,
 // and the chain's frame. Used by IkChainWorkspace and TwoBoneIkWorkspace.
 //
-// The record is a row of four-lane blocks of bits: per joint its translation with the joint
-// and whether its rotation counts in the fourth lane, its rotation when it counts, and its
-// scale; then the frame's four columns. A joint whose rotation starts or stops counting
-// differs in its first block, so the record sees the change before the blocks after it
-// shift. A pass over the inputs compares them with a valid record: each block is compared
-// whole and the differences are only gathered (OR of XORs) until the end, so a comparison
-// costs a few instructions per joint, no branch per value and no store (packed SSE2 on
-// x86-64, four 32-bit lanes elsewhere). The inputs of a solver run every frame nearly always
-// match, so the comparing pass is the hot one; only when they differ, or there is no valid
-// record, does a pass record them. A pass is a cursor the caller keeps in registers: the
-// record's own members would be reloaded after every block recorded, since a packed store
-// may alias anything.
+// The record is a row of four-lane blocks of bits: per joint its translation, its rotation
+// when it counts and its scale when it counts, each (x, y, z) block's fourth lane holding
+// nothing; then the frame's four columns. A joint's key (its index and what counts of it) is
+// kept in its first block's free lane, so a joint whose rotation or scale starts or stops
+// counting differs in its first block, before the blocks after it shift. A pass over the
+// inputs compares them with a valid record: each block is compared whole and the differences
+// are only gathered (OR of XORs, the three-lane blocks apart, masked once at the end; the keys
+// in an integer) until the end, so a comparison costs a few instructions per block, no branch
+// per value and no store (packed SSE2 on x86-64, four 32-bit lanes elsewhere). The inputs of a
+// solver run every frame nearly always match, so the comparing pass is the hot one; only when
+// they differ, or there is no valid record, does a pass record them. A pass is a cursor the
+// caller keeps in registers: the record's own members would be reloaded after every block
+// recorded, since a packed store may alias anything.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -47,21 +48,44 @@ class IkInputRecord {
   template <bool kRecording>
   class Pass {
    public:
-    // `withRotation`: whether the joint's rotation is part of what the data came from (false
-    // for the solved joints, read at every run). It is recorded with the joint, so the same
-    // joints with other rotations counting are a change.
-    void add(int joint, const Transform& local, bool withRotation) {
-      const std::uint32_t tag = (static_cast<std::uint32_t>(joint) << 1) | (withRotation ? 1u : 0u);
-      put(withLast(padded3(local.translation), tag));
-      if (withRotation) put(load4(local.rotation.coeffs().data()));
-      put(padded3(local.scale));
+    // `withRotation`, `withScale`: whether the joint's rotation and scale are part of what the
+    // data came from (not the solved joints' rotations, read at every run; not the scale of a
+    // joint whose scale moves nothing derived). Both are in the joint's key, so the same
+    // joints with other values counting are a change.
+    void add(int joint, const Transform& local, bool withRotation, bool withScale = true) {
+      const std::uint32_t key =
+          (static_cast<std::uint32_t>(joint) << 2) | (withRotation ? 1u : 0u) | (withScale ? 2u : 0u);
+      if constexpr (!kRecording) mKeys |= mSlot->lane[3] ^ key;
+      put3(load3(local.translation.data()), key);
+      if (withRotation) put4(load4(local.rotation.coeffs().data()));
+      if (withScale) put3(load3(local.scale.data()), 0);
     }
 
    private:
     friend class IkInputRecord;
     explicit Pass(Block* slot) : mSlot(slot) {}
 
-    void put(const Lanes& block) {
+    // A block whose fourth lane is not data: recording puts `last` there (a key, or 0);
+    // comparing gathers the block apart, its fourth lane to be masked off.
+    void put3(const Lanes& block, std::uint32_t last) {
+#ifdef ARTICULA_IK_RECORD_SSE2
+      auto* bits = reinterpret_cast<__m128i*>(mSlot->lane);
+      if constexpr (kRecording)
+        _mm_store_si128(bits, withLast(block, last));
+      else
+        mDiff3 = _mm_or_si128(mDiff3, _mm_xor_si128(_mm_load_si128(bits), block));
+#else
+      for (int k = 0; k < 3; ++k) {
+        if constexpr (kRecording)
+          mSlot->lane[k] = block.lane[k];
+        else
+          mDiff3.lane[k] |= mSlot->lane[k] ^ block.lane[k];
+      }
+      if constexpr (kRecording) mSlot->lane[3] = last;
+#endif
+      ++mSlot;
+    }
+    void put4(const Lanes& block) {
 #ifdef ARTICULA_IK_RECORD_SSE2
       auto* bits = reinterpret_cast<__m128i*>(mSlot->lane);
       if constexpr (kRecording)
@@ -79,8 +103,10 @@ class IkInputRecord {
       ++mSlot;
     }
 
-    Block* mSlot;   // the next block
-    Lanes mDiff{};  // comparing: OR of every block's XOR with the record
+    Block* mSlot;             // the next block
+    Lanes mDiff{};            // comparing: OR of every four-lane block's XOR with the record
+    Lanes mDiff3{};           // the same for the three-lane blocks, their fourth lane not yet masked
+    std::uint32_t mKeys = 0;  // the same for the keys
   };
 
   // Room for a path of this many joints, so that recording allocates nothing.
@@ -102,7 +128,7 @@ class IkInputRecord {
       Pass<false> comparing(mBlocks.data());
       addPath(comparing);
       // A path of another length than the record's, or a block that differs.
-      if (finish(comparing, frame) == mCount && !anyBit(comparing.mDiff)) return false;
+      if (finish(comparing, frame) == mCount && !anyBit(comparing)) return false;
       mValid = false;
     }
     Pass<true> recording(mBlocks.data());
@@ -114,7 +140,7 @@ class IkInputRecord {
   void markValid() { mValid = true; }
 
  private:
-  static constexpr std::size_t kBlocksPerJoint = 3;  // at most: translation and tag, rotation, scale
+  static constexpr std::size_t kBlocksPerJoint = 3;  // at most: translation and key, rotation, scale
   static constexpr std::size_t kFrameBlocks = 4;     // the linear part's columns, the origin
 
   // A Vec3 inside a Transform is followed by four bytes of padding (the rotation is 16-byte
@@ -123,33 +149,37 @@ class IkInputRecord {
                 "IkInputRecord reads a Transform's translation and scale with their padding");
 
 #ifdef ARTICULA_IK_RECORD_SSE2
-  // x, y, z and a zero lane, from three floats followed by four readable bytes.
-  static Lanes masked3(const float* v) {
-    return _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)), _mm_set_epi32(0, -1, -1, -1));
-  }
-  static Lanes withLast(const Lanes& lanes, std::uint32_t last) {
-    return _mm_or_si128(lanes, _mm_slli_si128(_mm_cvtsi32_si128(static_cast<int>(last)), 12));
-  }
+  // x, y, z and whatever follows them, from three floats followed by four readable bytes.
+  static Lanes load3(const float* v) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(v)); }
   static Lanes load4(const float* v) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(v)); }
-  static bool anyBit(const Lanes& v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setzero_si128())) != 0xFFFF; }
+  // x, y, z of `lanes` and `last`.
+  static Lanes withLast(const Lanes& lanes, std::uint32_t last) {
+    return _mm_or_si128(_mm_and_si128(lanes, _mm_set_epi32(0, -1, -1, -1)),
+                        _mm_slli_si128(_mm_cvtsi32_si128(static_cast<int>(last)), 12));
+  }
+  template <bool kRecording>
+  static bool anyBit(const Pass<kRecording>& pass) {
+    const Lanes diff = _mm_or_si128(pass.mDiff, _mm_and_si128(pass.mDiff3, _mm_set_epi32(0, -1, -1, -1)));
+    return (_mm_movemask_epi8(_mm_cmpeq_epi32(diff, _mm_setzero_si128())) != 0xFFFF) | (pass.mKeys != 0);
+  }
 #else
-  static Lanes masked3(const float* v) {
+  static Lanes load3(const float* v) {
     Lanes r;
     std::memcpy(r.lane, v, 3 * sizeof(float));
     return r;
-  }
-  static Lanes withLast(Lanes lanes, std::uint32_t last) {
-    lanes.lane[3] = last;
-    return lanes;
   }
   static Lanes load4(const float* v) {
     Lanes r;
     std::memcpy(r.lane, v, 4 * sizeof(float));
     return r;
   }
-  static bool anyBit(const Lanes& v) { return (v.lane[0] | v.lane[1] | v.lane[2] | v.lane[3]) != 0; }
+  template <bool kRecording>
+  static bool anyBit(const Pass<kRecording>& pass) {
+    const Lanes& d = pass.mDiff;
+    const Lanes& d3 = pass.mDiff3;
+    return ((d.lane[0] | d.lane[1] | d.lane[2] | d.lane[3]) | (d3.lane[0] | d3.lane[1] | d3.lane[2]) | pass.mKeys) != 0;
+  }
 #endif
-  static Lanes padded3(const Vec3& v) { return masked3(v.data()); }
 
   // The frame's blocks after the path's; returns the number of blocks passed.
   template <bool kRecording>
@@ -157,7 +187,10 @@ class IkInputRecord {
     // Column-major 4×4: the linear part's columns, then the origin, each with a bottom-row
     // entry after it, which is masked off (Eigen does not promise it for an Affine).
     const float* m = frame.data();
-    for (int column = 0; column < 4; ++column) pass.put(masked3(m + 4 * column));
+    pass.put3(load3(m), 0);
+    pass.put3(load3(m + 4), 0);
+    pass.put3(load3(m + 8), 0);
+    pass.put3(load3(m + 12), 0);
     return static_cast<std::size_t>(pass.mSlot - mBlocks.data());
   }
 

@@ -123,18 +123,18 @@ std::optional<std::string> checkParameters(const TwoBoneIkJob& job) {
   return std::nullopt;
 }
 
-// A local transform on the limb's path: finite, a non-zero rotation where it is read (not
-// the end joint's), a uniform scale where the upper bone must stay rigid.
-std::optional<std::string> checkLocal(const TwoBoneIkJob& job, int j, bool rotationRead, bool mustBeUniform) {
+// A local transform on the limb's path: finite where it is read (of the end joint only the
+// translation: its rotation and scale move nothing solved), a non-zero rotation, a uniform
+// scale where the upper bone must stay rigid.
+std::optional<std::string> checkLocal(const TwoBoneIkJob& job, int j, bool isEnd, bool mustBeUniform) {
   const Transform& t = job.pose[static_cast<std::size_t>(j)];
-  const bool finiteTransform = ik::isFinite(t.translation) && ik::isFinite(t.scale) &&
-                               (!rotationRead || ik::allFinite(t.rotation.coeffs().data(), 4));
+  const bool finiteTransform =
+      ik::isFinite(t.translation) && (isEnd || (ik::isFinite(t.scale) && ik::allFinite(t.rotation.coeffs().data(), 4)));
   // The common case first, without building anything.
-  if (finiteTransform && (!rotationRead || quatNorm2(t.rotation) >= 1e-12f) &&
-      (!mustBeUniform || ik::isUniform(t.scale)))
+  if (finiteTransform && (isEnd || quatNorm2(t.rotation) >= 1e-12f) && (!mustBeUniform || ik::isUniform(t.scale)))
     return std::nullopt;
   if (!finiteTransform) return "two-bone IK: the local transform of " + label(*job.skeleton, j) + " is not finite";
-  if (rotationRead && quatNorm2(t.rotation) < 1e-12f)
+  if (!isEnd && quatNorm2(t.rotation) < 1e-12f)
     return "two-bone IK: the local rotation of " + label(*job.skeleton, j) + " is zero";
   return "two-bone IK: " + label(*job.skeleton, j) +
          " has a non-uniform scale above the mid joint (the upper bone would not be rigid)";
@@ -206,13 +206,13 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   // Lower bone: mid → end through the joints in between (any scale: nothing below the mid
   // joint's rotation is solved).
   Vec3 offset = job.pose[static_cast<std::size_t>(job.endJoint)].translation;
-  if (auto e = checkLocal(job, job.endJoint, false, false)) return e;
+  if (auto e = checkLocal(job, job.endJoint, true, false)) return e;
   for (int j = skeleton.parent(job.endJoint); j != job.midJoint; j = skeleton.parent(j)) {
-    if (auto e = checkLocal(job, j, true, false)) return e;
+    if (auto e = checkLocal(job, j, false, false)) return e;
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
     offset = t.translation + t.rotation.normalized() * t.scale.cwiseProduct(offset);
   }
-  if (auto e = checkLocal(job, job.midJoint, true, false)) return e;
+  if (auto e = checkLocal(job, job.midJoint, false, false)) return e;
   const Transform& mid = job.pose[static_cast<std::size_t>(job.midJoint)];
   const Vec3 lowerLocal = mid.scale.cwiseProduct(offset);
 
@@ -221,14 +221,14 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   Quat link = Quat::Identity();
   float linkScale = 1.0f;
   for (int j = skeleton.parent(job.midJoint); j != job.startJoint; j = skeleton.parent(j)) {
-    if (auto e = checkLocal(job, j, true, true)) return e;
+    if (auto e = checkLocal(job, j, false, true)) return e;
     const Transform& t = job.pose[static_cast<std::size_t>(j)];
     Quat between = t.rotation.normalized();
     offset = t.translation + between * t.scale.cwiseProduct(offset);
     accumulateUniform(t.scale, linkScale, between);
     link = between * link;
   }
-  if (auto e = checkLocal(job, job.startJoint, true, true)) return e;
+  if (auto e = checkLocal(job, job.startJoint, false, true)) return e;
   const Transform& start = job.pose[static_cast<std::size_t>(job.startJoint)];
   const Vec3 upperLocal = start.scale.cwiseProduct(offset);
   Quat own = Quat::Identity();
@@ -276,6 +276,8 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   limb.upperLength = upper;
   limb.lowerLength = lower;
   limb.upperInverse = 1.0f / upper;
+  limb.squaresDifference = upper * upper - lower * lower;
+  limb.halfUpperInverse = 0.5f * limb.upperInverse;
   limb.upperDir = padded(upperLocal * limb.upperInverse);
   limb.lowerDirScale = linkScale / lower;
   const float halfInverseRootAb = 0.5f / std::sqrt(upper * lower);
@@ -307,7 +309,7 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
   const std::span<Transform> pose = job.pose;
   if (isDirect(job)) {
     return record.pass(3, frame, [&](auto& pass) {
-      pass.add(job.endJoint, pose[static_cast<std::size_t>(job.endJoint)], false);
+      pass.add(job.endJoint, pose[static_cast<std::size_t>(job.endJoint)], false, false);
       pass.add(job.midJoint, pose[static_cast<std::size_t>(job.midJoint)], false);
       pass.add(job.startJoint, pose[static_cast<std::size_t>(job.startJoint)], false);
     });
@@ -321,7 +323,7 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
     int j = job.endJoint;
     for (std::size_t n = 0; n < joints && j != kNoParent && j >= job.startJoint; ++n, j = skeleton.parent(j)) {
       const bool solved = j == job.startJoint || j == job.midJoint || j == job.endJoint;
-      pass.add(j, pose[static_cast<std::size_t>(j)], !solved);
+      pass.add(j, pose[static_cast<std::size_t>(j)], !solved, j != job.endJoint);
       if (j == job.startJoint) {
         reachesStart = true;
         return;
@@ -383,44 +385,68 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return rederive(job, ws);
 }
 
-// frameTurn near a half turn, where its cheap form cancels: the largest of x, y, z from the
-// diagonal of M = Σ bᵢ aᵢᵀ (4x² = 1 + M₀₀ − M₁₁ − M₂₂, …) and the quaternion times 4x (or 4y,
-// 4z) from M's off-diagonal sums and differences (Shepperd's method), with no square root.
-// `diagonal` is (M₀₀, M₁₁, M₂₂), `axial` (M₂₁ − M₁₂, M₀₂ − M₂₀, M₁₀ − M₀₁) and `symmetric`
+// frameTurn for a rotation nearly a half turn from its reference, where the product with it
+// cancels: the column of K for the largest of 4x², 4y², 4z², 4w² (Shepperd's method), that
+// is the quaternion times 4x (or 4y, 4z, 4w), with no square root and in either hemisphere.
+// `diagonal` is K's diagonal, `axial` (M₂₁ − M₁₂, M₀₂ − M₂₀, M₁₀ − M₀₁) and `symmetric`
 // (M₀₁ + M₁₀, M₁₂ + M₂₁, M₂₀ + M₀₂). Out of line: it would crowd the common path's registers.
-[[gnu::noinline]] F4 frameTurnNearHalf(F4 diagonal, F4 axial, F4 symmetric) {
-  const float m00 = first(diagonal);
-  const float m11 = lane<1>(diagonal);
-  const float m22 = lane<2>(diagonal);
-  if (m00 >= m11 && m00 >= m22) return make(1.0f + m00 - m11 - m22, first(symmetric), lane<2>(symmetric), first(axial));
-  if (m11 >= m22) return make(first(symmetric), 1.0f - m00 + m11 - m22, lane<1>(symmetric), lane<1>(axial));
-  return make(lane<2>(symmetric), lane<1>(symmetric), 1.0f - m00 - m11 + m22, lane<2>(axial));
+[[gnu::noinline]] F4 frameTurnAcross(F4 diagonal, F4 axial, F4 symmetric) {
+  const float x = first(diagonal);
+  const float y = lane<1>(diagonal);
+  const float z = lane<2>(diagonal);
+  const float w = lane<3>(diagonal);
+  if (w >= x && w >= y && w >= z) return axial + make(0.0f, 0.0f, 0.0f, w);
+  if (x >= y && x >= z) return make(x, first(symmetric), lane<2>(symmetric), first(axial));
+  if (y >= z) return make(first(symmetric), y, lane<1>(symmetric), lane<1>(axial));
+  return make(lane<2>(symmetric), lane<1>(symmetric), z, lane<2>(axial));
 }
 
-// The rotation taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, z1 = x1 × y1), not
-// normalised (z1 given: some callers have it without the cross product). With M = Σ bᵢ aᵢᵀ over the frames' axes, 1 +
-// trace M = 4 cos²(φ/2) and the axial vector Σ aᵢ × bᵢ = 4 cos(φ/2) sin(φ/2) n: the quaternion times 4 cos(φ/2), with
-// no square root. Near a half turn that factor cancels; there frameTurnNearHalf takes over. The sums of the products a
-// ⋅ b.yzx and a.yzx ⋅ b give M's off-diagonal differences and sums together.
-F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
+// The rotation q taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, z1 = x1 × y1)
+// (z1 given: some callers have it without the cross product), not normalised: K r = 4 ⟨q, r⟩ q
+// for a reference quaternion r with |r|² = r2, so in r's hemisphere. With M = Σ bᵢ aᵢᵀ over
+// the frames' axes, K = 4 q qᵀ (Horn's symmetric 4×4) has the diagonal 1 + 2 Mᵢᵢ − tr M for
+// x, y, z and 1 + tr M for w, the off-diagonal sums Mᵢⱼ + Mⱼᵢ, and the axial vector
+// Σ aᵢ × bᵢ between the vector part and w; the sums of the products a ⋅ b.yzx and a.yzx ⋅ b
+// give M's off-diagonal sums and differences together. No square root. A solve run frame
+// after frame from its last result turns little from its input rotation, the reference:
+// there the product is well conditioned; within ~6° of orthogonal to it (a turn of more than
+// ~170° from it), frameTurnAcross.
+F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
   const F4 z0 = ik::simd::cross(x0, y0);
-  const F4 diagonal = x0 * x1 + y0 * y1 + z0 * z1;
-  const float w = 1.0f + first(ik::simd::sum3(diagonal));
+  const F4 diagonal3 = x0 * x1 + y0 * y1 + z0 * z1;  // M₀₀, M₁₁, M₂₂, 0
+  const F4 trace = ik::simd::sum3(diagonal3);
   const F4 forward = x0 * swizzle<1, 2, 0, 3>(x1) + y0 * swizzle<1, 2, 0, 3>(y1) + z0 * swizzle<1, 2, 0, 3>(z1);
   const F4 backward = swizzle<1, 2, 0, 3>(x0) * x1 + swizzle<1, 2, 0, 3>(y0) * y1 + swizzle<1, 2, 0, 3>(z0) * z1;
   const F4 axial = swizzle<1, 2, 0, 3>(forward - backward);
-  if (w > 0.25f) return axial + make(0.0f, 0.0f, 0.0f, w);
-  return frameTurnNearHalf(diagonal, axial, forward + backward);
+  const F4 symmetric = forward + backward;
+  // 4x², 4y², 4z², 4w²: lane 3 of diagonal3 is 0.
+  const F4 diagonal = splat(1.0f) + (diagonal3 + diagonal3) - (trace ^ make(0.0f, 0.0f, 0.0f, -0.0f));
+  // K r, lane by lane: the diagonal, the symmetric part (lanes 0 to 2), the axial vector
+  // times r.w (lanes 0 to 2) and ⟨axial, r⟩ (lane 3).
+  const F4 kr = diagonal * r + symmetric * swizzle<1, 2, 0, 3>(r) +
+                swizzle<2, 0, 1, 3>(symmetric) * swizzle<2, 0, 1, 3>(r) + axial * broadcast<3>(r) +
+                ik::simd::dot3(axial, r) * make(0.0f, 0.0f, 0.0f, 1.0f);
+  // |K r|² = 16 ⟨q, r⟩²: past ~6° from orthogonal, ⟨q, r⟩² > 0.01 r2.
+  if (first(ik::simd::sums(kr * kr, kr * kr)) > 0.16f * r2) return kr;
+  return frameTurnAcross(diagonal, axial, symmetric);
 }
 
-// The rare branches of the solve, out of line and on Eigen's types.
+// The rare branches of the solve, out of line and on Eigen's types. The limb's vectors are
+// in start space (the start joint's rotation space), the target side's in chain space; the
+// input start rotation, unnormalised, carries one into the other.
+
+// A chain-space vector in start space.
+[[gnu::noinline]] Vec3 intoStartSpace(const Quat& startRotation, const Vec3& v) {
+  return startRotation.normalized().conjugate() * v;
+}
 
 // Bend axis of a straight input limb, in start space: the mid joint's fallback axis across
 // the upper bone, else across the upper bone and the pole, else any axis across the upper
 // bone. Rotations about a similarity frame turn with its rotation part only (the signed
 // scale commutes), so the mid-local axis maps into start space by lowerTurn.
 [[gnu::noinline]] Vec3 straightBendAxis(const Quat& lowerTurn, const Vec3& fallbackAxis, const Vec3& upperDir,
-                                        const Vec3& pole) {
+                                        const Quat& startRotation, const Vec3& poleChain) {
+  const Vec3 pole = intoStartSpace(startRotation, poleChain);
   Vec3 k = ik::rotateScaled(lowerTurn, fallbackAxis);
   k -= upperDir * k.dot(upperDir);
   if (k.squaredNorm() < 1e-12f * fallbackAxis.squaredNorm()) k = upperDir.cross(pole);
@@ -428,14 +454,13 @@ F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
   return k.normalized();
 }
 
-// The direction to a target at the start joint itself: the limb's, else the upper bone's.
-[[gnu::noinline]] Vec3 directionAtStart(const Vec3& upper, const Vec3& lower, float longest) {
+// The direction to a target at the start joint itself, in chain space: the limb's, else the
+// upper bone's (`upper` and `lower` in start space).
+[[gnu::noinline]] Vec3 directionAtStart(const Quat& startRotation, const Vec3& upper, const Vec3& lower,
+                                        float longest) {
   const Vec3 reach = upper + lower;
-  return reach.squaredNorm() > 1e-12f * longest * longest ? Vec3(reach.normalized()) : Vec3(upper.normalized());
-}
-
-// A start-space direction in chain space.
-[[gnu::noinline]] Vec3 outOfStartSpace(const Quat& startRotation, const Vec3& direction) {
+  const Vec3 direction =
+      reach.squaredNorm() > 1e-12f * longest * longest ? Vec3(reach.normalized()) : Vec3(upper.normalized());
   return startRotation.normalized() * direction;
 }
 
@@ -445,20 +470,24 @@ F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1) {
   return upper + knee * lower;
 }
 
-// LawOfCosines without a usable pole: the reach swung minimally onto the target.
-[[gnu::noinline]] Quat swingOnto(const Vec3& reach, const Vec3& u) { return ik::fromToScaled(reach, u, reach.norm()); }
-
-// TrigFree without a usable pole: the bend axis swung with the reach onto the target.
-[[gnu::noinline]] Vec3 swungBendAxis(const Vec3& reach, const Vec3& u, const Vec3& k) {
-  return fromToUnitTrigFree(reach.normalized(), u) * k;
+// LawOfCosines without a usable pole: the input start rotation followed by the swing of the
+// reach (start space) onto the target's direction u (chain space), minimal.
+[[gnu::noinline]] Quat swungStart(const Quat& startRotation, const Vec3& reach, const Vec3& u) {
+  return startRotation * ik::fromToScaled(reach, intoStartSpace(startRotation, u), reach.norm());
 }
 
-// The twist about the start–target axis u, before startTurn, both in start space (the
-// chain-space twist carried by the start rotation, a proper rotation); a mirror in the frame
-// reverses the turn (the axis is the same line in model space).
-[[gnu::noinline]] Quat twisted(const Quat& startTurn, const Vec3& u, float twistAngleRad, float chainDeterminant) {
+// TrigFree without a usable pole: the bend axis k swung with the reach (both start space)
+// onto the target's direction u, in chain space.
+[[gnu::noinline]] Vec3 swungBendAxis(const Quat& startRotation, const Vec3& reach, const Vec3& u, const Vec3& k) {
+  const Quat rotation = startRotation.normalized();
+  return rotation * (fromToUnitTrigFree(reach.normalized(), rotation.conjugate() * u) * k);
+}
+
+// The twist about the start–target axis u (chain space) after the solved start rotation; a
+// mirror in the frame reverses the turn (the axis is the same line in model space).
+[[gnu::noinline]] Quat twisted(const Quat& startRotation, const Vec3& u, float twistAngleRad, float chainDeterminant) {
   const float angleRad = chainDeterminant < 0.0f ? -twistAngleRad : twistAngleRad;
-  return Quat(Eigen::AngleAxisf(angleRad, u)) * startTurn;
+  return Quat(Eigen::AngleAxisf(angleRad, u)) * startRotation;
 }
 
 // The link times the mid rotation, for a limb with joints between start and mid. Out of
@@ -480,18 +509,43 @@ void alignToInputs(F4& startOut, F4& midOut, F4 dots) {
   midOut = midOut ^ broadcast<3>(flips);
 }
 
-// The solve proper, on a checked job and its limb. The target side is in chain space, the
-// limb and both turns in start space (the start joint's rotation space); names say where
-// they differ. `norms` from inputsValid. Common path on four lanes (ik_simd.h), the rare branches above.
-// The next run of a rig reads the rotations this one writes: what comes from the target and
-// the pole alone (the distance, the reach, the wanted knee angle) is kept off the chain of
-// operations through them, and their directions reach start space beside the limb's work.
+// The unit direction of `towards` (u) and the unit normal of the plane it spans with the
+// pole, kWanted ∝ pole × towards = |pole across u| |towards| (v × u), v the pole's unit
+// direction across u; `roots` holds |towards|, |pole × towards| and |pole| (twice). Both
+// normalised by one square root and one division. Chain space.
+struct TargetAxes {
+  F4 u;
+  F4 kWanted;
+  F4 roots;
+};
+TargetAxes targetAxes(F4 towards, F4 pole) {
+  const F4 poleCross = ik::simd::cross(pole, towards);
+  const F4 roots = ik::simd::sqrt(ik::simd::sums(towards * towards, poleCross * poleCross, pole * pole, pole * pole));
+  const F4 inverses = splat(1.0f) / roots;
+  return {towards * broadcast<0>(inverses), poleCross * broadcast<1>(inverses), roots};
+}
+
+// targetAxes for a target at the start joint itself, towards the limb's direction.
+[[gnu::noinline]] TargetAxes targetAxesAtStart(const Quat& startRotation, const Vec3& upper, const Vec3& lower,
+                                               float longest, F4 pole) {
+  return targetAxes(load(directionAtStart(startRotation, upper, lower, longest)), pole);
+}
+
+// The solve proper, on a checked job and its limb. The limb (its bones, the knee and its
+// bend axis) is in start space, the start joint's rotation space, where the upper bone is a
+// constant and the mid rotation alone places the lower bone; the target side (the direction
+// to the target, the pole's plane) is in chain space. The start joint's new rotation maps the
+// one onto the other, so it is the rotation between a start-space frame and a chain-space
+// one, formed directly: the input start rotation enters the common path only to pick the
+// output's hemisphere. `norms` from inputsValid. Common path on four lanes (ik_simd.h), the
+// rare branches above.
 void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   const float a = su.upperLength;
   const float b = su.lowerLength;
   const float longest = a + b;
 
-  // Target side. Direction to the target; at the start joint itself (below) the limb's.
+  // Target side: the direction to the target and the wanted bend plane's normal (below; at
+  // the start joint itself, from the limb's direction).
   const F4 origin = load(su.originModel);
   const F4 chainStart = load(su.start);
   const F4 toTarget = mul3x3(su.modelToChain, load(job.targetModel) - origin) - chainStart;
@@ -499,10 +553,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   const F4 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
                            ? mul3x3(su.modelToChain, poleModel)
                            : mul3x3(su.modelToChain, poleModel - origin) - chainStart;
-  const F4 targetDistanceSplat = ik::simd::sqrt(ik::simd::dot3(toTarget, toTarget));
-  const float targetDistance = first(targetDistanceSplat);
+  const TargetAxes towardsTarget = targetAxes(toTarget, poleChain);
+  const float targetDistance = first(towardsTarget.roots);
   const bool atStart = !(targetDistance > 1e-7f * longest);
-  const F4 towardsTarget = toTarget / targetDistanceSplat;
 
   // Reach: softened near full extension, clamped to what the bones allow.
   float d = targetDistance;
@@ -518,7 +571,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   // Half the knee's interior angle wanted, β1, by the law of cosines in its half-angle form:
   // (a + b)² − d², d² − (a − b)² = 4ab (1 ± cos β1), products that stay precise near the
   // straight (β = π) and folded (β = 0) limb, with no trigonometry; their roots come with
-  // |poleAcross| below.
+  // square root below.
   const F4 sides = make(longest, d, 0.0f, 0.0f);
   const F4 others = make(d, a - b, 0.0f, 0.0f);
   const F4 wantedSquares = ik::simd::max((sides - others) * (sides + others), splat(0.0f));
@@ -530,41 +583,24 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   Quat& midRotationOut = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
   const F4 startRotation = load(startRotationOut);
   const F4 midRotation = load(midRotationOut);
-  const F4 inverseNorms = splat(1.0f) / norms;  // lanes 2 and 3: 1 / |start|², 1 / |mid|²
-  const F4 startNorm2 = broadcast<2>(norms);
-  const F4 startInverse2 = broadcast<2>(inverseNorms);
-  // The limb is solved in the start joint's rotation space ("start space" below), where the
-  // upper bone is fixed and only the mid rotation, through the link, places the lower bone;
-  // the target side comes into that space by the start rotation, beside the limb's work. As
-  // unit directions: rotations keep lengths, so the bones' lengths are the limb's.
+  const F4 midNorm2 = broadcast<3>(norms);
+  const float startNorm2 = lane<2>(norms);
+  // The bones as unit directions in start space: rotations keep lengths, so the bones'
+  // lengths are the limb's.
   const F4 upperDir = load(su.upperDir);
   const F4 lowerTurn =  // mid parent space → start space, times |mid|
       su.linkIsIdentity ? midRotation : linkTimes(su, midRotation);
-  const F4 lowerDir = ik::simd::rotateScaled(lowerTurn, load(su.lowerLocal), broadcast<3>(norms)) *
-                      (broadcast<3>(inverseNorms) * splat(su.lowerDirScale));
-  // Chain space → start space: the inverse start rotation, times |start|² by rotateScaled.
-  const F4 intoStart = startRotation ^ make(-0.0f, -0.0f, -0.0f, 0.0f);
-  auto inStartSpace = [&](F4 chainVector) {
-    return ik::simd::rotateScaled(intoStart, chainVector, startNorm2) * startInverse2;
-  };
-  // The target and the pole carried into start space beside the target distance's square
-  // root, so that the direction to the target there needs only the division by it. At the
-  // start joint itself, the limb's direction. u: the same direction in chain space.
-  const F4 toTargetStart = inStartSpace(toTarget);
-  const F4 poleStart = inStartSpace(poleChain);
-  const F4 uStart = atStart ? load(directionAtStart(toVec3(upperDir * splat(a)), toVec3(lowerDir * splat(b)), longest))
-                            : toTargetStart / targetDistanceSplat;
-  const F4 u = atStart ? load(outOfStartSpace(toQuat(startRotation), toVec3(uStart))) : towardsTarget;
-
-  // Bend plane wanted: normal kWanted = v × u with v the pole's direction across the
-  // start–target axis; without a usable pole, the current plane swung minimally.
-  const F4 poleAcross = poleStart - uStart * ik::simd::dot3(poleStart, uStart);
-  const F4 poleSquares = ik::simd::sums(poleAcross * poleAcross, poleStart * poleStart);
-  const float pole2 = lane<1>(poleSquares);
-  const bool hasPole = first(poleSquares) > 1e-10f * pole2 && pole2 > 0.0f;
-  // |poleAcross|, |pole| (unused), 2 √(ab) cos(β1/2), 2 √(ab) sin(β1/2).
-  const F4 roots = ik::simd::sqrt(shuffle<0, 1, 0, 1>(poleSquares, wantedSquares));
-  const F4 vStart = poleAcross / broadcast<0>(roots);
+  const F4 lowerDir =
+      ik::simd::rotateScaled(lowerTurn, load(su.lowerLocal), midNorm2) * (splat(su.lowerDirScale) / midNorm2);
+  const TargetAxes axes = atStart ? targetAxesAtStart(toQuat(startRotation), toVec3(upperDir * splat(a)),
+                                                      toVec3(lowerDir * splat(b)), longest, poleChain)
+                                  : towardsTarget;
+  const F4 u = axes.u;
+  const F4 kWanted = axes.kWanted;
+  // Without a usable pole (on the start–target axis), the current plane swung minimally.
+  const bool hasPole = lane<1>(axes.roots) > 1e-5f * lane<2>(axes.roots) * first(axes.roots);
+  // 2 √(ab) cos(β1/2), 2 √(ab) sin(β1/2).
+  const F4 wantedRoots = ik::simd::sqrt(wantedSquares);
 
   // |upperDir ∓ lowerDir|² = 2 (1 ± cos β0), β0 the knee's interior angle now, and
   // |upperDir × lowerDir|: their roots.
@@ -575,13 +611,12 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
   const bool straight = !(lane<2>(lengths) > 1e-4f);
-  const F4 k =
-      straight
-          ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir), toVec3(poleStart)))
-          : cross / broadcast<2>(lengths);
+  const F4 k = straight ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir),
+                                                toQuat(startRotation), toVec3(poleChain)))
+                        : cross / broadcast<2>(lengths);
 
   // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
-  F4 halves = shuffle<0, 1, 2, 3>(lengths, roots) * load(su.halfAngleScale);
+  F4 halves = shuffle<0, 1, 0, 1>(lengths, wantedRoots) * load(su.halfAngleScale);
   if (straight && first(ik::simd::dot3(cross, k)) < 0.0f) halves = halves ^ make(0.0f, -0.0f, 0.0f, 0.0f);
   const float cosHalf1 = lane<2>(halves);
   const float sinHalf1 = lane<3>(halves);
@@ -595,9 +630,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   // along the upper bone a − b cos β1 = (a² − b² + d²) / 2a, across it b sin β1, with no
   // rotation. A straight input limb's lower bone may stray from that plane by rounding: there
   // the knee's turn itself. The factors come from the target side: divided by d there, they
-  // give the reach's direction without a division on the rotations' chain.
+  // give the reach's direction without a division on the limb's side.
   const float inverseD = 1.0f / d;
-  const float alongReach = (a * a - b * b + d * d) * (0.5f * su.upperInverse);
+  const float alongReach = (su.squaresDifference + d * d) * su.halfUpperInverse;
   const float acrossReach = 2.0f * b * cosHalf1 * sinHalf1;
   const F4 kCrossUpper = ik::simd::cross(k, upperDir);
   auto inBendPlane = [&](float along, float across) { return upperDir * splat(along) + kCrossUpper * splat(across); };
@@ -605,62 +640,63 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
       straight ? load(straightReachAfterKnee(toVec3(upperDir * splat(a)), toQuat(knee), toVec3(lowerDir * splat(b))))
                : inBendPlane(alongReach, acrossReach);
 
-  // The start joint's turn maps the solved limb's frame (a direction in the bend plane, k)
-  // onto the wanted one (the same direction placed by the target, kWanted).
-  F4 startTurn;
+  // The start joint's new rotation maps the solved limb's frame in start space (a direction
+  // in the bend plane, k) onto the wanted one in chain space (the same direction placed by
+  // the target, kWanted).
+  F4 startOut;
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
-    const F4 reachDir = folded     ? uStart
+    const F4 reachDir = folded     ? load(intoStartSpace(toQuat(startRotation), toVec3(u)))
                         : straight ? reachAfterKnee * splat(inverseD)
                                    : inBendPlane(alongReach * inverseD, acrossReach * inverseD);
     // A straight input limb's k is across the upper bone only: make it across the reach.
     const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
     if (hasPole) {
-      // x1 × y1 = u × (v × u) = v: both unit and across each other.
-      startTurn = frameTurn(reachDir, kAcross, uStart, ik::simd::cross(vStart, uStart), vStart);
+      // z1 = u × kWanted: the pole's direction across u.
+      startOut = frameTurn(reachDir, kAcross, u, kWanted, ik::simd::cross(u, kWanted), startRotation, startNorm2);
     } else {
-      startTurn = folded ? load(Quat::Identity()) : load(swingOnto(toVec3(reachAfterKnee), toVec3(uStart)));
+      startOut = folded ? startRotation : load(swungStart(toQuat(startRotation), toVec3(reachAfterKnee), toVec3(u)));
     }
   } else {
-    const F4 kWanted = hasPole ? ik::simd::cross(vStart, uStart)
-                               : load(swungBendAxis(toVec3(reachAfterKnee), toVec3(uStart), toVec3(k)));
-    const F4 vWanted = hasPole ? vStart : ik::simd::cross(uStart, kWanted);
+    const F4 kPlane =
+        hasPole ? kWanted : load(swungBendAxis(toQuat(startRotation), toVec3(reachAfterKnee), toVec3(u), toVec3(k)));
+    const F4 vWanted = ik::simd::cross(u, kPlane);
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on vWanted's
     // side: along² + across² = a².
     const float inv2d = folded ? 0.0f : 0.5f * inverseD;
-    const float along = folded ? 0.0f : (d * d + a * a - b * b) * inv2d;
+    const float along = folded ? 0.0f : (su.squaresDifference + d * d) * inv2d;
     const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
-    const F4 upperWantedDir = (uStart * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
-    startTurn = frameTurn(upperDir, k, upperWantedDir, kWanted, ik::simd::cross(upperWantedDir, kWanted));
+    const F4 upperWantedDir = (u * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
+    startOut = frameTurn(upperDir, k, upperWantedDir, kPlane, ik::simd::cross(upperWantedDir, kPlane), startRotation,
+                         startNorm2);
   }
   if (job.twistAngleRad != 0.0f)
-    startTurn = load(twisted(toQuat(startTurn), toVec3(uStart), job.twistAngleRad, su.chainDeterminant));
+    startOut = load(twisted(toQuat(startOut), toVec3(u), job.twistAngleRad, su.chainDeterminant));
 
-  // Into local rotations. Both turns are in start space, so each applies after its joint's
-  // rotation in the chain: start · startTurn, and the knee carried into the mid's parent
+  // The knee turn applies after the mid rotation in the chain, carried into the mid's parent
   // space by the link (link⁻¹ · knee · link keeps knee's w and turns its axis; the link is
-  // unit). The turns and the input rotations are scaled: their norms, known before the
-  // products, normalise the results.
+  // unit). The results are scaled: their norms, known before the product for the mid,
+  // normalise them.
   const F4 kneeMidParent =
       su.linkIsIdentity
           ? knee
           : ik::simd::rotateScaled(load(su.linkRotation) ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, splat(1.0f));
-  F4 startOut = ik::simd::quatProduct(startRotation, startTurn);
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
-  // |kneeMidParent|², |startTurn|², twice; lanes 0 and 3 scaled to |midOut|² and |startOut|².
-  const F4 turnNorms = ik::simd::sums(kneeMidParent * kneeMidParent, startTurn * startTurn);
-  const F4 scales = splat(1.0f) / ik::simd::sqrt(turnNorms * swizzle<3, 3, 2, 2>(norms));
+  // |kneeMidParent|² |mid|², |startOut|², and twice ⟨startOut, start⟩ (the sign of its
+  // hemisphere); lanes 0 and 1 scaled to the inverse norms of midOut and startOut.
+  const F4 squares = ik::simd::sums(kneeMidParent * kneeMidParent * midNorm2, startOut * startOut,
+                                    startOut * startRotation, startOut * startRotation);
+  const F4 scales = splat(1.0f) / ik::simd::sqrt(squares);
   const bool blended = job.weight < 1.0f;
   if (blended) {
-    startOut = blend(startRotation, startOut * broadcast<3>(scales), job.weight);
+    startOut = blend(startRotation, startOut * broadcast<1>(scales), job.weight);
     midOut = blend(midRotation, midOut * broadcast<0>(scales), job.weight);
     alignToInputs(startOut, midOut, ik::simd::sums(startOut * startRotation, midOut * midRotation));
   } else {
-    // ⟨q p, q⟩ = ⟨p q, q⟩ = p.w |q|²: the turns' w give the signs, without waiting for the
-    // products.
-    alignToInputs(startOut, midOut, shuffle<3, 3, 3, 3>(startTurn, kneeMidParent));
-    startOut = startOut * broadcast<3>(scales);
+    // ⟨p q, q⟩ = p.w |q|²: the knee's w gives the mid's sign without waiting for the product.
+    alignToInputs(startOut, midOut, shuffle<2, 2, 3, 3>(squares, kneeMidParent));
+    startOut = startOut * broadcast<1>(scales);
     midOut = midOut * broadcast<0>(scales);
   }
   ik::simd::store4(startRotationOut.coeffs().data(), startOut);
@@ -668,9 +704,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
 
   if (job.report != nullptr) {
     // Where the end joint is now, from the start joint. Unblended, d along u: each start
-    // turn above takes the reach after the knee's turn, of length d, onto u (the twist turns
-    // about u), so the error comes from the target side alone, off the rotations' chain.
-    // Blended, FK of the written (unit) rotations.
+    // rotation above takes the reach after the knee's turn, of length d, onto u (the twist
+    // turns about u), so the error comes from the target side alone, off the rotations'
+    // chain. Blended, FK of the written (unit) rotations.
     const F4 one = splat(1.0f);
     const F4 endFromStart =
         blended ? ik::simd::rotateScaled(

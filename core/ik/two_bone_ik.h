@@ -6,8 +6,10 @@
 // the bones are rigid whatever the transforms above the start joint (translation, rotation,
 // non-uniform scale, mirroring): the end joint lands on the target in model space. The limb
 // itself is handled one step further in, in the start joint's rotation space, where the
-// upper bone is fixed: the target's direction and the pole's plane are carried there, and
-// each joint's new rotation is its input times one turn.
+// upper bone is fixed; the target's direction and the pole's plane stay in chain space. The
+// start joint's new rotation is the rotation between the two (it maps its rotation space
+// into chain space), formed against its input rotation as reference; the mid joint's is the
+// knee's turn times its input.
 //
 // The knee bends in the plane holding the start joint, the target and the pole, on the
 // pole's side. Both methods turn the knee by the law of cosines in its half-angle form
@@ -19,8 +21,8 @@
 //  - TrigFree: the upper bone goes to the knee's place on the intersection circle of the
 //    spheres about the start (radius of the upper bone) and the target (lower bone), picked
 //    in the pole's plane.
-// Either turn is one rotation between two frames (a direction in the bend plane and the bend
-// axis, before and after), normalised once. Only a non-zero twistAngleRad costs one sin/cos
+// Either rotation is one rotation between two frames (a direction in the bend plane and the
+// bend axis, in start space and in chain space), normalised once. Only a non-zero twistAngleRad costs one sin/cos
 // pair.
 #include <optional>
 #include <span>
@@ -59,15 +61,19 @@ struct TwoBoneLimb {
   // unit chain-space directions without a division per run.
   float upperInverse = 0.0f;
   float lowerDirScale = 0.0f;
+  // upperLength² − lowerLength² and 1 / (2 upperLength): the law of cosines' terms that do
+  // not depend on the target.
+  float squaresDifference = 0.0f;
+  float halfUpperInverse = 0.0f;
 };
 
 // Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
 // run of the same limb, as a rig does once per frame. run() re-derives the limb only when
 // what it comes from changed since the workspace's last successful run, bit for bit: the
-// skeleton, the three joints and the hierarchy between them, the translations and scales of
-// the joints from start to end, the rotations of the joints between the solved ones, and the
-// chain frame. The solved joints' rotations are read every run. A run writes the same bits
-// with or without one.
+// skeleton, the three joints and the hierarchy between them, the translations of the joints
+// from start to end and the scales of those above the end joint, the rotations of the joints
+// between the solved ones, and the chain frame. The solved joints' rotations are read every run. A run writes the same
+// bits with or without one.
 struct TwoBoneIkWorkspace {
   // Room for a limb whose end-to-start path has this many joints, so that no run allocates.
   void reserve(std::size_t pathJoints) { source.reserve(pathJoints); }
@@ -138,7 +144,7 @@ struct TwoBoneIkJob {
   // twist, soften, weight or tolerance not finite; a zero pole vector (PoleMode::Vector) or a
   // zero fallback axis; soften or weight outside [0, 1]; a negative tolerance; a local
   // transform on the start→end path not finite or with a zero rotation (of the end joint,
-  // whose rotation moves nothing solved, only the translation and scale); a non-uniform scale
+  // whose rotation and scale move nothing solved, only the translation); a non-uniform scale
   // on the start joint or a joint between start and mid (the upper bone would not be rigid);
   // the start joint's parent model matrix singular or not finite; a zero-length bone.
   // A target at the start joint, a pole on the limb axis or a straight limb are valid: see

@@ -297,8 +297,9 @@ TEST(IkMath, ModelRotationToSpaceConjugatesByTheFrame) {
 }
 
 // IkInputRecord gathers the differences block by block (packed on x86-64) and decides only in
-// finish(): every recorded value, the joint, whether its rotation counts, the frame's columns
-// and the path's length must each make a change on its own, and nothing else may.
+// finish(): every recorded value, the joint, whether its rotation and its scale count, the
+// frame's columns and the path's length must each make a change on its own, and nothing else
+// may.
 TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   std::vector<Transform> path(3);
   for (std::size_t i = 0; i < path.size(); ++i) {
@@ -310,13 +311,15 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   Affine frame(Eigen::Translation3f(1.0f, 2.0f, 3.0f) * Eigen::AngleAxisf(0.7f, Vec3::UnitY()));
   IkInputRecord record;
   record.reserve(path.size());
-  // Joints 7, 5, 4 (only the middle one's rotation counts), then 3 and 2 for a longer path.
+  // Joints 7, 5, 4 (only the middle one's rotation counts, the last one's scale does not),
+  // then 3 and 2 for a longer path.
   int joints[] = {7, 5, 4, 3, 2};
   bool withRotation[] = {false, true, false, true, false};
+  bool withScale[] = {true, true, false, true, true};
   std::size_t length = path.size();
   auto recordPath = [&] {
     return record.pass(length, frame, [&](auto& pass) {
-      for (std::size_t i = 0; i < length; ++i) pass.add(joints[i], path[i], withRotation[i]);
+      for (std::size_t i = 0; i < length; ++i) pass.add(joints[i], path[i], withRotation[i], withScale[i]);
     });
   };
   auto compare = [&] {
@@ -339,7 +342,8 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
       path[i].translation[k] += 0.25f;
       seenOnce(std::string("translation ") + std::to_string(i) + " " + std::to_string(k));
       path[i].scale[k] *= -1.0f;
-      seenOnce(std::string("scale ") + std::to_string(i) + " " + std::to_string(k));
+      EXPECT_EQ(compare(), withScale[i]) << "scale " << i << ' ' << k;
+      EXPECT_FALSE(compare());
     }
     for (int k = 0; k < 4; ++k) {
       path[i].rotation.coeffs()[k] = std::nextafter(path[i].rotation.coeffs()[k], 2.0f);
@@ -350,6 +354,8 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
     seenOnce(std::string("joint ") + std::to_string(i));
     withRotation[i] = !withRotation[i];
     seenOnce(std::string("rotation counting ") + std::to_string(i));
+    withScale[i] = !withScale[i];
+    seenOnce(std::string("scale counting ") + std::to_string(i));
   }
   for (int column = 0; column < 4; ++column) {
     for (int row = 0; row < 3; ++row) {

@@ -233,6 +233,22 @@ TEST(TwoBoneIk, DegenerateInputsFailWithAMessageOrGiveAFiniteResult) {
     TwoBoneIkJob job = test::makeTwoBoneJob(zero, Vec3::Ones());
     EXPECT_EQ(job.validate().value_or(""), "two-bone IK: zero-length bone from joint 1 'joint1' to joint 2 'joint2'");
   }
+  {
+    // The end joint's rotation and scale move nothing solved: not read, so not refused; its
+    // translation is the lower bone.
+    ChainRig endSpoiled = rig;
+    endSpoiled.pose[2].scale = Vec3(nan, 1.0f, inf);
+    endSpoiled.pose[2].rotation.coeffs().setConstant(nan);
+    TwoBoneIkJob job = test::makeTwoBoneJob(endSpoiled, Vec3(0.5f, 1.0f, 0.25f));
+    IkReport report;
+    job.report = &report;
+    EXPECT_EQ(job.validate(), std::nullopt);
+    ASSERT_TRUE(job.run());
+    EXPECT_TRUE(std::isfinite(endSpoiled.pose[0].rotation.w()) && std::isfinite(endSpoiled.pose[1].rotation.w()));
+    EXPECT_TRUE(report.reached);
+    endSpoiled.pose[2].translation.y() = nan;
+    EXPECT_EQ(job.validate().value_or(""), "two-bone IK: the local transform of joint 2 'joint2' is not finite");
+  }
   for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
     // Target exactly at the start joint: a defined, finite result (folded limb).
     ChainRig atRoot = rig;
@@ -371,6 +387,8 @@ TEST(TwoBoneIk, AWorkspaceGivesTheSameBitsAndSeesEveryEdit) {
                 r.pose[static_cast<std::size_t>(twist)].rotation *= Quat(Eigen::AngleAxisf(0.3f, Vec3::UnitX()));
             },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(end)].translation *= 1.2f; },
+            // Read by nothing solved: no re-derivation needed, the same bits either way.
+            [&](ChainRig& r) { r.pose[static_cast<std::size_t>(end)].scale = Vec3(2.0f, 0.5f, -1.5f); },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(mid)].translation *= 0.9f; },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(mid)].scale = Vec3(1.1f, 0.8f, 1.25f); },
             [&](ChainRig& r) { r.pose[static_cast<std::size_t>(start)].scale = Vec3::Constant(1.3f); },
