@@ -30,9 +30,13 @@ inline F4 max(F4 a, F4 b) { return {_mm_max_ps(a.v, b.v)}; }
 inline F4 make(float x, float y, float z, float w) { return {_mm_setr_ps(x, y, z, w)}; }
 inline F4 splat(float x) { return {_mm_set1_ps(x)}; }
 inline F4 load4(const float* p) { return {_mm_loadu_ps(p)}; }
-// x, y, z and a zero lane, read without touching the bytes after z (x, y as one unaligned
-// 64-bit load).
-inline F4 load3(const float* p) { return {_mm_movelh_ps(_mm_castsi128_ps(_mm_loadu_si64(p)), _mm_load_ss(p + 2))}; }
+// x, y, z and a zero lane, read without touching the bytes after z, one float at a time: a
+// load is forwarded from a store still in flight only when that one store holds all its
+// bytes, and a caller's x, y, z (a target set just before a run) may have been stored one
+// by one.
+inline F4 load3(const float* p) {
+  return {_mm_movelh_ps(_mm_unpacklo_ps(_mm_load_ss(p), _mm_load_ss(p + 1)), _mm_load_ss(p + 2))};
+}
 inline void store4(float* p, F4 a) { _mm_storeu_ps(p, a.v); }
 inline float first(F4 a) { return _mm_cvtss_f32(a.v); }
 // Lanes i, j of a, then k, l of b.
