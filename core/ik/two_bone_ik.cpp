@@ -170,19 +170,29 @@ const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
   return rootChainFrame(job, rootFrame);
 }
 
+// What a run reads of the job's vectors, loaded once: the target and the pole (model space),
+// and |pole|², |fallback axis|², |start rotation|² and |mid rotation|² in lanes 0 to 3.
+struct RunInputs {
+  F4 target;
+  F4 pole;
+  F4 norms;
+};
+
 // checkParameters and checkSolvedRotation of both solved joints as one packed test that
 // builds no message: true exactly when all three pass, as at nearly every run; inputsError
-// names the failure otherwise. `norms` receives |pole|², |fallback axis|², |start rotation|²
-// and |mid rotation|², in lanes 0 to 3. The joint indices must be valid.
-bool inputsValid(const TwoBoneIkJob& job, F4& norms) {
+// names the failure otherwise. `in` receives what the solve reads. The joint indices must be
+// valid.
+bool inputsValid(const TwoBoneIkJob& job, RunInputs& in) {
+  const F4 target = load(job.targetModel);
   const F4 pole = load(job.poleModel);
   const F4 axis = load(job.fallbackBendAxisMidLocal);
   const F4 start = load(job.pose[static_cast<std::size_t>(job.startJoint)].rotation);
   const F4 mid = load(job.pose[static_cast<std::size_t>(job.midJoint)].rotation);
-  norms = ik::simd::sums(pole * pole, axis * axis, start * start, mid * mid);
+  const F4 norms = ik::simd::sums(pole * pole, axis * axis, start * start, mid * mid);
+  in = {target, pole, norms};
   const F4 zero = splat(0.0f);
   // x * 0 is 0 for a finite x and NaN otherwise.
-  const F4 zeros = load(job.targetModel) * zero + pole * zero + axis * zero + start * zero + mid * zero;
+  const F4 zeros = target * zero + pole * zero + axis * zero + start * zero + mid * zero;
   // Soften and weight in [0, 1], the tolerance in [0, ∞), the twist finite; NaN fails both.
   const F4 scalars = make(job.soften, job.weight, job.toleranceModel, job.twistAngleRad);
   const F4 inRange = (make(0.0f, 0.0f, 0.0f, -FLT_MAX) <= scalars) & (scalars <= make(1.0f, 1.0f, FLT_MAX, FLT_MAX));
@@ -285,11 +295,12 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   return std::nullopt;
 }
 
-// The workspace's limb was derived for this skeleton and these joints, and the pose and
-// model are large enough to read them.
+// The workspace's limb was derived for this skeleton, its hierarchy as it is, and these
+// joints, and the pose and model are large enough to read them.
 bool sameJoints(const TwoBoneIkJob& job, const TwoBoneIkWorkspace& ws) {
-  return job.skeleton != nullptr && ws.skeleton == job.skeleton && ws.startJoint == job.startJoint &&
-         ws.midJoint == job.midJoint && ws.endJoint == job.endJoint && job.skeleton->jointCount() == ws.jointCount &&
+  return job.skeleton != nullptr && ws.skeleton == job.skeleton &&
+         ws.hierarchyRevision == job.skeleton->hierarchyRevision() && ws.startJoint == job.startJoint &&
+         ws.midJoint == job.midJoint && ws.endJoint == job.endJoint &&
          job.pose.size() >= static_cast<std::size_t>(ws.jointCount) &&
          job.model.size() >= static_cast<std::size_t>(ws.jointCount);
 }
@@ -304,10 +315,11 @@ bool isDirect(const TwoBoneIkJob& job) {
 // are now: the path from the end joint up to the start joint, and the frame; true, with them
 // recorded, when they differ from the record the limb was derived from (or there is none). A
 // path that no longer reaches the start joint counts as a change.
-// A direct limb, as in most rigs, is its three joints, passed without walking the hierarchy.
-bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& record) {
+// A direct limb (`direct`: each joint the next one's parent), as in most rigs, is its three
+// joints, passed without walking the hierarchy.
+bool sourceChanged(const TwoBoneIkJob& job, bool direct, const Affine& frame, IkInputRecord& record) {
   const std::span<Transform> pose = job.pose;
-  if (isDirect(job)) {
+  if (direct) {
     return record.pass(3, frame, [&](auto& pass) {
       pass.add(job.endJoint, pose[static_cast<std::size_t>(job.endJoint)], false, false);
       pass.add(job.midJoint, pose[static_cast<std::size_t>(job.midJoint)], false);
@@ -335,9 +347,9 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
 
 // sourceChanged for a start joint that is a skeleton root. Out of line, with the frame it
 // builds: rare, and the runs of other limbs need no room for it.
-[[gnu::noinline]] bool rootSourceChanged(const TwoBoneIkJob& job, IkInputRecord& record) {
+[[gnu::noinline]] bool rootSourceChanged(const TwoBoneIkJob& job, bool direct, IkInputRecord& record) {
   Affine rootFrame;
-  return sourceChanged(job, rootChainFrame(job, rootFrame), record);
+  return sourceChanged(job, direct, rootChainFrame(job, rootFrame), record);
 }
 
 // Every check of validate(), then the limb derived into `limb` and, with a workspace, what
@@ -346,14 +358,14 @@ bool sourceChanged(const TwoBoneIkJob& job, const Affine& frame, IkInputRecord& 
 [[gnu::noinline]] bool checkAndDerive(const TwoBoneIkJob& job, TwoBoneLimb& limb, TwoBoneIkWorkspace* ws,
                                       std::optional<std::string>& error) {
   error = checkJoints(job);
-  F4 norms;
-  if (!error && !inputsValid(job, norms)) error = inputsError(job);
+  RunInputs in;
+  if (!error && !inputsValid(job, in)) error = inputsError(job);
   if (error) return false;
   Affine rootFrame;
   const Affine& frame = chainFrame(job, rootFrame);
   if (ws != nullptr) {
     ws->source.invalidate();
-    sourceChanged(job, frame, ws->source);
+    sourceChanged(job, isDirect(job), frame, ws->source);
   }
   error = deriveLimb(job, frame, limb);
   return !error;
@@ -365,10 +377,13 @@ const TwoBoneLimb* rederive(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
   std::optional<std::string> error;
   if (!checkAndDerive(job, ws.limb, &ws, error)) return nullptr;
   ws.skeleton = job.skeleton;
+  ws.hierarchyRevision = job.skeleton->hierarchyRevision();
   ws.jointCount = job.skeleton->jointCount();
   ws.startJoint = job.startJoint;
   ws.midJoint = job.midJoint;
   ws.endJoint = job.endJoint;
+  ws.startParent = job.skeleton->parent(job.startJoint);
+  ws.direct = isDirect(job);
   ws.source.markValid();
   return &ws.limb;
 }
@@ -378,9 +393,13 @@ const TwoBoneLimb* rederive(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
 // (inputsValid).
 const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
   if (sameJoints(job, ws)) {
-    const Affine* parent = parentModel(job);
-    if (!(parent != nullptr ? sourceChanged(job, *parent, ws.source) : rootSourceChanged(job, ws.source)))
-      return &ws.limb;
+    // The hierarchy is the one the limb was derived from: so are the start joint's parent
+    // and the limb's directness.
+    const bool changed =
+        ws.startParent != kNoParent
+            ? sourceChanged(job, ws.direct, job.model[static_cast<std::size_t>(ws.startParent)], ws.source)
+            : rootSourceChanged(job, ws.direct, ws.source);
+    if (!changed) return &ws.limb;
   }
   return rederive(job, ws);
 }
@@ -537,9 +556,9 @@ TargetAxes targetAxes(F4 towards, F4 pole) {
 // to the target, the pole's plane) is in chain space. The start joint's new rotation maps the
 // one onto the other, so it is the rotation between a start-space frame and a chain-space
 // one, formed directly: the input start rotation enters the common path only to pick the
-// output's hemisphere. `norms` from inputsValid. Common path on four lanes (ik_simd.h), the
+// output's hemisphere. `in` from inputsValid. Common path on four lanes (ik_simd.h), the
 // rare branches above.
-void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
+void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) {
   const float a = su.upperLength;
   const float b = su.lowerLength;
   const float longest = a + b;
@@ -548,8 +567,8 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   // the start joint itself, from the limb's direction).
   const F4 origin = load(su.originModel);
   const F4 chainStart = load(su.start);
-  const F4 toTarget = mul3x3(su.modelToChain, load(job.targetModel) - origin) - chainStart;
-  const F4 poleModel = load(job.poleModel);
+  const F4 toTarget = mul3x3(su.modelToChain, in.target - origin) - chainStart;
+  const F4 poleModel = in.pole;
   const F4 poleChain = job.poleMode == TwoBoneIkJob::PoleMode::Vector
                            ? mul3x3(su.modelToChain, poleModel)
                            : mul3x3(su.modelToChain, poleModel - origin) - chainStart;
@@ -583,8 +602,8 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
   Quat& midRotationOut = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
   const F4 startRotation = load(startRotationOut);
   const F4 midRotation = load(midRotationOut);
-  const F4 midNorm2 = broadcast<3>(norms);
-  const float startNorm2 = lane<2>(norms);
+  const F4 midNorm2 = broadcast<3>(in.norms);
+  const float startNorm2 = lane<2>(in.norms);
   // The bones as unit directions in start space: rotations keep lengths, so the bones'
   // lengths are the limb's.
   const F4 upperDir = load(su.upperDir);
@@ -727,9 +746,9 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, F4 norms) {
 // The per-run input check, then the solve; false (nothing written) when the inputs are
 // invalid.
 bool checkedSolve(const TwoBoneIkJob& job, const TwoBoneLimb& limb) {
-  F4 norms;
-  if (!inputsValid(job, norms)) return false;
-  solve(job, limb, norms);
+  RunInputs in;
+  if (!inputsValid(job, in)) return false;
+  solve(job, limb, in);
   return true;
 }
 

@@ -70,7 +70,7 @@ struct TwoBoneLimb {
 // Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
 // run of the same limb, as a rig does once per frame. run() re-derives the limb only when
 // what it comes from changed since the workspace's last successful run, bit for bit: the
-// skeleton, the three joints and the hierarchy between them, the translations of the joints
+// skeleton and its hierarchy (Skeleton::hierarchyRevision), the three joints, the translations of the joints
 // from start to end and the scales of those above the end joint, the rotations of the joints
 // between the solved ones, and the chain frame. The solved joints' rotations are read every run. A run writes the same
 // bits with or without one.
@@ -81,10 +81,14 @@ struct TwoBoneIkWorkspace {
   TwoBoneLimb limb;
   // What `limb` was derived from.
   const Skeleton* skeleton = nullptr;
+  std::uint64_t hierarchyRevision = 0;
   int jointCount = 0;
   int startJoint = kNoParent;
   int midJoint = kNoParent;
   int endJoint = kNoParent;
+  // Of that hierarchy: the start joint's parent, and whether each joint is the next one's.
+  int startParent = kNoParent;
+  bool direct = false;
   // The path from the end joint up to the start joint, and the frame.
   IkInputRecord source;
 };

@@ -1,6 +1,7 @@
 #include "core/skeleton/skeleton.h"
 
 #include <algorithm>
+#include <atomic>
 #include <unordered_set>
 
 namespace articula {
@@ -12,7 +13,13 @@ int Skeleton::addJoint(std::string name, int parent, const Transform& restLocal,
   mKinds.push_back(kind);
   mIds.push_back(mNextId++);
   mRestPose.push_back(restLocal);
+  mHierarchyRevision = newHierarchyRevision();
   return index;
+}
+
+std::uint64_t Skeleton::newHierarchyRevision() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 int Skeleton::findJoint(std::string_view name) const {
@@ -25,9 +32,7 @@ int Skeleton::findJointById(JointId id) const {
   return it == mIds.end() ? -1 : static_cast<int>(it - mIds.begin());
 }
 
-int Skeleton::boneCount() const {
-  return static_cast<int>(std::count(mKinds.begin(), mKinds.end(), NodeKind::Joint));
-}
+int Skeleton::boneCount() const { return static_cast<int>(std::count(mKinds.begin(), mKinds.end(), NodeKind::Joint)); }
 
 std::vector<int> Skeleton::children(int joint) const {
   std::vector<int> result;
@@ -52,8 +57,7 @@ std::optional<std::string> Skeleton::validate() const {
     const int p = mParents[static_cast<std::size_t>(i)];
     if (p != kNoParent && (p < 0 || p >= jointCount()))
       return label + ": parent index " + std::to_string(p) + " is out of range";
-    if (p != kNoParent && p >= i)
-      return label + ": parent " + std::to_string(p) + " does not come before the joint";
+    if (p != kNoParent && p >= i) return label + ": parent " + std::to_string(p) + " does not come before the joint";
     if (n.empty()) return "joint " + std::to_string(i) + " has an empty name";
     if (!seen.insert(n).second) return label + ": the name is used by an earlier joint";
     const Transform& t = mRestPose[static_cast<std::size_t>(i)];

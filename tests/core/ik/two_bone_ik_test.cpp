@@ -10,6 +10,7 @@
 
 #include "core/ik/allocation_counter.h"
 #include "core/ik/ik_test_util.h"
+#include "core/skeleton/local_to_model.h"
 
 namespace articula {
 namespace {
@@ -471,6 +472,59 @@ TEST(TwoBoneIk, TurnsUpToHalfwayRoundOntoATargetBehind) {
       }
     }
   }
+}
+
+// A workspace keys its limb on the skeleton's address and hierarchy revision: another
+// hierarchy assigned to the same Skeleton object, with the same joint count and the same
+// local transforms, must be seen (here the start joint's parent changes, so the frame the
+// limb is solved in does), and a limb the new hierarchy breaks must be refused.
+TEST(TwoBoneIk, AWorkspaceSeesAnotherHierarchyAtTheSameAddress) {
+  Transform step;
+  step.translation = Vec3(0.0f, -1.0f, 0.25f);
+  Transform aside;
+  aside.translation = Vec3(0.5f, 0.3f, 0.0f);
+  aside.rotation = Quat(Eigen::AngleAxisf(0.6f, Vec3::UnitZ()));
+  auto build = [&](int startParent, int endParent) {
+    Skeleton s;
+    s.addJoint("root", kNoParent, Transform{});
+    s.addJoint("pelvis", 0, aside);
+    s.addJoint("hip", startParent, step);
+    s.addJoint("knee", 2, step);
+    s.addJoint("ankle", endParent, step);
+    return s;
+  };
+  Skeleton skeleton = build(1, 3);
+  Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+  pose[3].rotation = Quat(Eigen::AngleAxisf(0.3f, Vec3::UnitX()));
+  std::vector<Affine> model = localToModel(skeleton, pose);
+  TwoBoneIkWorkspace workspace;
+  TwoBoneIkJob job;
+  job.skeleton = &skeleton;
+  job.startJoint = 2;
+  job.midJoint = 3;
+  job.endJoint = 4;
+  job.pose = pose;
+  job.model = model;
+  job.targetModel = Vec3(0.6f, -1.2f, 0.8f);
+  job.workspace = &workspace;
+  ASSERT_TRUE(job.run());
+
+  skeleton = build(0, 3);  // the hip under the root now: another chain frame
+  model = localToModel(skeleton, pose);
+  job.model = model;
+  Pose without = pose;
+  ASSERT_TRUE(job.run());
+  TwoBoneIkJob fresh = job;
+  fresh.workspace = nullptr;
+  fresh.pose = without;
+  ASSERT_TRUE(fresh.run());
+  EXPECT_TRUE(sameRotationBits(pose, without));
+
+  skeleton = build(0, 2);  // the ankle under the hip: no longer below the knee
+  const Pose before = pose;
+  EXPECT_FALSE(job.run());
+  EXPECT_TRUE(sameRotationBits(before, pose));
+  EXPECT_EQ(job.validate().value_or(""), "two-bone IK: end joint 4 'ankle' is not below mid joint 3 'knee'");
 }
 
 // With a workspace that has seen the limb, a run re-checks only what a caller sets per run
