@@ -420,8 +420,9 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return make(lane<2>(symmetric), lane<1>(symmetric), z, lane<2>(axial));
 }
 
-// The rotation q taking the orthonormal frame (x0, y0, x0 × y0) onto (x1, y1, z1 = x1 × y1)
-// (z1 given: some callers have it without the cross product), not normalised: K r = 4 ⟨q, r⟩ q
+// The rotation q taking the orthonormal frame (x0, y0, z0 = x0 × y0) onto (x1, y1, z1 =
+// x1 × y1) (the third axes given: callers have them without the cross product, or off the
+// path to x0 and y0), not normalised: K r = 4 ⟨q, r⟩ q
 // for a reference quaternion r with |r|² = r2, so in r's hemisphere. With M = Σ bᵢ aᵢᵀ over
 // the frames' axes, K = 4 q qᵀ (Horn's symmetric 4×4) has the diagonal 1 + 2 Mᵢᵢ − tr M for
 // x, y, z and 1 + tr M for w, the off-diagonal sums Mᵢⱼ + Mⱼᵢ, and the axial vector
@@ -430,8 +431,7 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
 // after frame from its last result turns little from its input rotation, the reference:
 // there the product is well conditioned; within ~6° of orthogonal to it (a turn of more than
 // ~170° from it), frameTurnAcross.
-F4 frameTurn(F4 x0, F4 y0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
-  const F4 z0 = ik::simd::cross(x0, y0);
+F4 frameTurn(F4 x0, F4 y0, F4 z0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
   const F4 diagonal3 = x0 * x1 + y0 * y1 + z0 * z1;  // M₀₀, M₁₁, M₂₂, 0
   const F4 trace = ik::simd::sum3(diagonal3);
   const F4 forward = x0 * swizzle<1, 2, 0, 3>(x1) + y0 * swizzle<1, 2, 0, 3>(y1) + z0 * swizzle<1, 2, 0, 3>(z1);
@@ -672,8 +672,13 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
     // A straight input limb's k is across the upper bone only: make it across the reach.
     const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
     if (hasPole) {
-      // z1 = u × kWanted: the pole's direction across u.
-      startOut = frameTurn(reachDir, kAcross, u, kWanted, ik::simd::cross(u, kWanted), startRotation, startNorm2);
+      // reachDir × k = along (upperDir × k) + across ((k × upperDir) × k), beside reachDir;
+      // z1 = u × kWanted, the pole's direction across u.
+      const F4 reachCrossK =
+          straight || folded ? ik::simd::cross(reachDir, kAcross)
+                             : upperDir * splat(acrossReach * inverseD) - kCrossUpper * splat(alongReach * inverseD);
+      startOut =
+          frameTurn(reachDir, kAcross, reachCrossK, u, kWanted, ik::simd::cross(u, kWanted), startRotation, startNorm2);
     } else {
       startOut = folded ? startRotation : load(swungStart(toQuat(startRotation), toVec3(reachAfterKnee), toVec3(u)));
     }
@@ -687,8 +692,8 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
     const float along = folded ? 0.0f : (su.squaresDifference + d * d) * inv2d;
     const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
     const F4 upperWantedDir = (u * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
-    startOut = frameTurn(upperDir, k, upperWantedDir, kPlane, ik::simd::cross(upperWantedDir, kPlane), startRotation,
-                         startNorm2);
+    startOut = frameTurn(upperDir, k, ik::simd::cross(upperDir, k), upperWantedDir, kPlane,
+                         ik::simd::cross(upperWantedDir, kPlane), startRotation, startNorm2);
   }
   if (job.twistAngleRad != 0.0f)
     startOut = load(twisted(toQuat(startOut), toVec3(u), job.twistAngleRad, su.chainDeterminant));
