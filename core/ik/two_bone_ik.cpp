@@ -292,6 +292,7 @@ std::optional<std::string> deriveLimb(const TwoBoneIkJob& job, const Affine& fra
   limb.lowerDirScale = linkScale / lower;
   const float halfInverseRootAb = 0.5f / std::sqrt(upper * lower);
   limb.halfAngleScale = Vec4(0.5f, 0.5f, halfInverseRootAb, halfInverseRootAb);
+  limb.kneeNormScale = 0.0625f / (upper * lower);
   return std::nullopt;
 }
 
@@ -626,7 +627,15 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
   const F4 cross = ik::simd::cross(upperDir, lowerDir);
   const F4 difference = upperDir - lowerDir;
   const F4 sum = upperDir + lowerDir;
-  const F4 lengths = ik::simd::sqrt(ik::simd::sums(difference * difference, sum * sum, cross * cross, cross * cross));
+  const F4 limbSquares = ik::simd::sums(difference * difference, sum * sum, cross * cross, cross * cross);
+  const F4 lengths = ik::simd::sqrt(limbSquares);
+  // The knee turn's norm is the product of its half-angle pairs' norms (c0² + s0²)(c1² + s1²)
+  // (below), each 1 within rounding: from the squares before their roots, the mid output's
+  // scale 1 / (|knee| |mid|) is known before the knee itself, off the chain through the mid
+  // rotation that the next run of a rig reads back.
+  const float kneeNorm2 =
+      (first(limbSquares) + lane<1>(limbSquares)) * (first(wantedSquares) + lane<1>(wantedSquares)) * su.kneeNormScale;
+  const F4 midScale = splat(1.0f) / ik::simd::sqrt(splat(kneeNorm2) * midNorm2);
 
   // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
   const bool straight = !(lane<2>(lengths) > 1e-4f);
@@ -700,28 +709,25 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
 
   // The knee turn applies after the mid rotation in the chain, carried into the mid's parent
   // space by the link (link⁻¹ · knee · link keeps knee's w and turns its axis; the link is
-  // unit). The results are scaled: their norms, known before the product for the mid,
-  // normalise them.
+  // unit). The results are scaled by their inverse norms.
   const F4 kneeMidParent =
       su.linkIsIdentity
           ? knee
           : ik::simd::rotateScaled(load(su.linkRotation) ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, splat(1.0f));
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
-  // |kneeMidParent|² |mid|², |startOut|², and twice ⟨startOut, start⟩ (the sign of its
-  // hemisphere); lanes 0 and 1 scaled to the inverse norms of midOut and startOut.
-  const F4 squares = ik::simd::sums(kneeMidParent * kneeMidParent * midNorm2, startOut * startOut,
-                                    startOut * startRotation, startOut * startRotation);
-  const F4 scales = splat(1.0f) / ik::simd::sqrt(squares);
+  // |startOut|² and ⟨startOut, start⟩ (the sign of its hemisphere), twice.
+  const F4 startSquares = ik::simd::sums(startOut * startOut, startOut * startRotation);
+  const F4 startScale = splat(1.0f) / ik::simd::sqrt(broadcast<0>(startSquares));
   const bool blended = job.weight < 1.0f;
   if (blended) {
-    startOut = blend(startRotation, startOut * broadcast<1>(scales), job.weight);
-    midOut = blend(midRotation, midOut * broadcast<0>(scales), job.weight);
+    startOut = blend(startRotation, startOut * startScale, job.weight);
+    midOut = blend(midRotation, midOut * midScale, job.weight);
     alignToInputs(startOut, midOut, ik::simd::sums(startOut * startRotation, midOut * midRotation));
   } else {
     // ⟨p q, q⟩ = p.w |q|²: the knee's w gives the mid's sign without waiting for the product.
-    alignToInputs(startOut, midOut, shuffle<2, 2, 3, 3>(squares, kneeMidParent));
-    startOut = startOut * broadcast<1>(scales);
-    midOut = midOut * broadcast<0>(scales);
+    alignToInputs(startOut, midOut, shuffle<1, 1, 3, 3>(startSquares, kneeMidParent));
+    startOut = startOut * startScale;
+    midOut = midOut * midScale;
   }
   ik::simd::store4(startRotationOut.coeffs().data(), startOut);
   ik::simd::store4(midRotationOut.coeffs().data(), midOut);

@@ -65,6 +65,9 @@ struct TwoBoneLimb {
   // not depend on the target.
   float squaresDifference = 0.0f;
   float halfUpperInverse = 0.0f;
+  // 1 / (16 upperLength lowerLength): the knee turn's squared norm from the half-angle
+  // squares before their roots.
+  float kneeNormScale = 0.0f;
 };
 
 // Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
