@@ -421,6 +421,14 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return make(lane<2>(symmetric), lane<1>(symmetric), z, lane<2>(axial));
 }
 
+// A start rotation q, not normalised, with |q|² and ⟨q, r⟩ (r the input rotation) in lanes 0
+// and 1, and again in 2 and 3: what normalises it and picks its hemisphere.
+struct StartTurn {
+  F4 q;
+  F4 squares;
+};
+StartTurn withSquares(F4 q, F4 r) { return {q, ik::simd::sums(q * q, q * r)}; }
+
 // The rotation q taking the orthonormal frame (x0, y0, z0 = x0 × y0) onto (x1, y1, z1 =
 // x1 × y1) (the third axes given: callers have them without the cross product, or off the
 // path to x0 and y0), not normalised: K r = 4 ⟨q, r⟩ q
@@ -431,8 +439,8 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
 // give M's off-diagonal sums and differences together. No square root. A solve run frame
 // after frame from its last result turns little from its input rotation, the reference:
 // there the product is well conditioned; within ~6° of orthogonal to it (a turn of more than
-// ~170° from it), frameTurnAcross.
-F4 frameTurn(F4 x0, F4 y0, F4 z0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
+// ~170° from it), frameTurnAcross. With its squares (StartTurn).
+StartTurn frameTurn(F4 x0, F4 y0, F4 z0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
   const F4 diagonal3 = x0 * x1 + y0 * y1 + z0 * z1;  // M₀₀, M₁₁, M₂₂, 0
   const F4 trace = ik::simd::sum3(diagonal3);
   const F4 forward = x0 * swizzle<1, 2, 0, 3>(x1) + y0 * swizzle<1, 2, 0, 3>(y1) + z0 * swizzle<1, 2, 0, 3>(z1);
@@ -447,8 +455,9 @@ F4 frameTurn(F4 x0, F4 y0, F4 z0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
                 swizzle<2, 0, 1, 3>(symmetric) * swizzle<2, 0, 1, 3>(r) + axial * broadcast<3>(r) +
                 ik::simd::dot3(axial, r) * make(0.0f, 0.0f, 0.0f, 1.0f);
   // |K r|² = 16 ⟨q, r⟩²: past ~6° from orthogonal, ⟨q, r⟩² > 0.01 r2.
-  if (first(ik::simd::sums(kr * kr, kr * kr)) > 0.16f * r2) return kr;
-  return frameTurnAcross(diagonal, axial, symmetric);
+  const StartTurn turn = withSquares(kr, r);
+  if (first(turn.squares) > 0.16f * r2) return turn;
+  return withSquares(frameTurnAcross(diagonal, axial, symmetric), r);
 }
 
 // The rare branches of the solve, out of line and on Eigen's types. The limb's vectors are
@@ -671,7 +680,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
   // The start joint's new rotation maps the solved limb's frame in start space (a direction
   // in the bend plane, k) onto the wanted one in chain space (the same direction placed by
   // the target, kWanted).
-  F4 startOut;
+  StartTurn start;
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
@@ -686,10 +695,12 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
       const F4 reachCrossK =
           straight || folded ? ik::simd::cross(reachDir, kAcross)
                              : upperDir * splat(acrossReach * inverseD) - kCrossUpper * splat(alongReach * inverseD);
-      startOut =
+      start =
           frameTurn(reachDir, kAcross, reachCrossK, u, kWanted, ik::simd::cross(u, kWanted), startRotation, startNorm2);
     } else {
-      startOut = folded ? startRotation : load(swungStart(toQuat(startRotation), toVec3(reachAfterKnee), toVec3(u)));
+      start = withSquares(
+          folded ? startRotation : load(swungStart(toQuat(startRotation), toVec3(reachAfterKnee), toVec3(u))),
+          startRotation);
     }
   } else {
     const F4 kPlane =
@@ -701,11 +712,12 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
     const float along = folded ? 0.0f : (su.squaresDifference + d * d) * inv2d;
     const float across = folded ? a : 2.0f * a * b * (2.0f * cosHalf1 * sinHalf1) * inv2d;
     const F4 upperWantedDir = (u * splat(along) + vWanted * splat(across)) * splat(su.upperInverse);
-    startOut = frameTurn(upperDir, k, ik::simd::cross(upperDir, k), upperWantedDir, kPlane,
-                         ik::simd::cross(upperWantedDir, kPlane), startRotation, startNorm2);
+    start = frameTurn(upperDir, k, ik::simd::cross(upperDir, k), upperWantedDir, kPlane,
+                      ik::simd::cross(upperWantedDir, kPlane), startRotation, startNorm2);
   }
   if (job.twistAngleRad != 0.0f)
-    startOut = load(twisted(toQuat(startOut), toVec3(u), job.twistAngleRad, su.chainDeterminant));
+    start =
+        withSquares(load(twisted(toQuat(start.q), toVec3(u), job.twistAngleRad, su.chainDeterminant)), startRotation);
 
   // The knee turn applies after the mid rotation in the chain, carried into the mid's parent
   // space by the link (link⁻¹ · knee · link keeps knee's w and turns its axis; the link is
@@ -715,9 +727,8 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
           ? knee
           : ik::simd::rotateScaled(load(su.linkRotation) ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, splat(1.0f));
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
-  // |startOut|² and ⟨startOut, start⟩ (the sign of its hemisphere), twice.
-  const F4 startSquares = ik::simd::sums(startOut * startOut, startOut * startRotation);
-  const F4 startScale = splat(1.0f) / ik::simd::sqrt(broadcast<0>(startSquares));
+  F4 startOut = start.q;
+  const F4 startScale = splat(1.0f) / ik::simd::sqrt(broadcast<0>(start.squares));
   const bool blended = job.weight < 1.0f;
   if (blended) {
     startOut = blend(startRotation, startOut * startScale, job.weight);
@@ -725,7 +736,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
     alignToInputs(startOut, midOut, ik::simd::sums(startOut * startRotation, midOut * midRotation));
   } else {
     // ⟨p q, q⟩ = p.w |q|²: the knee's w gives the mid's sign without waiting for the product.
-    alignToInputs(startOut, midOut, shuffle<1, 1, 3, 3>(startSquares, kneeMidParent));
+    alignToInputs(startOut, midOut, shuffle<1, 1, 3, 3>(start.squares, kneeMidParent));
     startOut = startOut * startScale;
     midOut = midOut * midScale;
   }
