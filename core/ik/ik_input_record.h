@@ -57,13 +57,24 @@ class IkInputRecord {
           (static_cast<std::uint32_t>(joint) << 2) | (withRotation ? 1u : 0u) | (withScale ? 2u : 0u);
       if constexpr (!kRecording) mKeys |= mSlot->lane[3] ^ key;
       put3(load3(local.translation.data()), key);
-      if (withRotation) put4(load4(local.rotation.coeffs().data()));
-      if (withScale) put3(load3(local.scale.data()), 0);
+      addRest(local, withRotation, withScale);
+    }
+    // add() without the key, for a caller that passes the same joints, with the same values
+    // counting, at every pass on this record (a workspace keyed on one hierarchy and three
+    // joints): only the values can differ.
+    void addValues(const Transform& local, bool withRotation, bool withScale = true) {
+      put3(load3(local.translation.data()), 0);
+      addRest(local, withRotation, withScale);
     }
 
    private:
     friend class IkInputRecord;
     explicit Pass(Block* slot) : mSlot(slot) {}
+
+    void addRest(const Transform& local, bool withRotation, bool withScale) {
+      if (withRotation) put4(load4(local.rotation.coeffs().data()));
+      if (withScale) put3(load3(local.scale.data()), 0);
+    }
 
     // A block whose fourth lane is not data: recording puts `last` there (a key, or 0);
     // comparing gathers the block apart, its fourth lane to be masked off.

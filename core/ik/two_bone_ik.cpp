@@ -317,14 +317,15 @@ bool isDirect(const TwoBoneIkJob& job) {
 // recorded, when they differ from the record the limb was derived from (or there is none). A
 // path that no longer reaches the start joint counts as a change.
 // A direct limb (`direct`: each joint the next one's parent), as in most rigs, is its three
-// joints, passed without walking the hierarchy.
+// joints, passed without walking the hierarchy and without their keys: the workspace is keyed
+// on the hierarchy and the joints, and re-derives (a new record) when they change.
 bool sourceChanged(const TwoBoneIkJob& job, bool direct, const Affine& frame, IkInputRecord& record) {
   const std::span<Transform> pose = job.pose;
   if (direct) {
     return record.pass(3, frame, [&](auto& pass) {
-      pass.add(job.endJoint, pose[static_cast<std::size_t>(job.endJoint)], false, false);
-      pass.add(job.midJoint, pose[static_cast<std::size_t>(job.midJoint)], false);
-      pass.add(job.startJoint, pose[static_cast<std::size_t>(job.startJoint)], false);
+      pass.addValues(pose[static_cast<std::size_t>(job.endJoint)], false, false);
+      pass.addValues(pose[static_cast<std::size_t>(job.midJoint)], false);
+      pass.addValues(pose[static_cast<std::size_t>(job.startJoint)], false);
     });
   }
   // Parents come before their children, so the path has at most end − start + 1 joints; the

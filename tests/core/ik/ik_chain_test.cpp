@@ -403,5 +403,41 @@ TEST(IkInputRecord, SeesEachRecordedValueAndNothingElse) {
   EXPECT_FALSE(recordPath()) << "compares with what the last pass recorded";
 }
 
+// addValues passes a joint's values without its key, for a caller that pins the joints: every
+// value that counts is still seen, and nothing else.
+TEST(IkInputRecord, AddValuesSeesEveryValueThatCounts) {
+  std::vector<Transform> path(2);
+  path[0].translation = Vec3(0.5f, -1.0f, 2.0f);
+  path[1].scale = Vec3(1.5f, 1.5f, 1.5f);
+  const Affine frame(Eigen::Translation3f(1.0f, 0.0f, -1.0f));
+  IkInputRecord record;
+  auto compare = [&] {
+    const bool changed = record.pass(path.size(), frame, [&](auto& pass) {
+      pass.addValues(path[0], false, false);
+      pass.addValues(path[1], true);
+    });
+    record.markValid();
+    return changed;
+  };
+  EXPECT_TRUE(compare());
+  EXPECT_FALSE(compare());
+  for (int k = 0; k < 3; ++k) {
+    path[0].translation[k] += 1.0f;
+    EXPECT_TRUE(compare()) << "translation 0 " << k;
+    path[0].scale[k] += 1.0f;  // not counted
+    EXPECT_FALSE(compare()) << "scale 0 " << k;
+    path[1].translation[k] -= 1.0f;
+    EXPECT_TRUE(compare()) << "translation 1 " << k;
+    path[1].scale[k] *= 2.0f;
+    EXPECT_TRUE(compare()) << "scale 1 " << k;
+  }
+  for (int k = 0; k < 4; ++k) {
+    path[0].rotation.coeffs()[k] += 0.5f;  // not counted
+    EXPECT_FALSE(compare()) << "rotation 0 " << k;
+    path[1].rotation.coeffs()[k] += 0.5f;
+    EXPECT_TRUE(compare()) << "rotation 1 " << k;
+  }
+}
+
 }  // namespace
 }  // namespace articula
