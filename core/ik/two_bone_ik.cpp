@@ -193,9 +193,10 @@ bool inputsValid(const TwoBoneIkJob& job, RunInputs& in) {
   const F4 zero = splat(0.0f);
   // x * 0 is 0 for a finite x and NaN otherwise.
   const F4 zeros = target * zero + pole * zero + axis * zero + start * zero + mid * zero;
-  // Soften and weight in [0, 1], the tolerance in [0, ∞), the twist finite; NaN fails both.
-  const F4 scalars = make(job.soften, job.weight, job.toleranceModel, job.twistAngleRad);
-  const F4 inRange = (make(0.0f, 0.0f, 0.0f, -FLT_MAX) <= scalars) & (scalars <= make(1.0f, 1.0f, FLT_MAX, FLT_MAX));
+  // The twist finite, soften and weight in [0, 1], the tolerance in [0, ∞); NaN fails both.
+  // Lanes in the members' order, which they are read in.
+  const F4 scalars = make(job.twistAngleRad, job.soften, job.weight, job.toleranceModel);
+  const F4 inRange = (make(-FLT_MAX, 0.0f, 0.0f, 0.0f) <= scalars) & (scalars <= make(FLT_MAX, 1.0f, 1.0f, FLT_MAX));
   // A non-zero pole (a direction only in PoleMode::Vector) and axis; rotations not zero.
   const F4 normsValid = (zero < norms) & (make(0.0f, 0.0f, 1e-12f, 1e-12f) <= norms);
   const int poleFree = job.poleMode == TwoBoneIkJob::PoleMode::Vector ? 0 : 1;
