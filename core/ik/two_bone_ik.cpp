@@ -675,9 +675,12 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
   const float acrossReach = 2.0f * b * cosHalf1 * sinHalf1;
   const F4 kCrossUpper = ik::simd::cross(k, upperDir);
   auto inBendPlane = [&](float along, float across) { return upperDir * splat(along) + kCrossUpper * splat(across); };
-  const F4 reachAfterKnee =
-      straight ? load(straightReachAfterKnee(toVec3(upperDir * splat(a)), toQuat(knee), toVec3(lowerDir * splat(b))))
+  // Wanted only by the rare branches below: formed there.
+  auto reachAfterKnee = [&] {
+    return straight
+               ? load(straightReachAfterKnee(toVec3(upperDir * splat(a)), toQuat(knee), toVec3(lowerDir * splat(b))))
                : inBendPlane(alongReach, acrossReach);
+  };
 
   // The start joint's new rotation maps the solved limb's frame in start space (a direction
   // in the bend plane, k) onto the wanted one in chain space (the same direction placed by
@@ -687,7 +690,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
     const F4 reachDir = folded     ? load(intoStartSpace(toQuat(startRotation), toVec3(u)))
-                        : straight ? reachAfterKnee * splat(inverseD)
+                        : straight ? reachAfterKnee() * splat(inverseD)
                                    : inBendPlane(alongReach * inverseD, acrossReach * inverseD);
     // A straight input limb's k is across the upper bone only: make it across the reach.
     const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
@@ -701,12 +704,12 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
           frameTurn(reachDir, kAcross, reachCrossK, u, kWanted, ik::simd::cross(u, kWanted), startRotation, startNorm2);
     } else {
       start = withSquares(
-          folded ? startRotation : load(swungStart(toQuat(startRotation), toVec3(reachAfterKnee), toVec3(u))),
+          folded ? startRotation : load(swungStart(toQuat(startRotation), toVec3(reachAfterKnee()), toVec3(u))),
           startRotation);
     }
   } else {
     const F4 kPlane =
-        hasPole ? kWanted : load(swungBendAxis(toQuat(startRotation), toVec3(reachAfterKnee), toVec3(u), toVec3(k)));
+        hasPole ? kWanted : load(swungBendAxis(toQuat(startRotation), toVec3(reachAfterKnee()), toVec3(u), toVec3(k)));
     const F4 vWanted = ik::simd::cross(u, kPlane);
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on vWanted's
     // side: along² + across² = a².
