@@ -265,27 +265,30 @@ ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointCon
     const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
     Quat world;
     if (constraint == nullptr && wantedLength2 > 1e-24f) {
+      // Chain space: the bone's input direction carried by the parent's new frame, b = F a,
+      // scaled by frameScaled2 (from frameScaled, so its length is known without a square
+      // root), turned by the half-way quaternion h onto the wanted direction. The new world
+      // rotation is h F r for the input local rotation r: F r is formed beside the serial
+      // path, so one quaternion product stays on it from one joint's frame to the next.
       const float inverseScale2 = 1.0f / frameScaled2;
-      // The wanted direction (unit, from the positions, off the serial path) in the parent's
-      // space scaled by frameScaled2, so its length is known without a square root; the
-      // half-way turn built from it is frameScaled2 times the one a unit frame gives.
-      Vec3 toScaled = ik::rotateScaled(frameScaled.conjugate(), wanted * (1.0f / wantedLength));
-      if (J.parentScale < 0.0f) toScaled = -toScaled;
+      Vec3 to = wanted * (1.0f / wantedLength);
+      // A mirroring parent frame points the bone along −F a: turn F a onto −wanted.
+      if (J.parentScale < 0.0f) to = -to;
+      const Vec3 fromScaled = ik::rotateScaled(frameScaled, J.inputBoneParent);
       const float toLength = frameScaled2;
-      const float d = J.inputBoneParent.dot(toScaled);
+      const float d = fromScaled.dot(to);
       if (d >= -0.9f * toLength) {
-        const Vec3 c = J.inputBoneParent.cross(toScaled);
+        const Vec3 c = fromScaled.cross(to);
         const Quat half(toLength + d, c.x(), c.y(), c.z());
-        const Quat turned = half * J.inputRotation;
         const float inverseNorm = 1.0f / half.coeffs().norm();
-        // The parent's frame over frameScaled2 times the scaled turn: the world rotation
-        // scaled by the unit-frame turn's norm, within [0.44, 2] whatever the bone lengths,
-        // is the next joint's scaled frame.
+        // The parent's unit frame over frameScaled2 times the input rotation: the world
+        // rotation scaled by the unit turn's norm, within [0.44, 2] whatever the bone
+        // lengths, is the next joint's scaled frame.
         Quat frameOverScale2 = frame;
         frameOverScale2.coeffs() *= inverseScale2;
-        const Quat worldScaled = frameOverScale2 * turned;
-        J.rotation.coeffs() = turned.coeffs() * inverseNorm;
+        const Quat worldScaled = half * (frameOverScale2 * J.inputRotation);
         world.coeffs() = worldScaled.coeffs() * (frameScaled2 * inverseNorm);
+        J.rotation = frame.conjugate() * world;
         // The bone now lies along `wanted`: the next position needs the bone's length only.
         position += wanted * (J.boneLength / wantedLength);
         positions[i + 1] = position;
