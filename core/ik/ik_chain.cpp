@@ -6,11 +6,10 @@
 #include <utility>
 
 #include "core/ik/ik_frames.h"
+#include "core/ik/ik_simd.h"
 #include "core/math/quaternion.h"
 
 namespace articula {
-
-namespace {}  // namespace
 
 Result<IkChain> IkChain::build(const Skeleton& skeleton, std::span<const int> joints) {
   if (joints.size() < 2) return makeError("IK chain: needs at least two joints, got " + std::to_string(joints.size()));
@@ -243,62 +242,109 @@ void IkChainWorkspace::forward(int from) {
   }
 }
 
+namespace {
+
+// What the rotation recovery carries from one joint to the next, chain space: the parent's
+// frame rotation twice, `frame`, unit, and `frameScaled` = |frameScaled| · frame, with
+// frameScaled2 its squared norm, and the joint's position.
+struct RecoveryCarry {
+  Quat frame;
+  Quat frameScaled;
+  float frameScaled2;
+  Vec3 position;
+};
+
+// The recovery of the joints from `from` on that nothing limits, up to the last bone or the
+// first joint that needs the general path (a limit, two positions that coincide, a turn near
+// a half-turn); returns that joint. A function of its own, in four-float lanes, with only
+// the carry live from joint to joint, so that the carry stays in registers: in Eigen's
+// scalar and packed mix inside recoverRotations, the position, the wanted direction and the
+// frames went through the stack, a store and a reload on the serial paths of every joint.
+//
+// The bone's input direction carried by the parent's new frame, b = F a (chain space),
+// scaled by frameScaled2 (from frameScaled, so its length is known without a square root),
+// is turned by the half-way quaternion h onto the wanted direction. The new world rotation
+// is h F r for the input local rotation r: F r is formed beside the serial path, so one
+// quaternion product lies on it from one joint's frame to the next; the square roots and
+// divisions that normalise the turn and the unit frame stay off it. The bone then lies
+// along the wanted direction: the next position needs the bone's length only.
+ARTICULA_IK_HOT int recoverFree(IkChainJoint* joints, Vec3* positions, std::span<const JointConstraint> constraints,
+                                int from, int bones, RecoveryCarry& carry) {
+  using namespace ik::simd;
+  const F4 one = splat(1.0f);
+  const F4 wLane = make(1.0f, 1.0f, 1.0f, 0.0f) == splat(0.0f);
+  const F4 signXyz = make(-0.0f, -0.0f, -0.0f, 0.0f);
+  F4 frame = load4(carry.frame.coeffs().data());
+  F4 frameScaled = load4(carry.frameScaled.coeffs().data());
+  F4 frameScaled2 = splat(carry.frameScaled2);  // |frameScaled|² in every lane
+  F4 position = load3(carry.position.data());
+  int k = from;
+  for (; k < bones; ++k) {
+    if (!constraints.empty() && constraints[static_cast<std::size_t>(k)].isActive()) break;
+    IkChainJoint& J = joints[k];
+    const F4 wanted = load3(positions[k + 1].data()) - position;
+    const F4 wantedLength2 = dot3(wanted, wanted);
+    if (!(first(wantedLength2) > 1e-24f)) break;
+    const F4 inverseLength = one / sqrt(wantedLength2);
+    F4 to = wanted * inverseLength;
+    // A mirroring parent frame points the bone along −F a: turn F a onto −wanted.
+    if (J.parentScale < 0.0f) to = to ^ signXyz;
+    const F4 fromScaled = rotateScaled(frameScaled, load3(J.inputBoneParent.data()), frameScaled2);
+    const F4 d = dot3(fromScaled, to);
+    if (first(d) < -0.9f * first(frameScaled2)) break;
+    const F4 half = cross(fromScaled, to) + ((frameScaled2 + d) & wLane);
+    const F4 halfNorm2 = half * half;
+    const F4 inverseNorm = one / sqrt(sums(halfNorm2, halfNorm2));
+    // h F r from the scaled frame, over frameScaled2^1.5 (|half| = frameScaled2 |h| and
+    // |frameScaled| = frameScaled2^0.5): the world rotation scaled by the unit turn's norm,
+    // within [0.44, 2] whatever the bone lengths, is the next joint's scaled frame. The unit
+    // frame, normalised beside it, is not on its path.
+    const F4 inputWorld = quatProduct(frameScaled, load4(J.inputRotation.coeffs().data()));
+    const F4 worldScaled = quatProduct(half, inputWorld) * (one / (frameScaled2 * sqrt(frameScaled2)));
+    const F4 world = worldScaled * (frameScaled2 * inverseNorm);
+    store4(J.rotation.coeffs().data(), quatProduct(frame ^ signXyz, world));
+    position = position + wanted * (splat(J.boneLength) * inverseLength);
+    store3(positions[k + 1].data(), position);
+    if (J.linkIsIdentity) {
+      frame = world;
+      frameScaled = worldScaled;
+    } else {
+      const F4 link = load4(J.linkRotation.coeffs().data());
+      frame = quatProduct(world, link);
+      frameScaled = quatProduct(worldScaled, link);
+    }
+    const F4 frameScaledSquares = frameScaled * frameScaled;
+    frameScaled2 = sums(frameScaledSquares, frameScaledSquares);
+    store4(joints[k + 1].parentRotation.coeffs().data(), frame);
+  }
+  store4(carry.frame.coeffs().data(), frame);
+  store4(carry.frameScaled.coeffs().data(), frameScaled);
+  carry.frameScaled2 = first(frameScaled2);
+  store3(carry.position.data(), position);
+  return k;
+}
+
+}  // namespace
+
 ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constraints) {
-  const int n = size();
-  // The parent's frame rotation (chain space) is carried down the chain in registers, twice:
-  // `frame`, unit, and `frameScaled` = |frameScaled| · frame, with frameScaled2 its squared
-  // norm. A free joint's turn is built from frameScaled, which needs no normalised frame, so
-  // the square root and division that normalise each joint's turn stay off the serial path
-  // from one joint to the next.
-  Quat frame = joints.front().parentRotation;
-  Quat frameScaled = frame;
-  float frameScaled2 = frame.coeffs().squaredNorm();
-  // positions[k], kept in registers too: through memory, each joint would wait on the store
-  // of the one before it.
-  Vec3 position = positions.front();
-  for (int k = 0; k + 1 < n; ++k) {
+  const int bones = size() - 1;
+  // Carried in registers: through memory, each joint would wait on the stores of the one
+  // before it. A free joint's turn is built from frameScaled, which needs no normalised
+  // frame.
+  const Quat first = joints.front().parentRotation;
+  RecoveryCarry carry{first, first, first.coeffs().squaredNorm(), positions.front()};
+  for (int k = 0;; ++k) {
+    k = recoverFree(joints.data(), positions.data(), constraints, k, bones, carry);
+    if (k >= bones) break;
     const auto i = static_cast<std::size_t>(k);
     IkChainJoint& J = joints[i];
+    const Quat& frame = carry.frame;
+    Vec3& position = carry.position;
     const Vec3 wanted = positions[i + 1] - position;
     const float wantedLength2 = wanted.squaredNorm();
     const float wantedLength = std::sqrt(wantedLength2);
     const JointConstraint* constraint = !constraints.empty() && constraints[i].isActive() ? &constraints[i] : nullptr;
     Quat world;
-    if (constraint == nullptr && wantedLength2 > 1e-24f) {
-      // Chain space: the bone's input direction carried by the parent's new frame, b = F a,
-      // scaled by frameScaled2 (from frameScaled, so its length is known without a square
-      // root), turned by the half-way quaternion h onto the wanted direction. The new world
-      // rotation is h F r for the input local rotation r: F r is formed beside the serial
-      // path, so one quaternion product stays on it from one joint's frame to the next.
-      const float inverseScale2 = 1.0f / frameScaled2;
-      Vec3 to = wanted * (1.0f / wantedLength);
-      // A mirroring parent frame points the bone along −F a: turn F a onto −wanted.
-      if (J.parentScale < 0.0f) to = -to;
-      const Vec3 fromScaled = ik::rotateScaled(frameScaled, J.inputBoneParent);
-      const float toLength = frameScaled2;
-      const float d = fromScaled.dot(to);
-      if (d >= -0.9f * toLength) {
-        const Vec3 c = fromScaled.cross(to);
-        const Quat half(toLength + d, c.x(), c.y(), c.z());
-        const float inverseNorm = 1.0f / half.coeffs().norm();
-        // The parent's unit frame over frameScaled2 times the input rotation: the world
-        // rotation scaled by the unit turn's norm, within [0.44, 2] whatever the bone
-        // lengths, is the next joint's scaled frame.
-        Quat frameOverScale2 = frame;
-        frameOverScale2.coeffs() *= inverseScale2;
-        const Quat worldScaled = half * (frameOverScale2 * J.inputRotation);
-        world.coeffs() = worldScaled.coeffs() * (frameScaled2 * inverseNorm);
-        J.rotation = frame.conjugate() * world;
-        // The bone now lies along `wanted`: the next position needs the bone's length only.
-        position += wanted * (J.boneLength / wantedLength);
-        positions[i + 1] = position;
-        frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
-        frameScaled = J.linkIsIdentity ? worldScaled : Quat(worldScaled * J.linkRotation);
-        frameScaled2 = frameScaled.coeffs().squaredNorm();
-        joints[i + 1].parentRotation = frame;
-        continue;
-      }
-    }
     bool projected = false;
     bool turned = false;
     bool alongWanted = false;  // the bone turned onto `wanted` itself, no limit in the way
@@ -353,11 +399,11 @@ ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointCon
     position +=
         alongWanted ? Vec3(wanted * (J.boneLength / wantedLength)) : Vec3(J.parentScale * (world * J.boneLocal));
     positions[i + 1] = position;
-    frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
+    carry.frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
     // Unit within float rounding, as every frame this path builds.
-    frameScaled = frame;
-    frameScaled2 = 1.0f;
-    joints[i + 1].parentRotation = frame;
+    carry.frameScaled = carry.frame;
+    carry.frameScaled2 = 1.0f;
+    joints[i + 1].parentRotation = carry.frame;
   }
 }
 

@@ -1,9 +1,9 @@
 #pragma once
-// Four float lanes for the two-bone solve: SSE2 where there is one, a plain array elsewhere,
-// with the same correctly rounded IEEE operation in every lane (no FMA, no reciprocal
-// estimates), so that both forms, and every CPU's clone, write the same bits. Vectors carry
-// (x, y, z, 0), quaternions Eigen's coefficient order (x, y, z, w). ARTICULA_IK_SCALAR forces
-// the array form, to check that it writes the SSE2 form's bits.
+// Four float lanes for the two-bone solve and FABRIK's rotation recovery: SSE2 where there is
+// one, a plain array elsewhere, with the same correctly rounded IEEE operation in every lane
+// (no FMA, no reciprocal estimates), so that both forms, and every CPU's clone, write the
+// same bits. Vectors carry (x, y, z, 0), quaternions Eigen's coefficient order (x, y, z, w).
+// ARTICULA_IK_SCALAR forces the array form, to check that it writes the SSE2 form's bits.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -38,6 +38,11 @@ inline F4 load3(const float* p) {
   return {_mm_movelh_ps(_mm_unpacklo_ps(_mm_load_ss(p), _mm_load_ss(p + 1)), _mm_load_ss(p + 2))};
 }
 inline void store4(float* p, F4 a) { _mm_storeu_ps(p, a.v); }
+// x, y, z, leaving the bytes after them alone (the next point of a packed Vec3 array).
+inline void store3(float* p, F4 a) {
+  _mm_storel_pi(reinterpret_cast<__m64*>(p), a.v);
+  _mm_store_ss(p + 2, _mm_movehl_ps(a.v, a.v));
+}
 inline float first(F4 a) { return _mm_cvtss_f32(a.v); }
 // Lanes i, j of a, then k, l of b.
 template <int i, int j, int k, int l>
@@ -101,6 +106,7 @@ inline F4 splat(float x) { return {{x, x, x, x}}; }
 inline F4 load4(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
 inline F4 load3(const float* p) { return {{p[0], p[1], p[2], 0.0f}}; }
 inline void store4(float* p, F4 a) { std::memcpy(p, a.v, sizeof a.v); }
+inline void store3(float* p, F4 a) { std::memcpy(p, a.v, 3 * sizeof(float)); }
 inline float first(F4 a) { return a.v[0]; }
 template <int i, int j, int k, int l>
 F4 shuffle(F4 a, F4 b) {
