@@ -328,18 +328,25 @@ ARTICULA_IK_HOT int recoverFree(IkChainJoint* joints, Vec3* positions, std::span
 
 ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointConstraint> constraints) {
   const int bones = size() - 1;
-  // Carried in registers: through memory, each joint would wait on the stores of the one
-  // before it. A free joint's turn is built from frameScaled, which needs no normalised
-  // frame.
-  const Quat first = joints.front().parentRotation;
-  RecoveryCarry carry{first, first, first.coeffs().squaredNorm(), positions.front()};
-  for (int k = 0;; ++k) {
-    k = recoverFree(joints.data(), positions.data(), constraints, k, bones, carry);
-    if (k >= bones) break;
+  // The carry (RecoveryCarry), kept in registers: through memory, each joint would wait on
+  // the stores of the one before it. Only a run of free joints hands it to recoverFree, so
+  // that a chain limited at every joint pays no call.
+  Quat frame = joints.front().parentRotation;
+  Quat frameScaled = frame;
+  float frameScaled2 = frame.coeffs().squaredNorm();
+  Vec3 position = positions.front();
+  for (int k = 0; k < bones; ++k) {
+    if (constraints.empty() || !constraints[static_cast<std::size_t>(k)].isActive()) {
+      RecoveryCarry carry{frame, frameScaled, frameScaled2, position};
+      k = recoverFree(joints.data(), positions.data(), constraints, k, bones, carry);
+      frame = carry.frame;
+      frameScaled = carry.frameScaled;
+      frameScaled2 = carry.frameScaled2;
+      position = carry.position;
+      if (k >= bones) break;
+    }
     const auto i = static_cast<std::size_t>(k);
     IkChainJoint& J = joints[i];
-    const Quat& frame = carry.frame;
-    Vec3& position = carry.position;
     const Vec3 wanted = positions[i + 1] - position;
     const float wantedLength2 = wanted.squaredNorm();
     const float wantedLength = std::sqrt(wantedLength2);
@@ -399,11 +406,11 @@ ARTICULA_IK_HOT void IkChainWorkspace::recoverRotations(std::span<const JointCon
     position +=
         alongWanted ? Vec3(wanted * (J.boneLength / wantedLength)) : Vec3(J.parentScale * (world * J.boneLocal));
     positions[i + 1] = position;
-    carry.frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
+    frame = J.linkIsIdentity ? world : Quat(world * J.linkRotation);
     // Unit within float rounding, as every frame this path builds.
-    carry.frameScaled = carry.frame;
-    carry.frameScaled2 = 1.0f;
-    joints[i + 1].parentRotation = carry.frame;
+    frameScaled = frame;
+    frameScaled2 = 1.0f;
+    joints[i + 1].parentRotation = frame;
   }
 }
 
