@@ -56,14 +56,14 @@ class IkInputRecord {
       const std::uint32_t key =
           (static_cast<std::uint32_t>(joint) << 2) | (withRotation ? 1u : 0u) | (withScale ? 2u : 0u);
       if constexpr (!kRecording) mKeys |= mSlot->lane[3] ^ key;
-      put3(load3(local.translation.data()), key);
+      put<true>(load3(local.translation.data()), key);
       addRest(local, withRotation, withScale);
     }
     // add() without the key, for a caller that passes the same joints, with the same values
     // counting, at every pass on this record (a workspace keyed on one hierarchy and three
     // joints): only the values can differ.
     void addValues(const Transform& local, bool withRotation, bool withScale = true) {
-      put3(load3(local.translation.data()), 0);
+      put<true>(load3(local.translation.data()));
       addRest(local, withRotation, withScale);
     }
 
@@ -72,43 +72,29 @@ class IkInputRecord {
     explicit Pass(Block* slot) : mSlot(slot) {}
 
     void addRest(const Transform& local, bool withRotation, bool withScale) {
-      if (withRotation) put4(load4(local.rotation.coeffs().data()));
-      if (withScale) put3(load3(local.scale.data()), 0);
+      if (withRotation) put<false>(load4(local.rotation.coeffs().data()));
+      if (withScale) put<true>(load3(local.scale.data()));
     }
 
-    // A block whose fourth lane is not data: recording puts `last` there (a key, or 0);
-    // comparing gathers the block apart, its fourth lane to be masked off.
-    void put3(const Lanes& block, std::uint32_t last) {
+    // A block; a three-lane one's fourth lane is not data: recording puts `last` there (a
+    // key, or 0), comparing gathers the block apart, its fourth lane to be masked off.
+    template <bool kThree>
+    void put(const Lanes& block, std::uint32_t last = 0) {
 #ifdef ARTICULA_IK_RECORD_SSE2
       auto* bits = reinterpret_cast<__m128i*>(mSlot->lane);
-      if constexpr (kRecording)
-        _mm_store_si128(bits, withLast(block, last));
-      else
-        mDiff3 = _mm_or_si128(mDiff3, _mm_xor_si128(_mm_load_si128(bits), block));
-#else
-      for (int k = 0; k < 3; ++k) {
-        if constexpr (kRecording)
-          mSlot->lane[k] = block.lane[k];
-        else
-          mDiff3.lane[k] |= mSlot->lane[k] ^ block.lane[k];
+      if constexpr (kRecording) {
+        _mm_store_si128(bits, kThree ? withLast(block, last) : block);
+      } else {
+        Lanes& diff = kThree ? mDiff3 : mDiff;
+        diff = _mm_or_si128(diff, _mm_xor_si128(_mm_load_si128(bits), block));
       }
-      if constexpr (kRecording) mSlot->lane[3] = last;
-#endif
-      ++mSlot;
-    }
-    void put4(const Lanes& block) {
-#ifdef ARTICULA_IK_RECORD_SSE2
-      auto* bits = reinterpret_cast<__m128i*>(mSlot->lane);
-      if constexpr (kRecording)
-        _mm_store_si128(bits, block);
-      else
-        mDiff = _mm_or_si128(mDiff, _mm_xor_si128(_mm_load_si128(bits), block));
 #else
-      for (int k = 0; k < 4; ++k) {
-        if constexpr (kRecording)
-          mSlot->lane[k] = block.lane[k];
-        else
-          mDiff.lane[k] |= mSlot->lane[k] ^ block.lane[k];
+      if constexpr (kRecording) {
+        *mSlot = block;
+        if (kThree) mSlot->lane[3] = last;
+      } else {
+        Lanes& diff = kThree ? mDiff3 : mDiff;
+        for (int k = 0; k < 4; ++k) diff.lane[k] |= mSlot->lane[k] ^ block.lane[k];
       }
 #endif
       ++mSlot;
@@ -198,10 +184,10 @@ class IkInputRecord {
     // Column-major 4×4: the linear part's columns, then the origin, each with a bottom-row
     // entry after it, which is masked off (Eigen does not promise it for an Affine).
     const float* m = frame.data();
-    pass.put3(load3(m), 0);
-    pass.put3(load3(m + 4), 0);
-    pass.put3(load3(m + 8), 0);
-    pass.put3(load3(m + 12), 0);
+    pass.template put<true>(load3(m));
+    pass.template put<true>(load3(m + 4));
+    pass.template put<true>(load3(m + 8));
+    pass.template put<true>(load3(m + 12));
     return static_cast<std::size_t>(pass.mSlot - mBlocks.data());
   }
 
