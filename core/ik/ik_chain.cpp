@@ -273,7 +273,6 @@ ARTICULA_IK_HOT int recoverFree(IkChainJoint* joints, Vec3* positions, std::span
   using namespace ik::simd;
   const F4 one = splat(1.0f);
   const F4 wLane = make(1.0f, 1.0f, 1.0f, 0.0f) == splat(0.0f);
-  const F4 signXyz = make(-0.0f, -0.0f, -0.0f, 0.0f);
   F4 frame = load4(carry.frame.coeffs().data());
   F4 frameScaled = load4(carry.frameScaled.coeffs().data());
   F4 frameScaled2 = splat(carry.frameScaled2);  // |frameScaled|² in every lane
@@ -288,7 +287,7 @@ ARTICULA_IK_HOT int recoverFree(IkChainJoint* joints, Vec3* positions, std::span
     const F4 inverseLength = one / sqrt(wantedLength2);
     F4 to = wanted * inverseLength;
     // A mirroring parent frame points the bone along −F a: turn F a onto −wanted.
-    if (J.parentScale < 0.0f) to = to ^ signXyz;
+    if (J.parentScale < 0.0f) to = conjugate(to);
     const F4 fromScaled = rotateScaled(frameScaled, load3(J.inputBoneParent.data()), frameScaled2);
     const F4 d = dot3(fromScaled, to);
     if (first(d) < -0.9f * first(frameScaled2)) break;
@@ -302,7 +301,7 @@ ARTICULA_IK_HOT int recoverFree(IkChainJoint* joints, Vec3* positions, std::span
     const F4 inputWorld = quatProduct(frameScaled, load4(J.inputRotation.coeffs().data()));
     const F4 worldScaled = quatProduct(half, inputWorld) * (one / (frameScaled2 * sqrt(frameScaled2)));
     const F4 world = worldScaled * (frameScaled2 * inverseNorm);
-    store4(J.rotation.coeffs().data(), quatProduct(frame ^ signXyz, world));
+    store4(J.rotation.coeffs().data(), quatProduct(conjugate(frame), world));
     position = position + wanted * (splat(J.boneLength) * inverseLength);
     store3(positions[k + 1].data(), position);
     if (J.linkIsIdentity) {

@@ -141,6 +141,9 @@ float lane(F4 a) {
   return first(broadcast<i>(a));
 }
 
+// x, y, z negated, w kept: a quaternion's conjugate, or a vector (w lane 0) reversed.
+inline F4 conjugate(F4 q) { return q ^ make(-0.0f, -0.0f, -0.0f, 0.0f); }
+
 // a × b as (a ⋅ b.yzx − a.yzx ⋅ b).yzx: three shuffles; lane 3 stays 0.
 inline F4 cross(F4 a, F4 b) { return swizzle<1, 2, 0, 3>(a * swizzle<1, 2, 0, 3>(b) - swizzle<1, 2, 0, 3>(a) * b); }
 

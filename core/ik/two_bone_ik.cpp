@@ -728,9 +728,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
   // space by the link (link⁻¹ · knee · link keeps knee's w and turns its axis; the link is
   // unit). The results are scaled by their inverse norms.
   const F4 kneeMidParent =
-      su.linkIsIdentity
-          ? knee
-          : ik::simd::rotateScaled(load(su.linkRotation) ^ make(-0.0f, -0.0f, -0.0f, 0.0f), knee, splat(1.0f));
+      su.linkIsIdentity ? knee : ik::simd::rotateScaled(ik::simd::conjugate(load(su.linkRotation)), knee, splat(1.0f));
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
   F4 startOut = start.q;
   const F4 startScale = splat(1.0f) / ik::simd::sqrt(broadcast<0>(start.squares));
