@@ -11,18 +11,24 @@
 // The hot functions of a solve, compiled twice where the loader can pick per CPU (x86-64
 // ELF): for CPUs with AVX and for any x86-64. AVX's three-operand encoding saves most of the
 // register copies of scalar float code; the operations are the same IEEE ones in the same
-// order (no FMA), so both clones write the same bits. GCC does not inline the
-// default-target helpers (Eigen's among them) into the AVX clone unless the clones are
-// flattened; clang inlines them and refuses flatten on clones. A function's clones must be
-// on its first declaration or definition in the file (clang).
+// order (no FMA: the IK sources build with -ffp-contract=off), so the clones write the same
+// bits. GCC does not inline the default-target helpers (Eigen's among them) into the AVX
+// clone unless the clones are flattened; clang inlines them and refuses flatten on clones. A
+// function's clones must be on its first declaration or definition in the file (clang).
+// ARTICULA_IK_HOT_WIDE adds a clone for x86-64-v4 (AVX-512): its 32 vector registers hold
+// the two-bone solve's live values, which spill to the stack with AVX's 16. The chain
+// solvers' functions measured slower with that clone, so they keep ARTICULA_IK_HOT.
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(ARTICULA_NO_TARGET_CLONES)
 #if defined(__clang__)
 #define ARTICULA_IK_HOT __attribute__((target_clones("avx", "default")))
+#define ARTICULA_IK_HOT_WIDE __attribute__((target_clones("arch=x86-64-v4", "avx", "default")))
 #else
 #define ARTICULA_IK_HOT __attribute__((target_clones("avx", "default"), flatten))
+#define ARTICULA_IK_HOT_WIDE __attribute__((target_clones("arch=x86-64-v4", "avx", "default"), flatten))
 #endif
 #else
 #define ARTICULA_IK_HOT
+#define ARTICULA_IK_HOT_WIDE
 #endif
 
 namespace articula::ik {

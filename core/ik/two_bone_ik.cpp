@@ -779,7 +779,7 @@ bool checkedSolve(const TwoBoneIkJob& job, const TwoBoneLimb& limb) {
 
 // A run with a workspace, as a rig runs every limb at every frame: the hot path, the
 // source comparison and the input check compiled with the solve.
-ARTICULA_IK_HOT bool runWithWorkspace(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
+ARTICULA_IK_HOT_WIDE bool runWithWorkspace(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws) {
   const TwoBoneLimb* limb = workspaceLimb(job, ws);
   return limb != nullptr && checkedSolve(job, *limb);
 }
