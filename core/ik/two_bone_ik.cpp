@@ -423,6 +423,12 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
   return make(lane<2>(symmetric), lane<1>(symmetric), z, lane<2>(axial));
 }
 
+// 1 / √s as √s · (1 / s): the square root and the division side by side instead of one after
+// the other, for a scale on the chain through the input rotations (within an ulp or two of
+// the quotient). `root` is √s where the caller has it already.
+F4 inverseNorm(F4 s, F4 root) { return root * (splat(1.0f) / s); }
+F4 inverseNorm(F4 s) { return inverseNorm(s, ik::simd::sqrt(s)); }
+
 // A start rotation q, not normalised, with |q|² and ⟨q, r⟩ (r the input rotation) in lanes 0
 // and 1, and again in 2 and 3: what normalises it and picks its hemisphere.
 struct StartTurn {
@@ -652,7 +658,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
   const bool straight = !(lane<2>(lengths) > 1e-4f);
   const F4 k = straight ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir),
                                                 toQuat(startRotation), toVec3(poleChain)))
-                        : cross / broadcast<2>(lengths);
+                        : cross * inverseNorm(broadcast<2>(limbSquares), broadcast<2>(lengths));
 
   // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
   F4 halves = shuffle<0, 1, 0, 1>(lengths, wantedRoots) * load(su.halfAngleScale);
@@ -731,7 +737,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
       su.linkIsIdentity ? knee : ik::simd::rotateScaled(ik::simd::conjugate(load(su.linkRotation)), knee, splat(1.0f));
   F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
   F4 startOut = start.q;
-  const F4 startScale = splat(1.0f) / ik::simd::sqrt(broadcast<0>(start.squares));
+  const F4 startScale = inverseNorm(broadcast<0>(start.squares));
   const bool blended = job.weight < 1.0f;
   if (blended) {
     startOut = blend(startRotation, startOut * startScale, job.weight);
