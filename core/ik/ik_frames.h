@@ -20,12 +20,12 @@
 // solvers' functions measured slower with that clone, so they keep ARTICULA_IK_HOT.
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(ARTICULA_NO_TARGET_CLONES)
 #if defined(__clang__)
-#define ARTICULA_IK_HOT __attribute__((target_clones("avx", "default")))
-#define ARTICULA_IK_HOT_WIDE __attribute__((target_clones("arch=x86-64-v4", "avx", "default")))
+#define ARTICULA_IK_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
 #else
-#define ARTICULA_IK_HOT __attribute__((target_clones("avx", "default"), flatten))
-#define ARTICULA_IK_HOT_WIDE __attribute__((target_clones("arch=x86-64-v4", "avx", "default"), flatten))
+#define ARTICULA_IK_CLONES(...) __attribute__((target_clones(__VA_ARGS__), flatten))
 #endif
+#define ARTICULA_IK_HOT ARTICULA_IK_CLONES("avx", "default")
+#define ARTICULA_IK_HOT_WIDE ARTICULA_IK_CLONES("arch=x86-64-v4", "avx", "default")
 #else
 #define ARTICULA_IK_HOT
 #define ARTICULA_IK_HOT_WIDE
