@@ -170,40 +170,59 @@ const Affine& chainFrame(const TwoBoneIkJob& job, Affine& rootFrame) {
   return rootChainFrame(job, rootFrame);
 }
 
-// What a run reads of the job's vectors, loaded once: the target and the pole (model space),
-// and |pole|², |fallback axis|², |start rotation|² and |mid rotation|² in lanes 0 to 3.
+// What a run reads of the job's vectors, loaded once: the target and the pole (model space).
 struct RunInputs {
   F4 target;
   F4 pole;
-  F4 norms;
 };
 
-// checkParameters and checkSolvedRotation of both solved joints as one packed test that
-// builds no message: true exactly when all three pass, as at nearly every run; inputsError
-// names the failure otherwise. `in` receives what the solve reads. The joint indices must be
-// valid.
+// checkParameters as one packed test that builds no message: true exactly when it passes,
+// as at nearly every run; inputsError names the failure otherwise. `in` receives what the
+// solve reads.
 bool inputsValid(const TwoBoneIkJob& job, RunInputs& in) {
   const F4 target = load(job.targetModel);
   const F4 pole = load(job.poleModel);
   const F4 axis = load(job.fallbackBendAxisMidLocal);
-  const F4 start = load(job.pose[static_cast<std::size_t>(job.startJoint)].rotation);
-  const F4 mid = load(job.pose[static_cast<std::size_t>(job.midJoint)].rotation);
-  const F4 norms = ik::simd::sums(pole * pole, axis * axis, start * start, mid * mid);
-  in = {target, pole, norms};
+  in = {target, pole};
   const F4 zero = splat(0.0f);
   // x * 0 is 0 for a finite x and NaN otherwise.
-  const F4 zeros = target * zero + pole * zero + axis * zero + start * zero + mid * zero;
+  const F4 zeros = target * zero + pole * zero + axis * zero;
   // The twist finite, soften and weight in [0, 1], the tolerance in [0, ∞); NaN fails both.
   // Lanes in the members' order, which they are read in.
   const F4 scalars = make(job.twistAngleRad, job.soften, job.weight, job.toleranceModel);
   const F4 inRange = (make(-FLT_MAX, 0.0f, 0.0f, 0.0f) <= scalars) & (scalars <= make(FLT_MAX, 1.0f, 1.0f, FLT_MAX));
-  // A non-zero pole (a direction only in PoleMode::Vector) and axis; rotations not zero.
-  const F4 normsValid = (zero < norms) & (make(0.0f, 0.0f, 1e-12f, 1e-12f) <= norms);
-  const int poleFree = job.poleMode == TwoBoneIkJob::PoleMode::Vector ? 0 : 1;
+  // A non-zero pole (a direction only in PoleMode::Vector; lanes 0 and 2) and axis (1, 3).
+  const F4 normsValid = zero < ik::simd::sums(pole * pole, axis * axis);
+  const int poleFree = job.poleMode == TwoBoneIkJob::PoleMode::Vector ? 0 : 0x5;
   return ik::simd::movemask((zeros == zero) & inRange) == 0xF && (ik::simd::movemask(normsValid) | poleFree) == 0xF;
 }
 
-// What inputsValid refused, in validate()'s order.
+// A solved joint's rotation as it is in the pose, with |q|² in every lane (summed as
+// quatNorm2 sums it, so that the run and validate() draw the line at 1e-12 on the same side).
+struct SolvedRotation {
+  F4 q;
+  F4 norm2;
+};
+SolvedRotation readSolvedRotation(const Quat& rotation) {
+  const F4 q = load(rotation);
+  return {q, ik::simd::sums(q * q, q * q)};
+}
+
+// checkSolvedRotation of both solved joints as one packed test: all lanes set when both pass.
+F4 solvedRotationsValid(const SolvedRotation& start, const SolvedRotation& mid) {
+  const F4 zero = splat(0.0f);
+  const F4 finite = start.q * zero + mid.q * zero == zero;
+  return finite & (splat(1e-12f) <= shuffle<0, 0, 0, 0>(start.norm2, mid.norm2));
+}
+
+// checkSolvedRotation of both solved joints, packed, for a job whose joints are valid.
+bool solvedRotationsValid(const TwoBoneIkJob& job) {
+  return ik::simd::movemask(solvedRotationsValid(
+             readSolvedRotation(job.pose[static_cast<std::size_t>(job.startJoint)].rotation),
+             readSolvedRotation(job.pose[static_cast<std::size_t>(job.midJoint)].rotation))) == 0xF;
+}
+
+// What inputsValid or solvedRotationsValid refused, in validate()'s order.
 std::optional<std::string> inputsError(const TwoBoneIkJob& job) {
   if (auto e = checkParameters(job)) return e;
   if (auto e = checkSolvedRotation(job, job.startJoint)) return e;
@@ -362,7 +381,7 @@ bool sourceChanged(const TwoBoneIkJob& job, bool direct, const Affine& frame, Ik
                                       std::optional<std::string>& error) {
   error = checkJoints(job);
   RunInputs in;
-  if (!error && !inputsValid(job, in)) error = inputsError(job);
+  if (!error && !(inputsValid(job, in) && solvedRotationsValid(job))) error = inputsError(job);
   if (error) return false;
   Affine rootFrame;
   const Affine& frame = chainFrame(job, rootFrame);
@@ -402,7 +421,7 @@ const TwoBoneLimb* workspaceLimb(const TwoBoneIkJob& job, TwoBoneIkWorkspace& ws
         ws.startParent != kNoParent
             ? sourceChanged(job, ws.direct, job.model[static_cast<std::size_t>(ws.startParent)], ws.source)
             : rootSourceChanged(job, ws.direct, ws.source);
-    if (!changed) return &ws.limb;
+    if (!ARTICULA_IK_RARE(changed)) return &ws.limb;
   }
   return rederive(job, ws);
 }
@@ -464,7 +483,7 @@ StartTurn frameTurn(F4 x0, F4 y0, F4 z0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
                 ik::simd::dot3(axial, r) * make(0.0f, 0.0f, 0.0f, 1.0f);
   // |K r|² = 16 ⟨q, r⟩²: past ~6° from orthogonal, ⟨q, r⟩² > 0.01 r2.
   const StartTurn turn = withSquares(kr, r);
-  if (first(turn.squares) > 0.16f * r2) return turn;
+  if (ARTICULA_IK_USUAL(first(turn.squares) > 0.16f * r2)) return turn;
   return withSquares(frameTurnAcross(diagonal, axial, symmetric), r);
 }
 
@@ -538,13 +557,8 @@ StartTurn frameTurn(F4 x0, F4 y0, F4 z0, F4 x1, F4 y1, F4 z1, F4 r, float r2) {
   return load(toQuat(input).normalized().slerp(weight, toQuat(solved)).normalized());
 }
 
-// Flips each solved rotation into its input's hemisphere: `dots` holds in lane 0 a value of
-// the sign of the start rotation's dot product with its input, in lane 3 the mid's.
-void alignToInputs(F4& startOut, F4& midOut, F4 dots) {
-  const F4 flips = (dots < splat(0.0f)) & splat(-0.0f);
-  startOut = startOut ^ broadcast<0>(flips);
-  midOut = midOut ^ broadcast<3>(flips);
-}
+// The sign bit where v is negative: what flips a result into its input's hemisphere.
+F4 signOf(F4 v) { return (v < splat(0.0f)) & splat(-0.0f); }
 
 // The unit direction of `towards` (u) and the unit normal of the plane it spans with the
 // pole, kWanted ∝ pole × towards = |pole across u| |towards| (v × u), v the pole's unit
@@ -576,7 +590,7 @@ TargetAxes targetAxes(F4 towards, F4 pole) {
 // one, formed directly: the input start rotation enters the common path only to pick the
 // output's hemisphere. `in` from inputsValid. Common path on four lanes (ik_simd.h), the
 // rare branches above.
-void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) {
+bool solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) {
   const float a = su.upperLength;
   const float b = su.lowerLength;
   const float longest = a + b;
@@ -598,7 +612,7 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
   float d = targetDistance;
   const float softStart = job.soften * longest;
   const float softLength = longest - softStart;
-  if (d > softStart && softLength > 0.0f) {
+  if (ARTICULA_IK_RARE(d > softStart && softLength > 0.0f)) {
     const float r = 3.0f / (3.0f + (d - softStart) / softLength);
     d = softStart + softLength * (1.0f - r * r * r);
   }
@@ -615,23 +629,25 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
 
   // Rotation side. The solved joints' rotations as they are, unit or not (validate() refuses
   // only zero ones): rotateScaled scales by their squared norms, divided out once, and the
-  // written rotations are normalised anyway.
+  // written rotations are normalised anyway. Read here, after the target side, and the
+  // start's just before its turn: a rig's next run reads what this one writes last, and an
+  // instruction waiting for it holds back the retirement of every later one, so the fewer
+  // that come before it, the further the runs overlap.
   Quat& startRotationOut = job.pose[static_cast<std::size_t>(job.startJoint)].rotation;
   Quat& midRotationOut = job.pose[static_cast<std::size_t>(job.midJoint)].rotation;
-  const F4 startRotation = load(startRotationOut);
-  const F4 midRotation = load(midRotationOut);
-  const F4 midNorm2 = broadcast<3>(in.norms);
-  const float startNorm2 = lane<2>(in.norms);
+  const SolvedRotation mid = readSolvedRotation(midRotationOut);
+  const F4 midRotation = mid.q;
+  const F4 midNorm2 = mid.norm2;
   // The bones as unit directions in start space: rotations keep lengths, so the bones'
   // lengths are the limb's.
   const F4 upperDir = load(su.upperDir);
   const F4 lowerTurn =  // mid parent space → start space, times |mid|
-      su.linkIsIdentity ? midRotation : linkTimes(su, midRotation);
+      ARTICULA_IK_USUAL(su.linkIsIdentity) ? midRotation : linkTimes(su, midRotation);
   const F4 lowerDir =
       ik::simd::rotateScaled(lowerTurn, load(su.lowerLocal), midNorm2) * (splat(su.lowerDirScale) / midNorm2);
-  const TargetAxes axes = atStart ? targetAxesAtStart(toQuat(startRotation), toVec3(upperDir * splat(a)),
-                                                      toVec3(lowerDir * splat(b)), longest, poleChain)
-                                  : towardsTarget;
+  const TargetAxes axes = ARTICULA_IK_RARE(atStart) ? targetAxesAtStart(startRotationOut, toVec3(upperDir * splat(a)),
+                                                                        toVec3(lowerDir * splat(b)), longest, poleChain)
+                                                    : towardsTarget;
   const F4 u = axes.u;
   const F4 kWanted = axes.kWanted;
   // Without a usable pole (on the start–target axis), the current plane swung minimally.
@@ -654,21 +670,38 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
       (first(limbSquares) + lane<1>(limbSquares)) * (first(wantedSquares) + lane<1>(wantedSquares)) * su.kneeNormScale;
   const F4 midScale = splat(1.0f) / ik::simd::sqrt(splat(kneeNorm2) * midNorm2);
 
-  // Bend axis k: a positive rotation of the lower bone about k bends the limb more.
+  // Bend axis k: a positive rotation of the lower bone about k bends the limb more. Along
+  // kAlong, k = kAlong kScale.
   const bool straight = !(lane<2>(lengths) > 1e-4f);
-  const F4 k = straight ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir),
-                                                toQuat(startRotation), toVec3(poleChain)))
-                        : cross * inverseNorm(broadcast<2>(limbSquares), broadcast<2>(lengths));
+  const F4 kAlong = ARTICULA_IK_RARE(straight)
+                        ? load(straightBendAxis(toQuat(lowerTurn), job.fallbackBendAxisMidLocal, toVec3(upperDir),
+                                                startRotationOut, toVec3(poleChain)))
+                        : cross;
+  const F4 kScale =
+      ARTICULA_IK_RARE(straight) ? splat(1.0f) : inverseNorm(broadcast<2>(limbSquares), broadcast<2>(lengths));
+  const F4 k = kAlong * kScale;
+  // The knee's turn after the mid rotation is cos(Δ/2) mid + sin(Δ/2) (k, 0) mid, Δ = β0 − β1:
+  // the product with mid formed from kAlong, carried into the mid's parent space by the link
+  // (link⁻¹ (k, 0) link is k turned; the link is unit), beside the half angles, so that
+  // only two lane-wise products wait for them on the chain through the mid rotation.
+  const F4 kMidParent = ARTICULA_IK_USUAL(su.linkIsIdentity)
+                            ? kAlong
+                            : ik::simd::rotateScaled(ik::simd::conjugate(load(su.linkRotation)), kAlong, splat(1.0f));
+  const F4 kTimesMid = ik::simd::quatProduct(kMidParent, midRotation);
 
   // cos(β0/2), sin(β0/2) (signed about k), cos(β1/2), sin(β1/2).
   F4 halves = shuffle<0, 1, 0, 1>(lengths, wantedRoots) * load(su.halfAngleScale);
-  if (straight && first(ik::simd::dot3(cross, k)) < 0.0f) halves = halves ^ make(0.0f, -0.0f, 0.0f, 0.0f);
+  if (ARTICULA_IK_RARE(straight && first(ik::simd::dot3(cross, k)) < 0.0f))
+    halves = halves ^ make(0.0f, -0.0f, 0.0f, 0.0f);
   const float cosHalf1 = lane<2>(halves);
   const float sinHalf1 = lane<3>(halves);
-  // The knee turns by β0 − β1 about k: products c0 c1, s0 s1, c0 s1, s0 c1.
+  // The knee turns by Δ about k: products c0 c1, s0 s1, c0 s1, s0 c1, and from them
+  // cos(Δ/2) in lanes 0 and 1, sin(Δ/2) in lanes 2 and 3.
   const F4 products = swizzle<0, 1, 0, 1>(halves) * swizzle<2, 3, 3, 2>(halves);
-  const float kneeSin = lane<3>(products) - lane<2>(products);
-  const F4 knee = k * splat(kneeSin) + make(0.0f, 0.0f, 0.0f, first(products) + lane<1>(products));
+  const F4 kneeHalves =
+      swizzle<0, 0, 3, 3>(products) + (swizzle<1, 1, 2, 2>(products) ^ make(0.0f, 0.0f, -0.0f, -0.0f));
+  const float kneeSin = lane<2>(kneeHalves);
+  auto knee = [&] { return k * splat(kneeSin) + make(0.0f, 0.0f, 0.0f, first(kneeHalves)); };
 
   // From the start joint to the end joint after the knee's turn, |reachAfterKnee| = d. The
   // knee turns the lower bone about k to π − β1 from the upper bone, towards k × upperDir:
@@ -684,38 +717,41 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
   // Wanted only by the rare branches below: formed there.
   auto reachAfterKnee = [&] {
     return straight
-               ? load(straightReachAfterKnee(toVec3(upperDir * splat(a)), toQuat(knee), toVec3(lowerDir * splat(b))))
+               ? load(straightReachAfterKnee(toVec3(upperDir * splat(a)), toQuat(knee()), toVec3(lowerDir * splat(b))))
                : inBendPlane(alongReach, acrossReach);
   };
 
   // The start joint's new rotation maps the solved limb's frame in start space (a direction
   // in the bend plane, k) onto the wanted one in chain space (the same direction placed by
   // the target, kWanted).
+  const SolvedRotation startIn = readSolvedRotation(startRotationOut);
+  const F4 startRotation = startIn.q;
+  const float startNorm2 = first(startIn.norm2);
   StartTurn start;
   if (job.method == TwoBoneIkJob::Method::LawOfCosines) {
     // The reach swung onto the target and turned about it into the pole's plane. It is zero
     // only for equal bones folded onto the start: then only the turn about u.
-    const F4 reachDir = folded     ? load(intoStartSpace(toQuat(startRotation), toVec3(u)))
-                        : straight ? reachAfterKnee() * splat(inverseD)
-                                   : inBendPlane(alongReach * inverseD, acrossReach * inverseD);
+    const F4 reachDir = ARTICULA_IK_RARE(folded) ? load(intoStartSpace(startRotationOut, toVec3(u)))
+                        : straight               ? reachAfterKnee() * splat(inverseD)
+                                                 : inBendPlane(alongReach * inverseD, acrossReach * inverseD);
     // A straight input limb's k is across the upper bone only: make it across the reach.
-    const F4 kAcross = straight || folded ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
-    if (hasPole) {
+    const F4 kAcross = ARTICULA_IK_RARE(straight || folded) ? k - reachDir * ik::simd::dot3(k, reachDir) : k;
+    if (ARTICULA_IK_USUAL(hasPole)) {
       // reachDir × k = along (upperDir × k) + across ((k × upperDir) × k), beside reachDir;
       // z1 = u × kWanted, the pole's direction across u.
-      const F4 reachCrossK =
-          straight || folded ? ik::simd::cross(reachDir, kAcross)
-                             : upperDir * splat(acrossReach * inverseD) - kCrossUpper * splat(alongReach * inverseD);
+      const F4 reachCrossK = ARTICULA_IK_RARE(straight || folded) ? ik::simd::cross(reachDir, kAcross)
+                                                                  : upperDir * splat(acrossReach * inverseD) -
+                                                                        kCrossUpper * splat(alongReach * inverseD);
       start =
           frameTurn(reachDir, kAcross, reachCrossK, u, kWanted, ik::simd::cross(u, kWanted), startRotation, startNorm2);
     } else {
-      start = withSquares(
-          folded ? startRotation : load(swungStart(toQuat(startRotation), toVec3(reachAfterKnee()), toVec3(u))),
-          startRotation);
+      start =
+          withSquares(folded ? startRotation : load(swungStart(startRotationOut, toVec3(reachAfterKnee()), toVec3(u))),
+                      startRotation);
     }
   } else {
     const F4 kPlane =
-        hasPole ? kWanted : load(swungBendAxis(toQuat(startRotation), toVec3(reachAfterKnee()), toVec3(u), toVec3(k)));
+        hasPole ? kWanted : load(swungBendAxis(startRotationOut, toVec3(reachAfterKnee()), toVec3(u), toVec3(k)));
     const F4 vWanted = ik::simd::cross(u, kPlane);
     // Knee on the circle where the spheres (start, a) and (target, b) meet, on vWanted's
     // side: along² + across² = a².
@@ -726,28 +762,30 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
     start = frameTurn(upperDir, k, ik::simd::cross(upperDir, k), upperWantedDir, kPlane,
                       ik::simd::cross(upperWantedDir, kPlane), startRotation, startNorm2);
   }
-  if (job.twistAngleRad != 0.0f)
+  if (ARTICULA_IK_RARE(job.twistAngleRad != 0.0f))
     start =
         withSquares(load(twisted(toQuat(start.q), toVec3(u), job.twistAngleRad, su.chainDeterminant)), startRotation);
 
-  // The knee turn applies after the mid rotation in the chain, carried into the mid's parent
-  // space by the link (link⁻¹ · knee · link keeps knee's w and turns its axis; the link is
-  // unit). The results are scaled by their inverse norms.
-  const F4 kneeMidParent =
-      su.linkIsIdentity ? knee : ik::simd::rotateScaled(ik::simd::conjugate(load(su.linkRotation)), knee, splat(1.0f));
-  F4 midOut = ik::simd::quatProduct(kneeMidParent, midRotation);
-  F4 startOut = start.q;
-  const F4 startScale = inverseNorm(broadcast<0>(start.squares));
+  // The results scaled by their inverse norms and flipped into their inputs' hemispheres,
+  // the flip folded into the scale (a sign is exact): ⟨p q, q⟩ = p.w |q|², so the knee's w,
+  // cos(Δ/2), gives the mid's sign and ⟨K r, r⟩ (StartTurn) the start's. Each output waits
+  // on its own chain only.
+  const F4 midFactors =
+      (kneeHalves * shuffle<0, 0, 0, 0>(midScale, kScale * midScale)) ^ signOf(broadcast<0>(kneeHalves));
+  F4 midOut = midRotation * broadcast<0>(midFactors) + kTimesMid * broadcast<2>(midFactors);
+  F4 startOut = start.q * (inverseNorm(broadcast<0>(start.squares)) ^ signOf(broadcast<1>(start.squares)));
+  // Invalid solved rotations (not finite, or zero) are refused here, before anything is
+  // written, rather than before the solve: the check then waits for a rig's previous run's
+  // results at the end of this run, not at its start.
+  if (ARTICULA_IK_RARE(ik::simd::movemask(solvedRotationsValid(startIn, mid)) != 0xF)) return false;
   const bool blended = job.weight < 1.0f;
-  if (blended) {
-    startOut = blend(startRotation, startOut * startScale, job.weight);
-    midOut = blend(midRotation, midOut * midScale, job.weight);
-    alignToInputs(startOut, midOut, ik::simd::sums(startOut * startRotation, midOut * midRotation));
-  } else {
-    // ⟨p q, q⟩ = p.w |q|²: the knee's w gives the mid's sign without waiting for the product.
-    alignToInputs(startOut, midOut, shuffle<1, 1, 3, 3>(start.squares, kneeMidParent));
-    startOut = startOut * startScale;
-    midOut = midOut * midScale;
+  if (ARTICULA_IK_RARE(blended)) {
+    // The slerp takes the shorter way to either sign of the solved rotation alike.
+    startOut = blend(startRotation, startOut, job.weight);
+    midOut = blend(midRotation, midOut, job.weight);
+    const F4 dots = ik::simd::sums(startOut * startRotation, midOut * midRotation);
+    startOut = startOut ^ signOf(broadcast<0>(dots));
+    midOut = midOut ^ signOf(broadcast<1>(dots));
   }
   ik::simd::store4(startRotationOut.coeffs().data(), startOut);
   ik::simd::store4(midRotationOut.coeffs().data(), midOut);
@@ -772,15 +810,14 @@ void solve(const TwoBoneIkJob& job, const TwoBoneLimb& su, const RunInputs& in) 
     job.report->reached = job.report->errorModel <= job.toleranceModel;
     job.report->iterations = 1;
   }
+  return true;
 }
 
 // The per-run input check, then the solve; false (nothing written) when the inputs are
 // invalid.
 bool checkedSolve(const TwoBoneIkJob& job, const TwoBoneLimb& limb) {
   RunInputs in;
-  if (!inputsValid(job, in)) return false;
-  solve(job, limb, in);
-  return true;
+  return ARTICULA_IK_USUAL(inputsValid(job, in)) && solve(job, limb, in);
 }
 
 // A run with a workspace, as a rig runs every limb at every frame: the hot path, the
