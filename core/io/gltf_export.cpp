@@ -22,6 +22,7 @@
 
 #include "core/io/gltf_export_channels.h"
 #include "core/io/gltf_export_extras.h"
+#include "core/skeleton/local_to_model.h"
 
 namespace articula {
 namespace {
@@ -175,6 +176,7 @@ class Document {
     writeNodes();
     writeMaterials();
     writeMeshes();
+    writeSkeletonSkins();
     for (const Clip& clip : mScene.clips) writeAnimation(clip);
   }
 
@@ -516,19 +518,55 @@ class Document {
       const Skin& other = *mSkinSources[s];
       if (other.joints == skin.joints && other.inverseBindMatrices == skin.inverseBindMatrices) return static_cast<int>(s);
     }
-    std::vector<float> matrices(skin.joints.size() * 16);
-    for (std::size_t k = 0; k < skin.joints.size(); ++k) {
-      std::memcpy(matrices.data() + 16 * k, skin.inverseBindMatrices[k].data(), 16 * sizeof(float));
+    mSkinSources.push_back(&skin);
+    return addSkin(skin.name, skin.joints, skin.inverseBindMatrices);
+  }
+
+  int addSkin(const std::string& name, const std::vector<int>& joints, std::span<const Mat4> inverseBindMatrices) {
+    std::vector<float> matrices(joints.size() * 16);
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      std::memcpy(matrices.data() + 16 * k, inverseBindMatrices[k].data(), 16 * sizeof(float));
     }
     Json out;
-    if (!skin.name.empty()) out["name"] = skin.name;
+    if (!name.empty()) out["name"] = name;
     out["inverseBindMatrices"] = addFloats(matrices, 16, "MAT4", false, 0);
-    out["joints"] = skin.joints;
-    const int root = commonAncestor(skin.joints);
+    out["joints"] = joints;
+    const int root = commonAncestor(joints);
     if (root >= 0) out["skeleton"] = root;
     mSkins.push_back(std::move(out));
-    mSkinSources.push_back(&skin);
     return static_cast<int>(mSkins.size()) - 1;
+  }
+
+  // Importers build a skeleton from skins only (Blender an armature, three.js bones); joints
+  // outside every skin come in as animated empties. So each tree of the forest whose joints
+  // skin no mesh (BVH, mocap FBX or Collada) gets a skin of its own, attached to no node, as
+  // Blender's exporter writes an armature without a mesh: its Joint nodes in index order
+  // (parents first), bound at the rest pose. Trees a mesh skins keep their mesh skins alone,
+  // so no joint lands in two armatures.
+  void writeSkeletonSkins() {
+    const Skeleton& skeleton = mScene.skeleton;
+    std::vector<int> treeRoot(static_cast<std::size_t>(skeleton.jointCount()));
+    for (int j = 0; j < skeleton.jointCount(); ++j) {
+      const int parent = skeleton.parent(j);
+      treeRoot[static_cast<std::size_t>(j)] = parent == kNoParent ? j : treeRoot[static_cast<std::size_t>(parent)];
+    }
+    std::vector<bool> skinnedTree(treeRoot.size(), false);
+    for (const Skin* skin : mSkinSources) {
+      for (int joint : skin->joints) skinnedTree[static_cast<std::size_t>(treeRoot[static_cast<std::size_t>(joint)])] = true;
+    }
+    std::vector<Affine> restModel;
+    for (int root = 0; root < skeleton.jointCount(); ++root) {
+      if (skeleton.parent(root) != kNoParent || skinnedTree[static_cast<std::size_t>(root)]) continue;
+      std::vector<int> joints;
+      for (int j = root; j < skeleton.jointCount(); ++j) {
+        if (treeRoot[static_cast<std::size_t>(j)] == root && skeleton.kind(j) == NodeKind::Joint) joints.push_back(j);
+      }
+      if (joints.empty()) continue;
+      if (restModel.empty()) restModel = localToModel(skeleton, skeleton.restPose());
+      std::vector<Mat4> inverseBind;
+      for (int joint : joints) inverseBind.push_back(restModel[static_cast<std::size_t>(joint)].inverse().matrix());
+      addSkin(skeleton.name(root), joints, inverseBind);
+    }
   }
 
   // ---- animations ----

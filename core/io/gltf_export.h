@@ -41,6 +41,10 @@ struct GltfExportOptions {
 //   sorted by weight and renormalised to sum 1; JOINTS_n/WEIGHTS_n sets are added four
 //   influences at a time as the busiest vertex needs. A vertex without weight follows the
 //   skin's first joint.
+//   A tree of the forest whose joints skin no mesh (BVH, mocap FBX or Collada) gets a skin
+//   attached to no node, named after the tree's root: its Joint nodes in index order, inverse
+//   bind matrices the inverse of their rest model matrices. Blender's exporter writes an
+//   armature without a mesh the same way, and importers build a skeleton only from skins.
 // - Materials: baseColorFactor (clamped to [0, 1]), metallicFactor 0 (the Scene keeps no
 //   PBR parameters; a character is a dielectric), baseColorTexture when the image is PNG or
 //   JPEG, from Material::textureData or read from Material::textureUri (relative to the

@@ -449,6 +449,66 @@ TEST_F(GltfExport, SixInfluencesGetTwoJointSets) {
   EXPECT_EQ(copy.meshes.front().maxInfluences(), 6);
 }
 
+// ---- skeletons that skin no mesh ----
+
+// The floats of a float accessor of a .glb (no sparse, tightly packed: what exportGltf writes).
+std::vector<float> glbAccessorFloats(const std::string& path, const Json& gltf, int accessorIndex, int components) {
+  const std::vector<std::uint8_t> bytes = readBytes(path);
+  std::uint32_t jsonLength = 0;
+  std::memcpy(&jsonLength, bytes.data() + 12, 4);
+  const std::size_t binStart = 20 + jsonLength + 8;  // after the JSON chunk and the BIN chunk's header
+  const Json& accessor = gltf["accessors"][static_cast<std::size_t>(accessorIndex)];
+  const Json& view = gltf["bufferViews"][accessor["bufferView"].get<std::size_t>()];
+  const std::size_t offset = binStart + view.value("byteOffset", std::size_t{0}) + accessor.value("byteOffset", std::size_t{0});
+  std::vector<float> values(accessor["count"].get<std::size_t>() * static_cast<std::size_t>(components));
+  EXPECT_LE(offset + values.size() * sizeof(float), bytes.size());
+  if (offset + values.size() * sizeof(float) <= bytes.size()) std::memcpy(values.data(), bytes.data() + offset, values.size() * sizeof(float));
+  return values;
+}
+
+// A BVH skins nothing: its joints still form a skin (what Blender and three.js build a
+// skeleton from), listing the skeleton's joints with the inverse of their rest model matrices.
+TEST_F(GltfExport, BvhSkeletonGetsASkinBoundAtTheRestPose) {
+  const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  ASSERT_EQ(exportGltf(source, out("walk.glb")), std::nullopt);
+  expectValidGltf(out("walk.glb"));
+  const Json json = readGltfJson(out("walk.glb"));
+  ASSERT_EQ(json["skins"].size(), 1u) << json.dump();
+  const Json& skin = json["skins"][0];
+  std::vector<int> expectedJoints;
+  for (int j = 0; j < source.skeleton.jointCount(); ++j) {
+    if (source.skeleton.kind(j) == NodeKind::Joint) expectedJoints.push_back(j);
+  }
+  ASSERT_EQ(expectedJoints.size(), 31u);  // the BVH's joints; its End Sites are not bones
+  EXPECT_EQ(skin["joints"].get<std::vector<int>>(), expectedJoints);
+  EXPECT_EQ(skin["skeleton"].get<int>(), 0);  // the hips, root of every joint
+  EXPECT_EQ(skin["name"].get<std::string>(), source.skeleton.name(0));
+  for (const Json& node : json["nodes"]) EXPECT_FALSE(node.contains("skin")) << "glTF requires a mesh beside a skin";
+
+  const std::vector<float> matrices = glbAccessorFloats(out("walk.glb"), json, skin["inverseBindMatrices"].get<int>(), 16);
+  ASSERT_EQ(matrices.size(), expectedJoints.size() * 16);
+  const std::vector<Affine> restModel = localToModel(source.skeleton, source.skeleton.restPose());
+  for (std::size_t k = 0; k < expectedJoints.size(); ++k) {
+    const Mat4 inverseBind = Eigen::Map<const Mat4>(matrices.data() + 16 * k);
+    const Mat4 product = inverseBind * restModel[static_cast<std::size_t>(expectedJoints[k])].matrix();
+    EXPECT_LE((product - Mat4::Identity()).cwiseAbs().maxCoeff(), 1e-5f) << source.skeleton.name(expectedJoints[k]);
+  }
+  // Read back, the skin's nodes are the skeleton's joints again.
+  const Scene copy = importOrFail(out("walk.glb"));
+  EXPECT_EQ(copy.skeleton.boneCount(), source.skeleton.boneCount());
+}
+
+// A tree a mesh skins keeps the mesh's skin alone: no joint in two armatures.
+TEST_F(GltfExport, SkinnedCharacterGetsNoExtraSkin) {
+  const Scene source = makeMannequin();
+  ASSERT_EQ(exportGltf(source, out("mannequin.glb")), std::nullopt);
+  const Json json = readGltfJson(out("mannequin.glb"));
+  ASSERT_EQ(json["skins"].size(), 1u);
+  const auto skinned = std::count_if(json["nodes"].begin(), json["nodes"].end(),
+                                     [](const Json& node) { return node.contains("skin"); });
+  EXPECT_EQ(skinned, 1);
+}
+
 // ---- bad input ----
 
 // Damaged Articula extras fail the import with a message naming the curve and the key.
