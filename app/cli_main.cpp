@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/cli_batch.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
 #include "core/io/gltf_export.h"
@@ -211,6 +212,7 @@ struct BakeArgs {
   std::string in, out, clip, range, rig, ground, contacts = "keep";
   std::optional<double> tolerance;
   bool json = false;
+  bool keepSource = false;
 };
 
 // "A:B" (frames, inclusive) into the bake's range.
@@ -270,7 +272,8 @@ std::function<bool(int, int)> progressBar() {
 
 // Bakes one clip through a rig (contacts keep: the rig as it is, with the clip's stride
 // curves and an optional ground) or through the foot-skate cleanup (contacts detect), and
-// writes the scene with that clip alone as glTF.
+// writes the scene as glTF with the baked clip in place of its source (beside it with
+// --keep-source).
 int runBake(const BakeArgs& args) {
   if (auto error = checkGltfOutput(args.out)) return fail(*error);
   if (args.contacts != "detect" && args.contacts != "keep")
@@ -314,13 +317,16 @@ int runBake(const BakeArgs& args) {
     unreachedFrames.insert(miss.frame);
     ++unreachedByHandle[report.handleNames[static_cast<std::size_t>(miss.handle)]];
   }
-  scene->clips.assign(1, std::move(result->clip));
+  const auto sourceIndex = static_cast<std::size_t>(*clip - scene->clips.data());
+  const std::size_t bakedIndex =
+      articula::placeBakedClip(scene->clips, sourceIndex, std::move(result->clip), args.keepSource);
+  const std::string& bakedName = scene->clips[bakedIndex].name;
   if (auto error = articula::exportGltf(*scene, args.out)) return fail(*error);
 
   if (args.json) {
     nlohmann::json json;
     json["out"] = args.out;
-    json["clip"] = scene->clips.front().name;
+    json["clip"] = bakedName;
     json["frames"] = report.framesBaked;
     json["keysBefore"] = report.reduction.keysBefore;
     json["keysAfter"] = report.reduction.keysAfter;
@@ -333,7 +339,7 @@ int runBake(const BakeArgs& args) {
     std::cout << json.dump() << '\n';
     return 0;
   }
-  std::cout << "baked " << report.framesBaked << " frames of '" << scene->clips.front().name << "'\n";
+  std::cout << "baked " << report.framesBaked << " frames of '" << bakedName << "'\n";
   std::cout << "keys " << report.reduction.keysBefore << " -> " << report.reduction.keysAfter << ", max error "
             << report.reduction.maxDeviationModel << " (tolerance " << options.reduction.toleranceModel << ")\n";
   for (const auto& [curve, count] : contactCounts) std::cout << curve << ": " << count << " contacts held\n";
@@ -356,33 +362,44 @@ int main(int argc, char** argv) {
       ->required();
   info->add_flag("--json", infoJson, "Print one JSON object instead of text");
 
-  std::string exportIn;
+  std::vector<std::string> exportIns;
   std::string exportOut;
   CLI::App* exportCommand =
       app.add_subcommand("export", "Write a file's scene and clips as glTF 2.0, or as an Articula project");
-  exportCommand->add_option("IN", exportIn, "Any file articula-cli info reads")->required();
-  exportCommand->add_option("--out", exportOut, "Output .glb, .gltf with its .bin beside it, or .articula")->required();
+  exportCommand->add_option("IN", exportIns, "Any file articula-cli info reads; several, or folders, with --out-dir")
+      ->required();
+  exportCommand->add_option("--out", exportOut, "Output .glb, .gltf with its .bin beside it, or .articula");
+  articula::cli::BatchOptions exportBatch;
+  articula::cli::addBatchOptions(*exportCommand, exportBatch);
   std::string exportRig;
   exportCommand->add_option("--rig", exportRig,
                             "Add a rig to the written project as its active rig: auto (the humanoid rig from joint "
                             "names) or a rig JSON file");
 
-  std::string contactsIn;
+  std::vector<std::string> contactsIns;
   std::string contactsOut;
   std::string contactsClip;
   std::string contactsHeights;
   CLI::App* contacts =
       app.add_subcommand("contacts", "Detect foot contacts and write the clip with its stride curves as glTF 2.0");
-  contacts->add_option("IN", contactsIn, "A humanoid character with a clip")->required();
-  contacts->add_option("--out", contactsOut, "Output .glb, or .gltf with its .bin beside it")->required();
+  contacts->add_option("IN", contactsIns, "A humanoid character with a clip; several, or folders, with --out-dir")
+      ->required();
+  contacts->add_option("--out", contactsOut, "Output .glb, or .gltf with its .bin beside it");
+  articula::cli::BatchOptions contactsBatch;
+  articula::cli::addBatchOptions(*contacts, contactsBatch);
   contacts->add_option("--clip", contactsClip, "Clip to analyse (default: the first)");
   contacts->add_option("--heights", contactsHeights, "Also write each foot's ankle/toe heights per frame as CSV");
 
   BakeArgs bakeArgs;
+  std::vector<std::string> bakeIns;
   CLI::App* bake = app.add_subcommand(
       "bake", "Bake a clip through an IK rig (optionally cleaning foot skate) into a reduced clip, as glTF 2.0");
-  bake->add_option("IN", bakeArgs.in, "Any file articula-cli info reads, or an .articula project")->required();
-  bake->add_option("--out", bakeArgs.out, "Output .glb, or .gltf with its .bin beside it")->required();
+  bake->add_option("IN", bakeIns,
+                   "Any file articula-cli info reads, or an .articula project; several, or folders, with --out-dir")
+      ->required();
+  bake->add_option("--out", bakeArgs.out, "Output .glb, or .gltf with its .bin beside it");
+  articula::cli::BatchOptions bakeBatch;
+  articula::cli::addBatchOptions(*bake, bakeBatch);
   bake->add_option("--clip", bakeArgs.clip, "Clip to bake (default: the first)");
   bake->add_option("--range", bakeArgs.range, "Frames to bake, FIRST:LAST inclusive (default: all)");
   bake->add_option("--rig", bakeArgs.rig,
@@ -395,6 +412,8 @@ int main(int argc, char** argv) {
   bake->add_option("--tolerance", bakeArgs.tolerance,
                    "Largest key-reduction error, model units (default 0.1 % of the character's height)");
   bake->add_flag("--json", bakeArgs.json, "Print one JSON object instead of the summary");
+  bake->add_flag("--keep-source", bakeArgs.keepSource,
+                 "Write the source clip too, the baked one beside it as '<clip> baked' (default: in its place)");
 
   try {
     app.parse(argc, argv);
@@ -404,9 +423,21 @@ int main(int argc, char** argv) {
   // Nothing may escape as a crash: a library exception becomes a one-line error.
   try {
     if (*info) return runInfo(infoPath, infoJson);
-    if (*exportCommand) return runExport(exportIn, exportOut, exportRig);
-    if (*contacts) return runContacts(contactsIn, contactsOut, contactsClip, contactsHeights);
-    if (*bake) return runBake(bakeArgs);
+    if (*exportCommand) {
+      return articula::cli::runFileCommand(*exportCommand, exportIns, exportOut, exportBatch, false,
+                                           [&](const std::string& in) { return runExport(in, exportOut, exportRig); });
+    }
+    if (*contacts) {
+      return articula::cli::runFileCommand(*contacts, contactsIns, contactsOut, contactsBatch, false, [&](const std::string& in) {
+        return runContacts(in, contactsOut, contactsClip, contactsHeights);
+      });
+    }
+    if (*bake) {
+      return articula::cli::runFileCommand(*bake, bakeIns, bakeArgs.out, bakeBatch, true, [&](const std::string& in) {
+        bakeArgs.in = in;
+        return runBake(bakeArgs);
+      });
+    }
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -1,5 +1,7 @@
 #include "core/bake/bake_pipeline.h"
 
+#include <algorithm>
+
 #include "core/bake/rig_corrector.h"
 #include "core/bake/skate_cleanup.h"
 
@@ -44,6 +46,21 @@ Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source
   }
   result.clip.name = source.name;
   return result;
+}
+
+std::size_t placeBakedClip(std::vector<Clip>& clips, std::size_t sourceIndex, Clip baked, bool keepSource) {
+  if (!keepSource) {
+    clips[sourceIndex] = std::move(baked);
+    return sourceIndex;
+  }
+  const auto taken = [&clips](const std::string& name) {
+    return std::any_of(clips.begin(), clips.end(), [&name](const Clip& clip) { return clip.name == name; });
+  };
+  const std::string base = clips[sourceIndex].name + " baked";
+  baked.name = base;
+  for (int n = 2; taken(baked.name); ++n) baked.name = base + " " + std::to_string(n);
+  clips.insert(clips.begin() + static_cast<std::ptrdiff_t>(sourceIndex) + 1, std::move(baked));
+  return sourceIndex + 1;
 }
 
 }  // namespace articula

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/bake/bake_job.h"
 #include "core/rig/ground.h"
@@ -33,5 +34,11 @@ struct BakePipelineResult {
 Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
                                           const BakePipelineOptions& options,
                                           const std::function<bool(int, int)>& progress = nullptr);
+
+// Puts a baked clip among the source's clips, so a bake loses nothing of the source:
+// `baked` replaces the clip at `sourceIndex`, or with `keepSource` goes right after it named
+// "<source clip> baked" (" 2", " 3", … appended while that name is taken). Returns the baked
+// clip's index in `clips`.
+std::size_t placeBakedClip(std::vector<Clip>& clips, std::size_t sourceIndex, Clip baked, bool keepSource);
 
 }  // namespace articula

@@ -9,9 +9,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "core/io/gltf_export.h"
 #include "core/io/project_file.h"
+#include "core/samples/mannequin.h"
 #include "tools/gltf_validator.h"
 
 namespace {
@@ -276,7 +281,7 @@ TEST(CliProject, ExportConvertsAnAssetToAProjectAndBack) {
   const CliRun toGlb = runCli("export " + quoted(project) + " --out " + quoted(glb));
   ASSERT_EQ(toGlb.exitCode, 0) << toGlb.stderrText;
   EXPECT_TRUE(validatesWithoutErrors(glb));
-  // A BVH has no skin, so glTF keeps its joints as plain nodes: compare the animation.
+  // Compare the animation; the rest of the scene round trips in the export's own tests.
   const nlohmann::json fromGlb = infoJson(glb);
   ASSERT_EQ(fromGlb["clips"].size(), 1u);
   EXPECT_NEAR(fromGlb["clips"][0]["duration"].get<double>(), fromAsset["clips"][0]["duration"].get<double>(), 1e-6);
@@ -419,6 +424,195 @@ TEST(CliBake, BadArgumentsAreOneLineErrors) {
     EXPECT_NE(run.exitCode, 0) << c.args;
     EXPECT_NE(run.stderrText.find(c.named), std::string::npos) << c.args << ": " << run.stderrText;
     EXPECT_EQ(lineCount(run.stderrText), 1) << run.stderrText;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "o.glb"));
+}
+
+// ---- a bake writes the whole source ----
+
+namespace {
+
+// Per channel of the animation named `name`: target, interpolation and key count, what a
+// re-export of the same clip must reproduce. Empty when no animation has that name.
+std::vector<std::string> animationShape(const nlohmann::json& gltf, const std::string& name) {
+  std::vector<std::string> shape;
+  for (const nlohmann::json& animation : gltf["animations"]) {
+    if (animation["name"] != name) continue;
+    for (const nlohmann::json& channel : animation["channels"]) {
+      const nlohmann::json& sampler = animation["samplers"][channel["sampler"].get<std::size_t>()];
+      shape.push_back(channel["target"].dump() + " " + sampler["interpolation"].get<std::string>() + " " +
+                      gltf["accessors"][sampler["input"].get<std::size_t>()]["count"].dump());
+    }
+  }
+  return shape;
+}
+
+std::vector<std::string> animationNames(const nlohmann::json& gltf) {
+  std::vector<std::string> names;
+  for (const nlohmann::json& animation : gltf["animations"]) names.push_back(animation["name"]);
+  return names;
+}
+
+// The mannequin (skinned mesh, material, walk with stride curves) with a second clip, as a .glb.
+std::string writeTwoClipMannequin(const TempDir& dir) {
+  articula::Scene scene = articula::makeMannequin();
+  articula::Clip stroll = scene.clips.front();
+  stroll.name = "stroll";
+  scene.clips.front().name = "walk";
+  scene.clips.push_back(std::move(stroll));
+  const std::string path = dir / "two_clips.glb";
+  EXPECT_EQ(articula::exportGltf(scene, path), std::nullopt);
+  return path;
+}
+
+}  // namespace
+
+TEST(CliBake, WritesEveryClipWithTheBakedOneInItsPlace) {
+  const TempDir dir("articula_cli_bake_clips");
+  const std::string source = writeTwoClipMannequin(dir);
+  const CliRun exported = runCli("export " + quoted(source) + " --out " + quoted(dir / "exported.glb"));
+  ASSERT_EQ(exported.exitCode, 0) << exported.stderrText;
+  const nlohmann::json plain = glbJson(dir / "exported.glb");
+
+  const CliRun run = runCli("bake " + quoted(source) + " --clip stroll --contacts detect --json --out " +
+                            quoted(dir / "baked.glb"));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_EQ(nlohmann::json::parse(run.stdoutText)["clip"], "stroll");
+  EXPECT_TRUE(validatesWithoutErrors(dir / "baked.glb"));
+  const nlohmann::json baked = glbJson(dir / "baked.glb");
+  EXPECT_EQ(animationNames(baked), (std::vector<std::string>{"walk", "stroll"}));
+  EXPECT_EQ(animationShape(baked, "walk"), animationShape(plain, "walk")) << "the other clip is written as export writes it";
+  EXPECT_NE(animationShape(baked, "stroll"), animationShape(plain, "stroll")) << "the baked clip replaces its source";
+  for (const char* part : {"meshes", "skins", "materials", "nodes"}) EXPECT_EQ(baked[part].size(), plain[part].size()) << part;
+  for (const nlohmann::json& animation : baked["animations"]) {
+    EXPECT_TRUE(animation["extras"]["articula"]["curves"].contains("contact.left_foot")) << animation["name"];
+  }
+}
+
+TEST(CliBake, KeepSourceWritesTheBakedClipBesideItsSource) {
+  const TempDir dir("articula_cli_bake_keep");
+  const std::string source = writeTwoClipMannequin(dir);
+  ASSERT_EQ(runCli("export " + quoted(source) + " --out " + quoted(dir / "exported.glb")).exitCode, 0);
+  const nlohmann::json plain = glbJson(dir / "exported.glb");
+  const CliRun run =
+      runCli("bake " + quoted(source) + " --keep-source --json --out " + quoted(dir / "baked.glb"));  // the first clip
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_EQ(nlohmann::json::parse(run.stdoutText)["clip"], "walk baked");
+  EXPECT_TRUE(validatesWithoutErrors(dir / "baked.glb"));
+  const nlohmann::json baked = glbJson(dir / "baked.glb");
+  EXPECT_EQ(animationNames(baked), (std::vector<std::string>{"walk", "walk baked", "stroll"}));
+  EXPECT_EQ(animationShape(baked, "walk"), animationShape(plain, "walk"));
+  EXPECT_EQ(animationShape(baked, "stroll"), animationShape(plain, "stroll"));
+  EXPECT_FALSE(animationShape(baked, "walk baked").empty());
+}
+
+// ---- many files in one command ----
+
+namespace {
+
+std::vector<nlohmann::json> jsonLines(const std::string& text) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+// A mocap library: two takes (one in a sub-folder), a truncated take and a note that is no input.
+void writeLibrary(const std::filesystem::path& library) {
+  std::filesystem::create_directories(library / "run");
+  std::filesystem::copy_file(data("bvh/cmu-mb-2010/02_01.bvh"), library / "02_01.bvh");
+  std::filesystem::copy_file(data("bvh/cmu-mb-2010/02_03.bvh"), library / "run/02_03.bvh");
+  std::ifstream in(data("bvh/cmu-mb-2010/02_03.bvh"), std::ios::binary);
+  const std::string bytes(std::istreambuf_iterator<char>(in), {});
+  std::ofstream(library / "broken.bvh", std::ios::binary) << bytes.substr(0, 300);
+  std::ofstream(library / "notes.txt") << "takes of subject 02\n";
+}
+
+std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+}  // namespace
+
+TEST(CliBatch, AFolderBakesEveryTakeReportingTheBrokenOneAndGoingOn) {
+  const TempDir dir("articula_cli_batch");
+  writeLibrary(dir.path / "library");
+  const std::string options = " --contacts detect --range 0:40";
+  const CliRun run = runCli("bake " + quoted(dir / "library") + " --out-dir " + quoted(dir / "out") + options);
+  EXPECT_FALSE(run.signaled);
+  EXPECT_EQ(run.exitCode, 1) << "a file failed";
+  EXPECT_TRUE(run.stderrText.empty()) << run.stderrText;  // no progress bar off a terminal
+  const std::vector<nlohmann::json> lines = jsonLines(run.stdoutText);
+  ASSERT_EQ(lines.size(), 3u) << run.stdoutText;
+  std::map<std::string, nlohmann::json> byInput;
+  for (const nlohmann::json& line : lines) byInput[std::filesystem::path(line["in"].get<std::string>()).filename()] = line;
+  const nlohmann::json& broken = byInput["broken.bvh"];
+  EXPECT_EQ(broken["ok"], false);
+  EXPECT_NE(broken["error"].get<std::string>().find("broken.bvh: line "), std::string::npos) << broken.dump();
+  for (const char* take : {"02_01.bvh", "02_03.bvh"}) {
+    const nlohmann::json& line = byInput[take];
+    EXPECT_EQ(line["ok"], true) << line.dump();
+    EXPECT_EQ(line["frames"], 41) << line.dump();  // the command's options reach every file
+    EXPECT_TRUE(line["contacts"].contains("contact.left_foot")) << line.dump();
+  }
+  EXPECT_EQ(byInput["02_03.bvh"]["out"], dir / "out/run/02_03.glb") << "a folder's layout is kept";
+  EXPECT_TRUE(validatesWithoutErrors(dir / "out/02_01.glb"));
+  EXPECT_TRUE(validatesWithoutErrors(dir / "out/run/02_03.glb"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/broken.glb"));
+
+  // Two worker processes write the same files and report the same lines.
+  const CliRun twoJobs =
+      runCli("bake " + quoted(dir / "library") + " --out-dir " + quoted(dir / "out2") + " --jobs 2" + options);
+  EXPECT_EQ(twoJobs.exitCode, 1);
+  std::vector<std::string> first;
+  std::vector<std::string> second;
+  for (nlohmann::json line : lines) first.push_back((line.erase("out"), line.dump()));
+  for (nlohmann::json line : jsonLines(twoJobs.stdoutText)) second.push_back((line.erase("out"), line.dump()));
+  std::sort(first.begin(), first.end());
+  std::sort(second.begin(), second.end());
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(fileBytes(dir / "out2/02_01.glb"), fileBytes(dir / "out/02_01.glb"));
+  EXPECT_EQ(fileBytes(dir / "out2/run/02_03.glb"), fileBytes(dir / "out/run/02_03.glb"));
+}
+
+TEST(CliBatch, ExportAndContactsTakeSeveralFiles) {
+  const TempDir dir("articula_cli_batch_files");
+  const std::string walk = quoted(data("bvh/cmu-mb-2010/02_01.bvh"));
+  const std::string run = quoted(data("bvh/cmu-mb-2010/09_11.bvh"));
+  for (const std::string& command : {std::string("export"), std::string("contacts")}) {
+    const std::string out = dir / command;
+    const CliRun batch = runCli(command + " " + walk + " " + run + " --out-dir " + quoted(out));
+    ASSERT_EQ(batch.exitCode, 0) << command << ": " << batch.stderrText;
+    const std::vector<nlohmann::json> lines = jsonLines(batch.stdoutText);
+    ASSERT_EQ(lines.size(), 2u) << batch.stdoutText;
+    for (const nlohmann::json& line : lines) {
+      EXPECT_EQ(line["ok"], true) << line.dump();
+      EXPECT_FALSE(line["output"].empty()) << line.dump();  // what the single-file form prints
+      EXPECT_TRUE(validatesWithoutErrors(line["out"].get<std::string>())) << line.dump();
+    }
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir / "contacts/09_11.glb"));
+}
+
+TEST(CliBatch, SeveralInputsOrAFolderNeedOutDir) {
+  const TempDir dir("articula_cli_batch_usage");
+  const std::string walk = quoted(data("bvh/cmu-mb-2010/02_01.bvh"));
+  struct Case {
+    std::string args;
+    std::string named;
+  };
+  const std::vector<Case> cases = {
+      {"bake " + walk + " " + walk + " --out " + quoted(dir / "o.glb"), "--out-dir"},
+      {"export " + quoted(data("bvh")) + " --out " + quoted(dir / "o.glb"), "is a folder"},
+      {"contacts " + walk, "--out FILE or --out-dir DIR"},
+      {"bake " + walk + " --out-dir " + quoted(dir / "d") + " --jobs 0", "--jobs"},
+  };
+  for (const Case& c : cases) {
+    const CliRun run = runCli(c.args);
+    EXPECT_FALSE(run.signaled) << c.args;
+    EXPECT_NE(run.exitCode, 0) << c.args;
+    EXPECT_NE(run.stderrText.find(c.named), std::string::npos) << c.args << ": " << run.stderrText;
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "o.glb"));
 }
