@@ -616,3 +616,61 @@ TEST(CliBatch, SeveralInputsOrAFolderNeedOutDir) {
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "o.glb"));
 }
+
+// ---- what Blender makes of the baked files ----
+
+// Blender's own glTF importer, headless, on a baked BVH (joints that skin no mesh) and a baked
+// skinned glTF: one armature with a bone per joint and one action over the clip.
+TEST(CliBlender, ImportsBakedFilesAsAnArmatureWithItsAction) {
+  if (!std::filesystem::exists(ARTICULA_BLENDER)) {
+    GTEST_SKIP() << "Blender not found (configured as '" << ARTICULA_BLENDER
+                 << "'): apt-get install -y blender python3-numpy, then re-run cmake";
+  }
+  const TempDir dir("articula_cli_blender");
+  struct Baked {
+    std::string source;
+    std::string out;
+  };
+  const std::vector<Baked> files = {{data("bvh/cmu-mb-2010/02_01.bvh"), dir / "walk.glb"},
+                                    {data("gltf/CesiumMan/CesiumMan.glb"), dir / "cesium.glb"}};
+  std::string paths;
+  for (const Baked& file : files) {
+    const CliRun bake = runCli("bake " + quoted(file.source) + " --contacts detect --out " + quoted(file.out));
+    ASSERT_EQ(bake.exitCode, 0) << bake.stderrText;
+    paths += " " + quoted(file.out);
+  }
+  // Blender 3.4's importer still says numpy.bool, which numpy 1.24 removed.
+  std::ofstream(dir / "import.py") << R"(import json, sys
+import numpy
+if not hasattr(numpy, "bool"): numpy.bool = bool
+import bpy
+found = {}
+for path in sys.argv[sys.argv.index("--") + 1:]:
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.import_scene.gltf(filepath=path)
+    found[path] = {"bones": [len(o.data.bones) for o in bpy.data.objects if o.type == "ARMATURE"],
+                   "actions": [list(a.frame_range) for a in bpy.data.actions],
+                   "fps": bpy.context.scene.render.fps / bpy.context.scene.render.fps_base}
+print("ARTICULA_BLENDER " + json.dumps(found))
+)";
+  const std::string command = std::string("'") + ARTICULA_BLENDER + "' -b --factory-startup --python " +
+                              quoted(dir / "import.py") + " --" + paths + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n = 0; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) output.append(buffer.data(), n);
+  ::pclose(pipe);
+  const auto at = output.find("ARTICULA_BLENDER ");
+  ASSERT_NE(at, std::string::npos) << output;
+  const nlohmann::json found = nlohmann::json::parse(output.substr(at + 17, output.find('\n', at) - at - 17));
+  for (const Baked& file : files) {
+    const nlohmann::json info = infoJson(file.source);
+    const nlohmann::json& imported = found[file.out];
+    EXPECT_EQ(imported["bones"], nlohmann::json::array({info["joints"]})) << file.out << ": " << imported.dump();
+    ASSERT_EQ(imported["actions"].size(), 1u) << file.out << ": " << imported.dump();
+    const double lastFrame = info["clips"][0]["duration"].get<double>() * imported["fps"].get<double>();
+    EXPECT_NEAR(imported["actions"][0][0].get<double>(), 0.0, 1e-3) << file.out;
+    EXPECT_NEAR(imported["actions"][0][1].get<double>(), lastFrame, 0.01) << file.out;
+  }
+}
