@@ -234,13 +234,16 @@ class AssimpSceneReader {
   // a joint too when it has children (an interior bone that skins nothing, e.g. a control
   // bone), and a tip when it is a leaf (Blender's "_end" leaf bones).
   void markJoints() {
+    bool weighted = false;
     for (unsigned int m = 0; m < mAi.mNumMeshes; ++m) {
       const aiMesh* mesh = mAi.mMeshes[m];
       for (unsigned int b = 0; b < mesh->mNumBones; ++b) {
         const auto it = mIndexByName.find(std::string(nameOf(mesh->mBones[b]->mName)));
         if (it != mIndexByName.end()) mScene.skeleton.setKind(it->second, NodeKind::Joint);
+        weighted = true;
       }
     }
+    if (!weighted) markFbxLimbNodes();
     std::vector<int> childCount(static_cast<std::size_t>(mScene.skeleton.jointCount()), 0);
     for (const int parent : mScene.skeleton.parents()) {
       if (parent != kNoParent) ++childCount[static_cast<std::size_t>(parent)];
@@ -254,6 +257,24 @@ class AssimpSceneReader {
       if (mScene.skeleton.kind(j) != NodeKind::Transform || parent == kNoParent) continue;
       if (mScene.skeleton.kind(parent) != NodeKind::Joint || holdsMesh[static_cast<std::size_t>(j)]) continue;
       mScene.skeleton.setKind(j, childCount[static_cast<std::size_t>(j)] > 0 ? NodeKind::Joint : NodeKind::Tip);
+    }
+  }
+
+  // FBX mocap weights no mesh, so no aiBone names its bones; they are the file's LimbNodes.
+  // Assimp keeps FBX's node attribute only as the "IsNull" metadata (false for a LimbNode, a
+  // mesh, a camera or a light), so a node with IsNull false that holds no mesh and is no
+  // camera or light is a bone; a leaf one is left to become a tip as above. Other formats
+  // carry no such metadata and are left as they are.
+  void markFbxLimbNodes() {
+    std::unordered_set<std::string> cameraOrLight;
+    for (unsigned int c = 0; c < mAi.mNumCameras; ++c) cameraOrLight.emplace(nameOf(mAi.mCameras[c]->mName));
+    for (unsigned int l = 0; l < mAi.mNumLights; ++l) cameraOrLight.emplace(nameOf(mAi.mLights[l]->mName));
+    for (const auto& [aiNodePtr, index] : mNodeIndex) {
+      bool isNull = true;
+      if (aiNodePtr->mMetaData == nullptr || !aiNodePtr->mMetaData->Get("IsNull", isNull) || isNull) continue;
+      if (aiNodePtr->mNumMeshes > 0 || aiNodePtr->mNumChildren == 0) continue;
+      if (cameraOrLight.count(std::string(nameOf(aiNodePtr->mName))) != 0) continue;
+      mScene.skeleton.setKind(index, NodeKind::Joint);
     }
   }
 

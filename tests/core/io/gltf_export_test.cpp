@@ -498,6 +498,22 @@ TEST_F(GltfExport, BvhSkeletonGetsASkinBoundAtTheRestPose) {
   EXPECT_EQ(copy.skeleton.boneCount(), source.skeleton.boneCount());
 }
 
+// FBX mocap weights no mesh, so its bones are known from their LimbNodes alone; they too are
+// written as a skin.
+TEST_F(GltfExport, FbxArmatureWithoutMeshGetsASkin) {
+  const Scene source = importOrFail(dataPath("fbx/cmu-blender/02_01_armature.fbx"));
+  EXPECT_EQ(source.skeleton.boneCount(), 31);  // the BVH's joints; Blender's "_end" leaf bones are tips
+  ASSERT_EQ(exportGltf(source, out("walk.glb")), std::nullopt);
+  expectValidGltf(out("walk.glb"));
+  const Json json = readGltfJson(out("walk.glb"));
+  ASSERT_EQ(json["skins"].size(), 1u);
+  std::vector<std::string> names;
+  for (const Json& joint : json["skins"][0]["joints"]) names.push_back(json["nodes"][joint.get<std::size_t>()]["name"]);
+  ASSERT_EQ(names.size(), 31u);
+  EXPECT_EQ(names[1], "LHipJoint");
+  EXPECT_EQ(std::count(names.begin(), names.end(), "LeftToeBase_end"), 0);
+}
+
 // A tree a mesh skins keeps the mesh's skin alone: no joint in two armatures.
 TEST_F(GltfExport, SkinnedCharacterGetsNoExtraSkin) {
   const Scene source = makeMannequin();
