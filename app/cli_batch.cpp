@@ -98,6 +98,11 @@ std::vector<Task> gatherTasks(const std::vector<std::string>& inputs, const fs::
   std::map<std::string, std::string> writers;  // output → the input writing it
   for (Task& task : tasks) {
     if (task.problem) continue;
+    std::error_code ec;
+    if (fs::equivalent(task.in, task.out, ec)) {
+      task.problem = task.in + ": is its own output in --out-dir; write into another folder";
+      continue;
+    }
     const auto [it, fresh] = writers.emplace(fs::path(task.out).lexically_normal().string(), task.in);
     if (!fresh) task.problem = task.in + ": would overwrite " + task.out + ", the output of " + it->second;
   }
@@ -301,9 +306,11 @@ class Batch {
 
 int runBatch(const CLI::App& command, const std::vector<std::string>& inputs, const BatchOptions& options,
              bool childJson) {
+  // Children are waited for one by one: an inherited "ignore SIGCHLD" would reap them unseen.
+  std::signal(SIGCHLD, SIG_DFL);
   std::error_code ec;
   fs::create_directories(options.outDir, ec);
-  if (ec || !fs::is_directory(options.outDir)) {
+  if (ec || !fs::is_directory(options.outDir, ec)) {
     std::cerr << "error: --out-dir " << options.outDir << ": cannot be created (" << ec.message() << ")\n";
     return 1;
   }
