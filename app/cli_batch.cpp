@@ -334,7 +334,7 @@ void addBatchOptions(CLI::App& command, BatchOptions& options) {
                   "Write each input to DIR/<name>.glb (a folder's files at their relative paths) and print one "
                   "JSON line per file; goes on past files that fail, exit code 1 if any did")
       ->excludes("--out");
-  command.add_option("--jobs", options.jobs, "With --out-dir: files processed at a time, each in its own process")
+  command.add_option("--jobs", options.jobs, "With --out-dir: files processed at a time, each in its own process (default 1)")
       ->check(CLI::PositiveNumber);
 }
 

@@ -454,10 +454,10 @@ std::vector<std::string> animationNames(const nlohmann::json& gltf) {
 }
 
 // The mannequin (skinned mesh, material, walk with stride curves) with a second clip, as a .glb.
-std::string writeTwoClipMannequin(const TempDir& dir) {
+std::string writeTwoClipMannequin(const TempDir& dir, const std::string& secondClip = "stroll") {
   articula::Scene scene = articula::makeMannequin();
   articula::Clip stroll = scene.clips.front();
-  stroll.name = "stroll";
+  stroll.name = secondClip;
   scene.clips.front().name = "walk";
   scene.clips.push_back(std::move(stroll));
   const std::string path = dir / "two_clips.glb";
@@ -504,6 +504,15 @@ TEST(CliBake, KeepSourceWritesTheBakedClipBesideItsSource) {
   EXPECT_EQ(animationShape(baked, "walk"), animationShape(plain, "walk"));
   EXPECT_EQ(animationShape(baked, "stroll"), animationShape(plain, "stroll"));
   EXPECT_FALSE(animationShape(baked, "walk baked").empty());
+}
+
+TEST(CliBake, KeepSourceNeverReusesAClipName) {
+  const TempDir dir("articula_cli_bake_keep_name");
+  const std::string source = writeTwoClipMannequin(dir, "walk baked");
+  const CliRun run = runCli("bake " + quoted(source) + " --keep-source --json --out " + quoted(dir / "baked.glb"));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_EQ(nlohmann::json::parse(run.stdoutText)["clip"], "walk baked 2");
+  EXPECT_EQ(animationNames(glbJson(dir / "baked.glb")), (std::vector<std::string>{"walk", "walk baked 2", "walk baked"}));
 }
 
 // ---- many files in one command ----
