@@ -334,7 +334,9 @@ void addBatchOptions(CLI::App& command, BatchOptions& options) {
                   "Write each input to DIR/<name>.glb (a folder's files at their relative paths) and print one "
                   "JSON line per file; goes on past files that fail, exit code 1 if any did")
       ->excludes("--out");
-  command.add_option("--jobs", options.jobs, "With --out-dir: files processed at a time, each in its own process (default 1)")
+  command
+      .add_option("--jobs", options.jobs,
+                  "With --out-dir: files processed at a time, each in its own process (default 1)")
       ->check(CLI::PositiveNumber);
 }
 
@@ -346,9 +348,11 @@ int runFileCommand(const CLI::App& command, const std::vector<std::string>& inpu
     return 1;
   };
   if (out.empty()) return fail(command.get_name() + ": --out FILE or --out-dir DIR is required");
-  if (inputs.size() != 1) return fail(command.get_name() + ": several inputs are written with --out-dir DIR, not --out");
+  if (inputs.size() != 1)
+    return fail(command.get_name() + ": several inputs are written with --out-dir DIR, not --out");
   std::error_code ec;
-  if (fs::is_directory(inputs.front(), ec)) return fail(inputs.front() + ": is a folder: write its files with --out-dir DIR");
+  if (fs::is_directory(inputs.front(), ec))
+    return fail(inputs.front() + ": is a folder: write its files with --out-dir DIR");
   return runOne(inputs.front());
 }
 

@@ -428,9 +428,9 @@ int main(int argc, char** argv) {
                                            [&](const std::string& in) { return runExport(in, exportOut, exportRig); });
     }
     if (*contacts) {
-      return articula::cli::runFileCommand(*contacts, contactsIns, contactsOut, contactsBatch, false, [&](const std::string& in) {
-        return runContacts(in, contactsOut, contactsClip, contactsHeights);
-      });
+      return articula::cli::runFileCommand(
+          *contacts, contactsIns, contactsOut, contactsBatch, false,
+          [&](const std::string& in) { return runContacts(in, contactsOut, contactsClip, contactsHeights); });
     }
     if (*bake) {
       return articula::cli::runFileCommand(*bake, bakeIns, bakeArgs.out, bakeBatch, true, [&](const std::string& in) {

@@ -552,7 +552,8 @@ class Document {
     }
     std::vector<bool> skinnedTree(treeRoot.size(), false);
     for (const Skin* skin : mSkinSources) {
-      for (int joint : skin->joints) skinnedTree[static_cast<std::size_t>(treeRoot[static_cast<std::size_t>(joint)])] = true;
+      for (int joint : skin->joints)
+        skinnedTree[static_cast<std::size_t>(treeRoot[static_cast<std::size_t>(joint)])] = true;
     }
     std::vector<Affine> restModel;
     for (int root = 0; root < skeleton.jointCount(); ++root) {

@@ -474,16 +474,18 @@ TEST(CliBake, WritesEveryClipWithTheBakedOneInItsPlace) {
   ASSERT_EQ(exported.exitCode, 0) << exported.stderrText;
   const nlohmann::json plain = glbJson(dir / "exported.glb");
 
-  const CliRun run = runCli("bake " + quoted(source) + " --clip stroll --contacts detect --json --out " +
-                            quoted(dir / "baked.glb"));
+  const CliRun run =
+      runCli("bake " + quoted(source) + " --clip stroll --contacts detect --json --out " + quoted(dir / "baked.glb"));
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   EXPECT_EQ(nlohmann::json::parse(run.stdoutText)["clip"], "stroll");
   EXPECT_TRUE(validatesWithoutErrors(dir / "baked.glb"));
   const nlohmann::json baked = glbJson(dir / "baked.glb");
   EXPECT_EQ(animationNames(baked), (std::vector<std::string>{"walk", "stroll"}));
-  EXPECT_EQ(animationShape(baked, "walk"), animationShape(plain, "walk")) << "the other clip is written as export writes it";
+  EXPECT_EQ(animationShape(baked, "walk"), animationShape(plain, "walk"))
+      << "the other clip is written as export writes it";
   EXPECT_NE(animationShape(baked, "stroll"), animationShape(plain, "stroll")) << "the baked clip replaces its source";
-  for (const char* part : {"meshes", "skins", "materials", "nodes"}) EXPECT_EQ(baked[part].size(), plain[part].size()) << part;
+  for (const char* part : {"meshes", "skins", "materials", "nodes"})
+    EXPECT_EQ(baked[part].size(), plain[part].size()) << part;
   for (const nlohmann::json& animation : baked["animations"]) {
     EXPECT_TRUE(animation["extras"]["articula"]["curves"].contains("contact.left_foot")) << animation["name"];
   }
@@ -512,7 +514,8 @@ TEST(CliBake, KeepSourceNeverReusesAClipName) {
   const CliRun run = runCli("bake " + quoted(source) + " --keep-source --json --out " + quoted(dir / "baked.glb"));
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   EXPECT_EQ(nlohmann::json::parse(run.stdoutText)["clip"], "walk baked 2");
-  EXPECT_EQ(animationNames(glbJson(dir / "baked.glb")), (std::vector<std::string>{"walk", "walk baked 2", "walk baked"}));
+  EXPECT_EQ(animationNames(glbJson(dir / "baked.glb")),
+            (std::vector<std::string>{"walk", "walk baked 2", "walk baked"}));
 }
 
 // ---- many files in one command ----
@@ -555,7 +558,8 @@ TEST(CliBatch, AFolderBakesEveryTakeReportingTheBrokenOneAndGoingOn) {
   const std::vector<nlohmann::json> lines = jsonLines(run.stdoutText);
   ASSERT_EQ(lines.size(), 3u) << run.stdoutText;
   std::map<std::string, nlohmann::json> byInput;
-  for (const nlohmann::json& line : lines) byInput[std::filesystem::path(line["in"].get<std::string>()).filename()] = line;
+  for (const nlohmann::json& line : lines)
+    byInput[std::filesystem::path(line["in"].get<std::string>()).filename()] = line;
   const nlohmann::json& broken = byInput["broken.bvh"];
   EXPECT_EQ(broken["ok"], false);
   EXPECT_NE(broken["error"].get<std::string>().find("broken.bvh: line "), std::string::npos) << broken.dump();

@@ -459,10 +459,12 @@ std::vector<float> glbAccessorFloats(const std::string& path, const Json& gltf, 
   const std::size_t binStart = 20 + jsonLength + 8;  // after the JSON chunk and the BIN chunk's header
   const Json& accessor = gltf["accessors"][static_cast<std::size_t>(accessorIndex)];
   const Json& view = gltf["bufferViews"][accessor["bufferView"].get<std::size_t>()];
-  const std::size_t offset = binStart + view.value("byteOffset", std::size_t{0}) + accessor.value("byteOffset", std::size_t{0});
+  const std::size_t offset =
+      binStart + view.value("byteOffset", std::size_t{0}) + accessor.value("byteOffset", std::size_t{0});
   std::vector<float> values(accessor["count"].get<std::size_t>() * static_cast<std::size_t>(components));
   EXPECT_LE(offset + values.size() * sizeof(float), bytes.size());
-  if (offset + values.size() * sizeof(float) <= bytes.size()) std::memcpy(values.data(), bytes.data() + offset, values.size() * sizeof(float));
+  if (offset + values.size() * sizeof(float) <= bytes.size())
+    std::memcpy(values.data(), bytes.data() + offset, values.size() * sizeof(float));
   return values;
 }
 
@@ -485,7 +487,8 @@ TEST_F(GltfExport, BvhSkeletonGetsASkinBoundAtTheRestPose) {
   EXPECT_EQ(skin["name"].get<std::string>(), source.skeleton.name(0));
   for (const Json& node : json["nodes"]) EXPECT_FALSE(node.contains("skin")) << "glTF requires a mesh beside a skin";
 
-  const std::vector<float> matrices = glbAccessorFloats(out("walk.glb"), json, skin["inverseBindMatrices"].get<int>(), 16);
+  const std::vector<float> matrices =
+      glbAccessorFloats(out("walk.glb"), json, skin["inverseBindMatrices"].get<int>(), 16);
   ASSERT_EQ(matrices.size(), expectedJoints.size() * 16);
   const std::vector<Affine> restModel = localToModel(source.skeleton, source.skeleton.restPose());
   for (std::size_t k = 0; k < expectedJoints.size(); ++k) {
@@ -520,8 +523,8 @@ TEST_F(GltfExport, SkinnedCharacterGetsNoExtraSkin) {
   ASSERT_EQ(exportGltf(source, out("mannequin.glb")), std::nullopt);
   const Json json = readGltfJson(out("mannequin.glb"));
   ASSERT_EQ(json["skins"].size(), 1u);
-  const auto skinned = std::count_if(json["nodes"].begin(), json["nodes"].end(),
-                                     [](const Json& node) { return node.contains("skin"); });
+  const auto skinned =
+      std::count_if(json["nodes"].begin(), json["nodes"].end(), [](const Json& node) { return node.contains("skin"); });
   EXPECT_EQ(skinned, 1);
 }
 
