@@ -608,6 +608,28 @@ TEST(CliBatch, ExportAndContactsTakeSeveralFiles) {
   EXPECT_TRUE(std::filesystem::exists(dir / "contacts/09_11.glb"));
 }
 
+// Nothing is overwritten unseen: not a file another input writes, not an input itself.
+TEST(CliBatch, AnOutputWrittenTwiceOrOverAnInputFailsByName) {
+  const TempDir dir("articula_cli_batch_clash");
+  std::filesystem::create_directories(dir.path / "copy");
+  std::filesystem::copy_file(data("bvh/cmu-mb-2010/02_01.bvh"), dir.path / "copy/02_01.bvh");
+  const CliRun clash = runCli("export " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")) + " " +
+                              quoted(dir / "copy/02_01.bvh") + " --out-dir " + quoted(dir / "out"));
+  EXPECT_EQ(clash.exitCode, 1);
+  const std::vector<nlohmann::json> lines = jsonLines(clash.stdoutText);
+  ASSERT_EQ(lines.size(), 2u) << clash.stdoutText;
+  const auto failed =
+      std::find_if(lines.begin(), lines.end(), [](const nlohmann::json& l) { return l["ok"] == false; });
+  ASSERT_NE(failed, lines.end()) << clash.stdoutText;
+  EXPECT_EQ((*failed)["in"], dir / "copy/02_01.bvh");
+  EXPECT_NE((*failed)["error"].get<std::string>().find("would overwrite"), std::string::npos) << failed->dump();
+
+  const CliRun own = runCli("export " + quoted(dir / "out/02_01.glb") + " --out-dir " + quoted(dir / "out"));
+  EXPECT_EQ(own.exitCode, 1);
+  EXPECT_NE(own.stdoutText.find("is its own output"), std::string::npos) << own.stdoutText;
+  EXPECT_TRUE(validatesWithoutErrors(dir / "out/02_01.glb"));
+}
+
 TEST(CliBatch, SeveralInputsOrAFolderNeedOutDir) {
   const TempDir dir("articula_cli_batch_usage");
   const std::string walk = quoted(data("bvh/cmu-mb-2010/02_01.bvh"));
