@@ -13,10 +13,14 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QLocale>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QUndoStack>
 #include <QUrl>
+
+#include <set>
 
 #include "core/bake/bake_pipeline.h"
 #include "core/io/gltf_export.h"
@@ -43,6 +47,7 @@
 #include "ui/timeline/playback_controller.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/viewport/viewport.h"
+#include "ui/widgets/focus_return.h"
 
 namespace articula::ui {
 
@@ -78,9 +83,13 @@ MainWindow::MainWindow(QWidget* parent)
   resize(1280, 800);
   restoreLayout();
   rememberToggles();
+  keepShortcutsOutOfTextFields();
 
   connect(mDocument, &Document::changed, this, [this](const ChangeEvent& event) {
-    if (event.type == ChangeEvent::Type::SceneReplaced) updateWindowTitle();
+    if (event.type == ChangeEvent::Type::SceneReplaced) {
+      updateWindowTitle();
+      statusBar()->clearMessage();  // it spoke of the previous file
+    }
     updateEditActions();
   });
   connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
@@ -160,6 +169,7 @@ void MainWindow::createActions() {
   // In the menu bar the Space shortcut works wherever the focus is in the window.
   playbackMenu->addAction(timeline->playAction());
   playbackMenu->addAction(timeline->loopAction());
+  addPlaybackRangeActions(playbackMenu);
 
   // Maya's tool keys: Q select only, W move, E rotate.
   QMenu* toolsMenu = menuBar()->addMenu(tr("&Tools"));
@@ -228,12 +238,60 @@ void MainWindow::createActions() {
   trailsAction->setObjectName(QStringLiteral("actionTrails"));
   trailsAction->setCheckable(true);
   connect(trailsAction, &QAction::toggled, mViewport, &Viewport::setShowTrails);
+  addDisplayToggles(viewMenu);
   viewMenu->addSeparator();
   viewMenu->addAction(mOutlinerDock->toggleViewAction());
   viewMenu->addAction(mTimelineDock->toggleViewAction());
   viewMenu->addAction(mPropertiesDock->toggleViewAction());
   viewMenu->addAction(mHistoryDock->toggleViewAction());
   createAnimationDocks(playbackMenu, viewMenu);
+}
+
+// In and out frames at the playhead, as Blender's preview range (Ctrl+Alt+P there sets it by
+// dragging; here it clears it): playback then starts at the in frame and loops within.
+void MainWindow::addPlaybackRangeActions(QMenu* playbackMenu) {
+  playbackMenu->addSeparator();
+  const struct {
+    QString text;
+    QKeySequence key;
+    void (PlaybackController::*run)();
+    const char* name;
+  } actions[] = {
+      {tr("Set Range &In"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_I), &PlaybackController::setRangeInAtCurrentFrame,
+       "actionRangeIn"},
+      {tr("Set Range &Out"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O),
+       &PlaybackController::setRangeOutAtCurrentFrame, "actionRangeOut"},
+      {tr("&Clear Range"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P), &PlaybackController::clearRange,
+       "actionClearRange"},
+  };
+  for (const auto& entry : actions) {
+    QAction* action = playbackMenu->addAction(entry.text, mPlayback, entry.run);
+    action->setObjectName(QLatin1String(entry.name));
+    action->setShortcut(entry.key);
+  }
+}
+
+// What the viewport draws, each part on its own (the rig's handles and contact rings too).
+void MainWindow::addDisplayToggles(QMenu* viewMenu) {
+  viewMenu->addSeparator();
+  const struct {
+    QString text;
+    void (Viewport::*set)(bool);
+    bool shown;
+    const char* name;
+  } toggles[] = {
+      {tr("Show &Mesh"), &Viewport::setShowMesh, mViewport->showMesh(), "actionShowMesh"},
+      {tr("Show &Bones"), &Viewport::setShowBones, mViewport->showBones(), "actionShowBones"},
+      {tr("Show &Rig"), &Viewport::setShowRig, mViewport->showRig(), "actionShowRig"},
+      {tr("Show &Grid"), &Viewport::setShowGrid, mViewport->showGrid(), "actionShowGrid"},
+  };
+  for (const auto& toggle : toggles) {
+    QAction* action = viewMenu->addAction(toggle.text);
+    action->setObjectName(QLatin1String(toggle.name));
+    action->setCheckable(true);
+    action->setChecked(toggle.shown);
+    connect(action, &QAction::toggled, mViewport, toggle.set);
+  }
 }
 
 // The curve editor beside the timeline, and the timeline's stepping, key and auto-key
@@ -343,9 +401,33 @@ bool MainWindow::bake(const ProjectBakeSettings& settings) {
     emit animationFailed(QString::fromStdString(outcome->error()));
     return false;
   }
+  const QString sourceName = QString::fromStdString(mDocument->currentClip()->name);
+  const BakeReport report = (*outcome)->report;
+  const std::map<std::string, int> contactsHeld = (*outcome)->contactsHeld;
   mDocument->undoStack()->push(
       ClipListCommand::insertAfter(mDocument, clipIndex, std::move((*outcome)->clip), "baked", tr("Bake")));
+  statusBar()->showMessage(bakeSummary(sourceName, report, contactsHeld));
   return true;
+}
+
+QString MainWindow::bakeSummary(const QString& sourceName, const BakeReport& report,
+                                const std::map<std::string, int>& contactsHeld) const {
+  const Clip* baked = mDocument->currentClip();
+  QString summary = tr("Baked “%1” into “%2”: %n frame(s)", nullptr, report.framesBaked)
+                        .arg(sourceName, baked ? QString::fromStdString(baked->name) : QString());
+  if (report.reduced) {
+    summary += tr(", keys %1 → %2, max error %3")
+                   .arg(report.reduction.keysBefore)
+                   .arg(report.reduction.keysAfter)
+                   .arg(static_cast<double>(report.reduction.maxDeviationModel), 0, 'g', 3);
+  }
+  for (const auto& [curve, count] : contactsHeld)
+    summary += tr(", %1: %n contact(s) held", nullptr, count).arg(QString::fromStdString(curve));
+  std::set<int> unreached;
+  for (const BakeMiss& miss : report.unreached) unreached.insert(miss.frame);
+  if (!unreached.empty())
+    summary += tr(", %n frame(s) with a handle off its target", nullptr, static_cast<int>(unreached.size()));
+  return summary;
 }
 
 bool MainWindow::detectContacts(const ContactDetectionOptions& options) {
@@ -391,6 +473,12 @@ void MainWindow::createWindowAndHelpMenus() {
   shortcutsAction->setShortcut(QKeySequence::HelpContents);
 }
 
+void MainWindow::keepShortcutsOutOfTextFields() {
+  new FocusReturn(this, mViewport);
+  // The window opens with the keyboard on the viewport, not on the outliner's filter.
+  mViewport->setFocus(Qt::OtherFocusReason);
+}
+
 void MainWindow::restoreLayout() {
   mDefaultLayout = saveState();
   restoreGeometry(mSettings->value(QStringLiteral("window/geometry")).toByteArray());
@@ -403,9 +491,9 @@ void MainWindow::saveLayout() const {
 }
 
 void MainWindow::rememberToggles() {
-  static constexpr const char* kRemembered[] = {"actionSelectTool", "actionMoveTool",  "actionRotateTool",
-                                                "actionLocalAxes",  "actionOnionSkin", "actionTrails",
-                                                "actionLoop",       "actionAutoKey"};
+  static constexpr const char* kRemembered[] = {
+      "actionSelectTool", "actionMoveTool", "actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionTrails",
+      "actionLoop",       "actionAutoKey",  "actionShowMesh",   "actionShowBones", "actionShowRig",   "actionShowGrid"};
   for (const char* name : kRemembered) {
     QAction* action = findChild<QAction*>(QLatin1String(name));
     if (!action) continue;
@@ -586,7 +674,24 @@ bool MainWindow::exportGltfTo(const QString& path) {
     emit exportFailed(QString::fromStdString(**outcome));
     return false;
   }
+  statusBar()->showMessage(exportSummary(path));
   return true;
+}
+
+QString MainWindow::exportSummary(const QString& path) const {
+  const Scene& scene = mDocument->scene();
+  std::size_t keys = 0;
+  for (const Clip& clip : scene.clips) keys += clip.keyCount();
+  // A .gltf's buffers are the .bin beside it.
+  const QFileInfo file(path);
+  qint64 bytes = file.size();
+  const QFileInfo buffers(file.dir().filePath(file.completeBaseName() + QStringLiteral(".bin")));
+  if (file.suffix().compare(QLatin1String("gltf"), Qt::CaseInsensitive) == 0 && buffers.exists())
+    bytes += buffers.size();
+  return tr("Exported %1: %n clip(s), %2 keys, %3", nullptr, static_cast<int>(scene.clips.size()))
+      .arg(file.fileName())
+      .arg(keys)
+      .arg(QLocale().formattedDataSize(bytes));
 }
 
 void MainWindow::chooseFileToExport() {

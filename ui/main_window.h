@@ -4,11 +4,14 @@
 #include <QString>
 
 #include <functional>
+#include <map>
+#include <string>
 
 class QAction;
 class QMenu;
 class QSettings;
 
+#include "core/bake/bake_job.h"
 #include "core/bake/contact_detection.h"
 #include "core/io/project_file.h"
 #include "core/scene/scene.h"
@@ -65,8 +68,8 @@ class MainWindow : public QMainWindow {
   void openScene(Scene scene, const QString& name);
 
   // Writes the open scene (every clip) as glTF 2.0 (.glb, or .gltf with its .bin and images
-  // beside it), off the GUI thread. On failure emits exportFailed with a message naming the
-  // file and returns false.
+  // beside it), off the GUI thread, and says in the status bar what it wrote. On failure
+  // emits exportFailed with a message naming the file and returns false.
   bool exportGltfTo(const QString& path);
   // Finds the foot contacts of the current clip off the GUI thread and writes its stride
   // curves (contact.left_foot, contact.right_foot) as one undoable command. On failure
@@ -76,8 +79,9 @@ class MainWindow : public QMainWindow {
   // from the joint names when there is none (or the foot-skate cleanup when
   // settings.detectContacts), off the GUI thread, with the same core pipeline as
   // `articula-cli bake` (bakeThroughRig). The result is added as a new clip "<name> baked"
-  // after the source, as one undoable command; the source clip is untouched. Returns false
-  // on cancel, or on failure after emitting animationFailed with the reason.
+  // after the source, as one undoable command (the status bar says what changed); the
+  // source clip is untouched. Returns false on cancel, or on failure after emitting
+  // animationFailed with the reason.
   bool bake(const ProjectBakeSettings& settings);
 
   // What the user answers when unsaved edits would be lost.
@@ -110,13 +114,20 @@ class MainWindow : public QMainWindow {
   // The Rig panel under the outliner and its actions in Animation ▸ Rig.
   void createRigDock(QMenu* animationMenu, QMenu* viewMenu);
   void createWindowAndHelpMenus();
+  void addPlaybackRangeActions(QMenu* playbackMenu);
+  // View ▸ Show Mesh, Bones, Rig and Grid.
+  void addDisplayToggles(QMenu* viewMenu);
   // Dock layout and window geometry persist in QSettings; the layout the window starts
   // with is kept so Window ▸ Reset Layout can return to it.
   void restoreLayout();
   void saveLayout() const;
-  // The working toggles (tool, local axes, onion skin, trails, loop, auto key) come back as the
-  // animator left them, each saved in QSettings the moment it changes.
+  // The working toggles (tool, local axes, onion skin, trails, loop, auto key, what the
+  // viewport shows) come back as the animator left them, each saved in QSettings the moment
+  // it changes.
   void rememberToggles();
+  // Enter or Esc in a text field gives the keyboard back to the last view (or the
+  // viewport), so Space, F, W… work again after typing a filter or a frame.
+  void keepShortcutsOutOfTextFields();
   void editPreferences();
   void resetLayout();
   void chooseFileToOpen();
@@ -126,6 +137,11 @@ class MainWindow : public QMainWindow {
   void rebuildRecentFilesMenu();
   void updateWindowTitle();
   void updateEditActions();
+  // The status bar's report of a finished export (file, clips, keys, size on disk) and bake
+  // (frames, keys before → after, contacts held, frames off target).
+  QString exportSummary(const QString& path) const;
+  QString bakeSummary(const QString& sourceName, const BakeReport& report,
+                      const std::map<std::string, int>& contactsHeld) const;
 
   Document* const mDocument;
   PlaybackController* const mPlayback;

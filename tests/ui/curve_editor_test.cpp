@@ -185,6 +185,100 @@ TEST_F(CurveEditorTest, StrideKeysSnapToZeroAndOne) {
   EXPECT_EQ(snappedStrideValue(0.93, 0.05), 0.93);
 }
 
+// A lifted (value 0) stride key of the left foot with a key after it.
+double liftedStrideKeyTime(const Curve& stride) {
+  for (std::size_t i = 1; i + 1 < stride.size(); ++i) {
+    if (stride.keys()[i].value == 0.0) return stride.keys()[i].time;
+  }
+  return -1.0;
+}
+
+TEST_F(CurveEditorTest, AClickOnASelectedKeyPicksTheKeyEvenWithItsHandleDrawnOverIt) {
+  const double time = liftedStrideKeyTime(curve(strideLeft));
+  ASSERT_GE(time, 0.0);
+  const KeyRef key{strideLeft, time};
+  view.setSelectedKeys({key});
+  // Zoomed out in time until the handle ends a few pixels from its key, as on a long clip.
+  const QPointF centre(plot()->width() / 2.0, plot()->height() / 2.0);
+  for (int step = 0; step < 40 && QLineF(*view.handlePixel(key, true), *view.keyPixel(key)).length() > 4.0; ++step) {
+    QWheelEvent out(centre, plot()->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::ControlModifier,
+                    Qt::NoScrollPhase, false);
+    QApplication::sendEvent(plot(), &out);
+  }
+  const QPointF keyAt = *view.keyPixel(key);
+  ASSERT_LE(QLineF(*view.handlePixel(key, true), keyAt).length(), 4.0);
+  const CurveKey before = *std::find_if(curve(strideLeft).keys().begin(), curve(strideLeft).keys().end(),
+                                        [&](const CurveKey& k) { return sameKeyTime(k.time, time); });
+  drag(keyAt, keyAt + QPointF(0.0, -40.0));
+  EXPECT_EQ(document.undoStack()->undoText(), QStringLiteral("Move Keys"));
+  const auto moved = std::find_if(curve(strideLeft).keys().begin(), curve(strideLeft).keys().end(),
+                                  [&](const CurveKey& k) { return sameKeyTime(k.time, time); });
+  ASSERT_NE(moved, curve(strideLeft).keys().end());
+  EXPECT_GT(moved->value, before.value) << "the key itself went up";
+}
+
+TEST_F(CurveEditorTest, AHandleDragCannotPullAStrideCurveOutOfZeroToOne) {
+  const double time = liftedStrideKeyTime(curve(strideLeft));
+  ASSERT_GE(time, 0.0);
+  const KeyRef key{strideLeft, time};
+  view.setSelectedKeys({key});
+  view.frameSelected();
+  const std::string original = test::serializeDocument(document);
+  auto sampledRange = [&] {
+    const Curve& stride = curve(strideLeft);
+    double low = 1.0, high = 0.0;
+    for (double t = stride.keys().front().time; t <= stride.keys().back().time; t += 1.0 / 240.0) {
+      low = std::min(low, stride.evaluate(t));
+      high = std::max(high, stride.evaluate(t));
+    }
+    return std::pair{low, high};
+  };
+  const QPointF handle = *view.handlePixel(key, true);
+  ASSERT_GT(QLineF(handle, *view.keyPixel(key)).length(), 20.0) << "zoomed in: the handle is clear of its key";
+  drag(handle, handle + QPointF(0.0, 80.0));
+  EXPECT_EQ(document.undoStack()->undoText(), QStringLiteral("Move Handle"));
+  EXPECT_GE(sampledRange().first, -1e-9) << "pulled down from a lifted key, the curve stays at 0";
+  // Pulled up, the aligned left handle would turn below 0: it is held at 0 instead.
+  const QPointF handleNow = *view.handlePixel(key, true);
+  drag(handleNow, handleNow + QPointF(0.0, -120.0));
+  const auto edited = std::find_if(curve(strideLeft).keys().begin(), curve(strideLeft).keys().end(),
+                                   [&](const CurveKey& k) { return sameKeyTime(k.time, time); });
+  ASSERT_NE(edited, curve(strideLeft).keys().end());
+  EXPECT_GT(edited->right.y(), 0.0) << "the dragged handle went up";
+  EXPECT_GE(edited->left.y(), 0.0);
+  EXPECT_GE(sampledRange().first, -1e-9);
+  EXPECT_LE(sampledRange().second, 1.0 + 1e-9) << "rounding only";
+  document.undoStack()->undo();
+  document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), original);
+}
+
+TEST_F(CurveEditorTest, OverlappingCurvesDifferInStyleAndALegendClickIsolatesOne) {
+  select(hips);
+  const CurveView::Entry* left = view.findEntry(QStringLiteral("contact.left_foot"));
+  const CurveView::Entry* right = view.findEntry(QStringLiteral("contact.right_foot"));
+  const CurveView::Entry* moveX = view.findEntry(QStringLiteral("Hips.translation.x"));
+  const CurveView::Entry* turnX = view.findEntry(QStringLiteral("Hips.rotation.x (°)"));
+  ASSERT_TRUE(left && right && moveX && turnX);
+  EXPECT_NE(left->style, right->style) << "the two stride curves overlap at 0 and 1";
+  EXPECT_NE(moveX->style, turnX->style) << "x of translation and rotation share a hue";
+
+  const QString isolated = QStringLiteral("contact.right_foot");
+  const QRectF row = view.legendRect(isolated);
+  ASSERT_FALSE(row.isEmpty());
+  QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, row.center().toPoint());
+  EXPECT_EQ(view.isolatedEntry(), isolated);
+  for (const CurveView::Entry& entry : view.entries()) EXPECT_EQ(view.isEntryShown(entry), entry.name == isolated);
+  // The hidden left-foot curve's keys cannot be picked.
+  const double time = liftedStrideKeyTime(curve(strideLeft));
+  const QPointF hiddenKey = view.toPixel(time, 0.0);
+  const std::vector<KeyRef> picked = view.keysAt(hiddenKey);
+  EXPECT_TRUE(std::none_of(picked.begin(), picked.end(), [&](const KeyRef& k) { return k.channel == strideLeft; }));
+  QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, view.legendRect(isolated).center().toPoint());
+  EXPECT_TRUE(view.isolatedEntry().isEmpty());
+  for (const CurveView::Entry& entry : view.entries()) EXPECT_TRUE(view.isEntryShown(entry));
+}
+
 TEST_F(CurveEditorTest, CtrlClickAddsAKeyAndDeleteRemovesIt) {
   const std::string original = test::serializeDocument(document);
   const std::size_t before = curve(strideRight).size() + curve(strideLeft).size();

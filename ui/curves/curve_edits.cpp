@@ -67,6 +67,27 @@ Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSecond
   return offsetSeconds == 0.0 ? clip : movedKeys(std::move(clip), keys, offsetSeconds);
 }
 
+namespace {
+
+// A stride curve means "planted" between 0 and 1: its Bézier segments stay in that band when
+// every handle does (a segment lies in the hull of its control points). A handle pushed out,
+// or turned out by its aligned partner, is held on the band's edge and the key's handles
+// become Free, so the pair no longer drags each other back out.
+void keepHandlesInStrideRange(Curve& curve, double time) {
+  const std::optional<std::size_t> index = keyIndex(curve, time);
+  if (!index) return;
+  CurveKey key = curve.keys()[*index];
+  const auto outside = [](const Vec2d& handle) { return handle.y() < 0.0 || handle.y() > 1.0; };
+  if (!outside(key.left) && !outside(key.right)) return;
+  key.left.y() = std::clamp(key.left.y(), 0.0, 1.0);
+  key.right.y() = std::clamp(key.right.y(), 0.0, 1.0);
+  key.leftType = HandleType::Free;
+  key.rightType = HandleType::Free;
+  curve.setKey(*index, key);
+}
+
+}  // namespace
+
 std::optional<Clip> movedHandle(const Clip& clip, const KeyRef& key, bool right, const Vec2d& handle) {
   Clip edited = clip;
   Curve* curve = findCurve(edited, key.channel);
@@ -86,6 +107,7 @@ std::optional<Clip> movedHandle(const Clip& clip, const KeyRef& key, bool right,
     if (isAutomatic(changed.rightType)) changed.rightType = HandleType::Aligned;
   }
   curve->setKey(*index, changed);
+  if (isStrideCurve(key.channel)) keepHandlesInStrideRange(*curve, key.time);
   return edited;
 }
 

@@ -22,8 +22,9 @@ Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSecond
 
 // `clip` with the left (or right) handle of scalar key `key` at `handle` (time, value).
 // Automatic handles (Vector, Auto, AutoClamped) a user drags become Aligned, as in
-// Blender, and the other handle of the key turns with them; Free handles move alone.
-// nullopt when `key` names no scalar key.
+// Blender, and the other handle of the key turns with them; Free handles move alone. On a
+// stride curve both handles of the key stay within 0..1 (held on the edge, made Free), so
+// the curve cannot leave 0..1. nullopt when `key` names no scalar key.
 std::optional<Clip> movedHandle(const Clip& clip, const KeyRef& key, bool right, const Vec2d& handle);
 
 // `clip` with every scalar key of `keys` interpolating as `interpolation` (rotation keys:

@@ -48,6 +48,23 @@ QColor entryColour(const KeyChannel& channel, int eulerAxis, int curveIndex) {
   return kCurves[curveIndex % 4];
 }
 
+// Within a colour family: translation solid, rotation dashed, scale dotted; named curves
+// (the two stride curves) alternate styles as well as colours.
+Qt::PenStyle entryStyle(const KeyChannel& channel, int curveIndex) {
+  static const Qt::PenStyle kCurves[] = {Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine};
+  switch (channel.kind) {
+    case KeyChannel::Kind::Translation:
+      return Qt::SolidLine;
+    case KeyChannel::Kind::Rotation:
+      return Qt::DashLine;
+    case KeyChannel::Kind::Scale:
+      return Qt::DotLine;
+    case KeyChannel::Kind::Curve:
+      break;
+  }
+  return kCurves[curveIndex % 4];
+}
+
 RotationOrder rotationOrderOf(const Scene& scene, int joint) {
   const auto index = static_cast<std::size_t>(joint);
   return index < scene.rotationOrders.size() ? scene.rotationOrders[index] : RotationOrder::XYZ;
@@ -231,7 +248,9 @@ void CurveView::rebuildEntries() {
   const Scene& scene = mDocument->scene();
   int curveIndex = 0;
   for (const KeyChannel& channel : curveChannels(*clip)) {
-    mEntries.push_back({channel, -1, QString::fromStdString(channel.curve), entryColour(channel, -1, curveIndex++)});
+    mEntries.push_back({channel, -1, QString::fromStdString(channel.curve), entryColour(channel, -1, curveIndex),
+                        entryStyle(channel, curveIndex)});
+    ++curveIndex;
   }
   static const char* kEulerNames[] = {".rotation.x", ".rotation.y", ".rotation.z"};
   for (int joint : mDocument->selectedJoints()) {
@@ -241,21 +260,66 @@ void CurveView::rebuildEntries() {
           mEntries.push_back({channel, axis,
                               QString::fromStdString(scene.skeleton.name(joint)) + QLatin1String(kEulerNames[axis]) +
                                   QStringLiteral(" (°)"),
-                              entryColour(channel, axis, 0)});
+                              entryColour(channel, axis, 0), entryStyle(channel, 0)});
         }
       } else {
         mEntries.push_back(
-            {channel, -1, QString::fromStdString(channelName(channel, scene.skeleton)), entryColour(channel, -1, 0)});
+            {channel, -1, QString::fromStdString(channelName(channel, scene.skeleton)), entryColour(channel, -1, 0),
+             entryStyle(channel, 0)});
       }
     }
   }
   for (Entry& entry : mEntries) {
     entry.graph = mPlot->addGraph();
     entry.graph->setName(entry.name);
-    entry.graph->setPen(QPen(entry.colour, 1.6));
+    entry.graph->setPen(QPen(entry.colour, 1.6, entry.style));
     entry.graph->setAdaptiveSampling(false);
   }
+  if (!findEntry(mIsolatedEntry)) mIsolatedEntry.clear();
+  applyIsolation();
   updateCurveData();
+}
+
+bool CurveView::isEntryShown(const Entry& entry) const {
+  return mIsolatedEntry.isEmpty() || entry.name == mIsolatedEntry;
+}
+
+void CurveView::isolateEntry(const QString& name) {
+  mIsolatedEntry = name == mIsolatedEntry || !findEntry(name) ? QString() : name;
+  applyIsolation();
+  // Keys of hidden curves cannot be picked, so they do not stay selected either.
+  std::vector<KeyRef> shown;
+  for (const KeyRef& key : selectedKeys()) {
+    const std::vector<const Entry*> entries = entriesOf(key.channel);
+    if (std::any_of(entries.begin(), entries.end(), [this](const Entry* entry) { return isEntryShown(*entry); }))
+      shown.push_back(key);
+  }
+  if (shown.size() != selectedKeys().size()) setSelectedKeys(std::move(shown));
+  mPlot->replot();
+}
+
+void CurveView::applyIsolation() {
+  for (Entry& entry : mEntries) {
+    const bool shown = isEntryShown(entry);
+    entry.graph->setVisible(shown);
+    // The hidden curves keep their legend rows, greyed, to be clicked back.
+    if (QCPAbstractLegendItem* item = mPlot->legend->itemWithPlottable(entry.graph))
+      item->setTextColor(shown ? QColor(215, 215, 220) : QColor(110, 110, 116));
+  }
+}
+
+const CurveView::Entry* CurveView::legendEntryAt(const QPointF& position) const {
+  for (const Entry& entry : mEntries) {
+    if (legendRect(entry.name).contains(position)) return &entry;
+  }
+  return nullptr;
+}
+
+QRectF CurveView::legendRect(const QString& name) const {
+  const Entry* entry = findEntry(name);
+  if (!entry || !mPlot->legend->visible()) return {};
+  const QCPAbstractLegendItem* item = mPlot->legend->itemWithPlottable(entry->graph);
+  return item ? QRectF(item->outerRect()) : QRectF();
 }
 
 void CurveView::updateCurveData() {
@@ -325,7 +389,8 @@ std::optional<QPointF> CurveView::keyPixel(const KeyRef& key, int eulerAxis) con
 std::optional<QPointF> CurveView::handlePixel(const KeyRef& key, bool right) const {
   const Clip* clip = mDocument->currentClip();
   const Curve* curve = clip ? findCurve(*clip, key.channel) : nullptr;
-  if (!curve || entriesOf(key.channel).empty()) return std::nullopt;
+  const std::vector<const Entry*> entries = entriesOf(key.channel);
+  if (!curve || entries.empty() || !isEntryShown(*entries.front())) return std::nullopt;
   for (const CurveKey& curveKey : curve->keys()) {
     if (!sameKeyTime(curveKey.time, key.time)) continue;
     const Vec2d& handle = right ? curveKey.right : curveKey.left;
@@ -334,12 +399,13 @@ std::optional<QPointF> CurveView::handlePixel(const KeyRef& key, bool right) con
   return std::nullopt;
 }
 
-std::vector<KeyRef> CurveView::keysAt(const QPointF& position) const {
+std::optional<std::pair<KeyRef, double>> CurveView::nearestKey(const QPointF& position) const {
   const Clip* clip = mDocument->currentClip();
-  if (!clip) return {};
+  if (!clip) return std::nullopt;
   std::optional<KeyRef> best;
   double bestDistance = kHitRadius;
   for (const Entry& entry : mEntries) {
+    if (!isEntryShown(entry)) continue;
     for (double time : keyTimes(*clip, entry.channel)) {
       const std::optional<double> value = keyValue(entry, time);
       if (!value) continue;
@@ -350,7 +416,13 @@ std::vector<KeyRef> CurveView::keysAt(const QPointF& position) const {
       }
     }
   }
-  return best ? std::vector<KeyRef>{*best} : std::vector<KeyRef>{};
+  if (!best) return std::nullopt;
+  return std::pair{*best, bestDistance};
+}
+
+std::vector<KeyRef> CurveView::keysAt(const QPointF& position) const {
+  const std::optional<std::pair<KeyRef, double>> nearest = nearestKey(position);
+  return nearest ? std::vector<KeyRef>{nearest->first} : std::vector<KeyRef>{};
 }
 
 std::vector<KeyRef> CurveView::keysInside(const QRectF& rect) const {
@@ -358,6 +430,7 @@ std::vector<KeyRef> CurveView::keysInside(const QRectF& rect) const {
   std::vector<KeyRef> keys;
   if (!clip) return keys;
   for (const Entry& entry : mEntries) {
+    if (!isEntryShown(entry)) continue;
     for (double time : keyTimes(*clip, entry.channel)) {
       const std::optional<double> value = keyValue(entry, time);
       if (value && rect.contains(toPixel(time, *value))) keys.push_back({entry.channel, time});
@@ -366,14 +439,25 @@ std::vector<KeyRef> CurveView::keysInside(const QRectF& rect) const {
   return keys;
 }
 
+// At the default zoom a short handle ends a few pixels from its key, drawn over it: the
+// handle is grabbed only nearer its end point than any key, so a click on a key is the key.
 std::optional<CurveView::HandleHit> CurveView::handleAt(const QPointF& position) const {
+  std::optional<HandleHit> best;
+  double bestDistance = kHitRadius;
   for (const KeyRef& key : selectedKeys()) {
     for (bool right : {false, true}) {
       const std::optional<QPointF> pixel = handlePixel(key, right);
-      if (pixel && QLineF(*pixel, position).length() <= kHitRadius) return HandleHit{key, right};
+      if (!pixel) continue;
+      const double distance = QLineF(*pixel, position).length();
+      if (distance <= bestDistance) {
+        bestDistance = distance;
+        best = HandleHit{key, right};
+      }
     }
   }
-  return std::nullopt;
+  const std::optional<std::pair<KeyRef, double>> key = nearestKey(position);
+  if (key && key->second <= bestDistance) return std::nullopt;
+  return best;
 }
 
 void CurveView::keySelectionChanged() { mPlot->update(); }
@@ -381,6 +465,7 @@ void CurveView::keySelectionChanged() { mPlot->update(); }
 void CurveView::updateAxis() {
   const Clip* clip = mDocument->currentClip();
   mAxis.setFrameRate(clip ? clip->frameRate : 30.0);
+  mAxis.setOrigin(clip ? clip->startTime : 0.0);
   mAxis.setRange(mPlot->xAxis->range().lower, mPlot->xAxis->range().upper);
   mAxis.setPixelSpan(mPlot->axisRect()->left(), mPlot->axisRect()->right());
 }
@@ -411,6 +496,7 @@ void CurveView::frameAll() {
   double v0 = std::numeric_limits<double>::max();
   double v1 = std::numeric_limits<double>::lowest();
   for (const Entry& entry : mEntries) {
+    if (!isEntryShown(entry)) continue;
     for (const QCPGraphData& sample : *entry.graph->data()) {
       if (sample.key < clip->startTime || sample.key > clip->endTime) continue;
       v0 = std::min(v0, sample.value);
@@ -465,7 +551,8 @@ void CurveView::addKeyAt(const QPointF& position) {
   double nearestDistance = std::numeric_limits<double>::max();
   for (const Entry& entry : mEntries) {
     const Curve* curve = findCurve(*clip, entry.channel);
-    if (!curve) continue;  // rotations are keyed from the viewport (Key Pose)
+    // Rotations are keyed from the viewport (Key Pose); hidden curves take no keys.
+    if (!curve || !isEntryShown(entry)) continue;
     const double distance = std::abs(mPlot->yAxis->coordToPixel(curve->evaluate(time)) - position.y());
     if (distance < nearestDistance) {
       nearestDistance = distance;
@@ -509,6 +596,7 @@ void CurveView::paintOverlay(QPainter& painter) {
     }
   }
   for (const Entry& entry : mEntries) {
+    if (!isEntryShown(entry)) continue;
     for (double time : keyTimes(*clip, entry.channel)) {
       const std::optional<double> value = keyValue(entry, time);
       if (!value) continue;
@@ -538,6 +626,10 @@ void CurveView::plotMousePress(QMouseEvent* event) {
     return;
   }
   if (event->button() != Qt::LeftButton) return;
+  if (const Entry* entry = legendEntryAt(mPressPosition)) {
+    isolateEntry(entry->name);
+    return;
+  }
   if (event->modifiers() & Qt::ControlModifier) {
     addKeyAt(mPressPosition);
     return;

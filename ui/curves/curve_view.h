@@ -33,9 +33,11 @@ struct ChangeEvent;
 // their keys (movable in time; their values are quaternions, edited in the viewport).
 //
 // Mouse: click a key (Shift adds), drag it (whole frames in time; stride curves snap to 0
-// and 1), drag a handle, drag empty space to box-select, Ctrl+click to add a key on the
-// nearest curve, right-click for interpolation, handle type and delete. Middle drag pans,
-// the wheel zooms; with Ctrl only time, with Shift only values. Each drag is one undo step.
+// and 1), drag a handle (grabbed from its end point only: a key under the mouse wins; a
+// stride curve's handles stay within 0..1), click a legend entry to isolate its curve (again
+// to show all), drag empty space to box-select, Ctrl+click to add a key on the nearest
+// curve, right-click for interpolation, handle type and delete. Middle drag pans, the wheel
+// zooms; with Ctrl only time, with Shift only values. Each drag is one undo step.
 //
 // The plot is a QCustomPlot child filling the view (same pixel coordinates). It stays out
 // of this header because qcustomplot.h 2.1 uses `foreach`, which the project turns off
@@ -50,6 +52,9 @@ class CurveView : public QWidget, public KeyView {
     int eulerAxis = -1;  // rotation: 0, 1, 2 = the Euler angle about x, y, z; else -1
     QString name;
     QColor colour;
+    // Curves of one colour family (x of translation, rotation and scale; the two stride
+    // curves) also differ in line style, so overlapping ones stay apart.
+    Qt::PenStyle style = Qt::SolidLine;
     QCPGraph* graph = nullptr;
   };
 
@@ -80,6 +85,14 @@ class CurveView : public QWidget, public KeyView {
   void setSelectedHandleType(HandleType type);
   void frameAll();
   void frameSelected();
+  // Shows only the curve named `name` (its keys alone can be picked); an empty name, or the
+  // curve already isolated, shows every curve again. A click on a legend entry does this.
+  void isolateEntry(const QString& name);
+  const QString& isolatedEntry() const { return mIsolatedEntry; }
+  bool isEntryShown(const Entry& entry) const;
+  // Legend row of the curve named `name` (widget coordinates), empty when there is none.
+  QRectF legendRect(const QString& name) const;
+
   // Adds a key at `time` (snapped to a frame) on the curve nearest to (`time`, `value`)
   // in pixels, or on `entryName` when given.
   void addKeyAt(const QPointF& position);
@@ -109,7 +122,11 @@ class CurveView : public QWidget, public KeyView {
   void updateAxis();
   void frameRect(double t0, double t1, double v0, double v1);
   std::optional<double> keyValue(const Entry& entry, double time) const;
+  // The shown key nearest to `position` within the hit radius, with its pixel distance.
+  std::optional<std::pair<KeyRef, double>> nearestKey(const QPointF& position) const;
   std::optional<HandleHit> handleAt(const QPointF& position) const;
+  const Entry* legendEntryAt(const QPointF& position) const;
+  void applyIsolation();
   std::vector<const Entry*> entriesOf(const KeyChannel& channel) const;
   void createActions();
 
@@ -117,6 +134,7 @@ class CurveView : public QWidget, public KeyView {
   CurvePlot* const mPlot;
   TimeAxis mAxis;
   std::vector<Entry> mEntries;
+  QString mIsolatedEntry;
   enum class Gesture { None, MoveKeys, MoveHandle, BoxSelect, Pan };
   Gesture mGesture = Gesture::None;
   QPointF mPressPosition;

@@ -57,6 +57,14 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), mTable(
   addRow(mTable, viewport + tr(" ▸ Pan"), tr("Alt+Middle drag (Maya), Shift+Middle drag (Blender)"));
   addRow(mTable, viewport + tr(" ▸ Zoom"), tr("Wheel, Alt+Right drag (Maya), Ctrl+Middle drag (Blender)"));
   addRow(mTable, viewport + tr(" ▸ Select joint"), tr("Click; Shift+Click adds"));
+  // The timeline's and curve editor's mouse, and how the keyboard leaves a text field.
+  const QString timeline = tr("Timeline");
+  addRow(mTable, timeline + tr(" ▸ Scrub"), tr("Click or drag on the ruler"));
+  addRow(mTable, timeline + tr(" ▸ Zoom time"), tr("Wheel or Ctrl+Wheel on the ruler or dope sheet"));
+  addRow(mTable, timeline + tr(" ▸ Pan time"), tr("Middle drag on the ruler or dope sheet"));
+  addRow(mTable, timeline + tr(" ▸ Box select keys"), tr("Drag on empty rows; Ctrl+Drag from anywhere"));
+  addRow(mTable, tr("Curve Editor ▸ Isolate curve"), tr("Click its legend entry (again: show all)"));
+  addRow(mTable, tr("Text fields ▸ Give the keys back to the view"), tr("Enter or Esc"));
   mTable->resizeColumnsToContents();
   mTable->horizontalHeader()->setStretchLastSection(true);
 

@@ -1,5 +1,8 @@
 #include "ui/docks/outliner_dock.h"
 
+#include <QAction>
+#include <QBrush>
+#include <QFont>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -15,16 +18,44 @@
 
 namespace articula::ui {
 
+namespace {
+
+// The name filter: rows whose whole name (namespace included) contains the text, and their
+// ancestors for the tree's shape. The matches are bold; the ancestors kept only for context
+// are grey, so the row to click is the one that stands out.
+class OutlinerFilterModel : public QSortFilterProxyModel {
+ public:
+  using QSortFilterProxyModel::QSortFilterProxyModel;
+
+  QVariant data(const QModelIndex& index, int role) const override {
+    if ((role != Qt::ForegroundRole && role != Qt::FontRole) || filterRegularExpression().pattern().isEmpty())
+      return QSortFilterProxyModel::data(index, role);
+    const QModelIndex source = mapToSource(index);
+    // The row's own match (the recursion that keeps ancestors is the proxy's, not this call's).
+    const bool match = filterAcceptsRow(source.row(), source.parent());
+    if (role == Qt::FontRole) {
+      QFont font;
+      font.setBold(match);
+      return font;
+    }
+    return match ? QSortFilterProxyModel::data(index, role) : QVariant(QBrush(QColor(128, 128, 134)));
+  }
+};
+
+}  // namespace
+
 OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
     : QDockWidget(tr("Outliner"), parent),
       mDocument(document),
       mModel(new JointTreeModel(document, this)),
-      mFilterModel(new QSortFilterProxyModel(this)),
+      mFilterModel(new OutlinerFilterModel(this)),
       mFilterEdit(new QLineEdit(this)),
       mTreeView(new QTreeView(this)) {
   setObjectName(QStringLiteral("OutlinerDock"));
   mFilterModel->setSourceModel(mModel);
   mFilterModel->setFilterKeyColumn(JointTreeModel::NameColumn);
+  // The whole name: typing the namespace the tree leaves out still matches.
+  mFilterModel->setFilterRole(Qt::EditRole);
   mFilterModel->setFilterCaseSensitivity(Qt::CaseInsensitive);
   mFilterModel->setRecursiveFilteringEnabled(true);
   mFilterEdit->setPlaceholderText(tr("Filter by name"));
@@ -48,9 +79,13 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
   mTreeView->setSelectionBehavior(QAbstractItemView::SelectRows);
   mTreeView->setUniformRowHeights(true);
   mTreeView->setAllColumnsShowFocus(true);
+  // Names whole: the column is as wide as the longest (the view scrolls sideways), and a
+  // name squeezed by hand loses its middle, not the end that tells Left from Right.
+  mTreeView->setTextElideMode(Qt::ElideMiddle);
   mTreeView->header()->setStretchLastSection(false);
-  mTreeView->header()->setSectionResizeMode(JointTreeModel::NameColumn, QHeaderView::Stretch);
+  mTreeView->header()->setSectionResizeMode(JointTreeModel::NameColumn, QHeaderView::ResizeToContents);
   mTreeView->header()->setSectionResizeMode(JointTreeModel::KindColumn, QHeaderView::ResizeToContents);
+  addKindColumnToggle();
   mTreeView->expandAll();
   auto* content = new QWidget(this);
   auto* layout = new QVBoxLayout(content);
@@ -69,6 +104,19 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
     syncSelectionFromDocument();
   });
   connect(mDocument, &Document::changed, this, &OutlinerDock::documentChanged);
+}
+
+// The icon already tells a joint from a transform or a handle: the Kind column is optional,
+// hidden by default, shown from the header's context menu.
+void OutlinerDock::addKindColumnToggle() {
+  mShowKindAction = new QAction(tr("Show Kind Column"), this);
+  mShowKindAction->setObjectName(QStringLiteral("actionShowKindColumn"));
+  mShowKindAction->setCheckable(true);
+  connect(mShowKindAction, &QAction::toggled, this,
+          [this](bool shown) { mTreeView->setColumnHidden(JointTreeModel::KindColumn, !shown); });
+  mTreeView->setColumnHidden(JointTreeModel::KindColumn, true);
+  mTreeView->header()->setContextMenuPolicy(Qt::ActionsContextMenu);
+  mTreeView->header()->addAction(mShowKindAction);
 }
 
 QModelIndex OutlinerDock::viewIndexOfJoint(int joint, int column) const {

@@ -1,6 +1,7 @@
 #pragma once
 #include <QDockWidget>
 
+class QAction;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -24,10 +25,13 @@ class OutlinerDock : public QDockWidget {
 
   QTreeView* treeView() const { return mTreeView; }
   JointTreeModel* model() const { return mModel; }
-  // The view shows the model through this filter (case-insensitive substring of the name;
-  // ancestors of a match stay visible so the tree keeps its shape).
+  // The view shows the model through this filter (case-insensitive substring of the whole
+  // name; ancestors of a match stay visible, greyed, so the tree keeps its shape; matches
+  // are bold).
   QSortFilterProxyModel* filterModel() const { return mFilterModel; }
   QLineEdit* filterEdit() const { return mFilterEdit; }
+  // Checkable, in the header's context menu: shows the Kind column (hidden by default).
+  QAction* showKindAction() const { return mShowKindAction; }
 
   // Item of the tree view showing `joint`, invalid when filtered out.
   QModelIndex viewIndexOfJoint(int joint, int column = 0) const;
@@ -39,12 +43,14 @@ class OutlinerDock : public QDockWidget {
   void documentChanged(const ChangeEvent& event);
   void viewSelectionChanged();
   void syncSelectionFromDocument();
+  void addKindColumnToggle();
 
   Document* const mDocument;
   JointTreeModel* const mModel;
   QSortFilterProxyModel* const mFilterModel;
   QLineEdit* const mFilterEdit;
   QTreeView* const mTreeView;
+  QAction* mShowKindAction = nullptr;
   // Set while this dock writes one side of the selection, so the echo from the other side
   // does not come back as a second, partial change.
   bool mSyncing = false;

@@ -223,6 +223,8 @@ bool RigDock::keyPose() {
 void RigDock::documentChanged(const ChangeEvent& event) {
   switch (event.type) {
     case ChangeEvent::Type::SceneReplaced:
+      mMessageLabel->clear();  // it spoke of the previous file
+      [[fallthrough]];
     case ChangeEvent::Type::RigChanged:
       // The model has reset itself (it is connected first).
       refreshRigState();

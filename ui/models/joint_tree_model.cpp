@@ -126,6 +126,31 @@ void JointTreeModel::rebuild() {
         static_cast<int>(mChildren[static_cast<std::size_t>(tip)].size() + atTip.size());
     atTip.push_back(h);
   }
+  findNamePrefix();
+}
+
+void JointTreeModel::findNamePrefix() {
+  const QString before = mNamePrefix;
+  mNamePrefix.clear();
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  // The namespace of the first namespaced name, kept when at least half of all names have it.
+  int withPrefix = 0;
+  for (int joint = 0; joint < skeleton.jointCount(); ++joint) {
+    const std::string& name = skeleton.name(joint);
+    const std::size_t colon = name.find(':');
+    if (colon == std::string::npos || colon + 1 == name.size()) continue;
+    const QString prefix = QString::fromStdString(name.substr(0, colon + 1));
+    if (mNamePrefix.isEmpty()) mNamePrefix = prefix;
+    if (prefix == mNamePrefix) ++withPrefix;
+  }
+  if (2 * withPrefix < skeleton.jointCount()) mNamePrefix.clear();
+  if (mNamePrefix != before) emit headerDataChanged(Qt::Horizontal, NameColumn, NameColumn);
+}
+
+QString JointTreeModel::displayName(int joint) const {
+  const QString name = QString::fromStdString(mDocument->scene().skeleton.name(joint));
+  if (mNamePrefix.isEmpty() || !name.startsWith(mNamePrefix) || name.size() == mNamePrefix.size()) return name;
+  return name.mid(mNamePrefix.size());
 }
 
 int JointTreeModel::tipOfHandle(int handle) const {
@@ -181,6 +206,8 @@ QVariant JointTreeModel::handleData(int handle, int column, int role) const {
     // The solver is in the tooltip: a long solver name would squeeze the name column.
     return column == NameColumn ? name : tr("IK handle");
   }
+  // The outliner's filter reads whole names through the edit role (not editable here).
+  if (role == Qt::EditRole && column == NameColumn) return name;
   if (role == Qt::ToolTipRole) {
     const Skeleton& skeleton = mDocument->scene().skeleton;
     return tr("IK handle %1: %2 → %3, %4")
@@ -200,6 +227,7 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
   const Skeleton& skeleton = mDocument->scene().skeleton;
   const NodeKind kind = skeleton.kind(joint);
   if (role == Qt::EditRole && index.column() == NameColumn) return QString::fromStdString(skeleton.name(joint));
+  if (role == Qt::DisplayRole && index.column() == NameColumn) return displayName(joint);
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
     if (index.column() == NameColumn) return QString::fromStdString(skeleton.name(joint));
     switch (kind) {
@@ -226,7 +254,8 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
 
 QVariant JointTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  return section == NameColumn ? tr("Name") : tr("Kind");
+  if (section != NameColumn) return tr("Kind");
+  return mNamePrefix.isEmpty() ? tr("Name") : tr("Name (%1…)").arg(mNamePrefix);
 }
 
 Qt::ItemFlags JointTreeModel::flags(const QModelIndex& index) const {

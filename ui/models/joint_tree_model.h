@@ -16,7 +16,9 @@ struct ChangeEvent;
 // so views map between items, joints and handles without a lookup table.
 //
 // Columns: the name (with an icon for the node's kind, or the handle's target glyph) and
-// the kind as a word ("Joint", "IK handle (CCD)").
+// the kind as a word ("Joint", "IK handle (CCD)"). A namespace most names share (Mixamo's
+// `mixamorig:`) is shown once, in the header, and left out of the displayed names so deep
+// trees show what tells joints apart; the edit role and the tooltip keep the whole name.
 class JointTreeModel : public QAbstractItemModel {
   Q_OBJECT
 
@@ -43,6 +45,8 @@ class JointTreeModel : public QAbstractItemModel {
   // a joint item or an invalid index).
   QModelIndex indexOfHandle(int handle, int column = NameColumn) const;
   int handleOfIndex(const QModelIndex& index) const;
+  // The shared namespace left out of the displayed names ("mixamorig:"), empty for none.
+  const QString& namePrefix() const { return mNamePrefix; }
 
  signals:
   void renameRefused(const QString& message);
@@ -54,6 +58,8 @@ class JointTreeModel : public QAbstractItemModel {
   const std::vector<int>& childrenOf(int joint) const;  // kNoParent: the roots
   int tipOfHandle(int handle) const;                    // -1 when the handle has no chain
   int jointCount() const { return static_cast<int>(mRowInParent.size()); }
+  void findNamePrefix();
+  QString displayName(int joint) const;
 
   Document* const mDocument;
   std::vector<std::vector<int>> mChildren;  // per node
@@ -62,6 +68,7 @@ class JointTreeModel : public QAbstractItemModel {
   std::vector<std::vector<int>> mHandlesAtTip;  // per node: active-rig handles ending there
   std::vector<int> mHandleTip;                  // per handle: its tip joint, -1 for none
   std::vector<int> mHandleRow;                  // per handle: its row under the tip
+  QString mNamePrefix;
   QIcon mHandleIcon;
   QIcon mJointIcon;
   QIcon mTransformIcon;

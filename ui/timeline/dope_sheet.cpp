@@ -268,7 +268,9 @@ void DopeSheet::mousePressEvent(QMouseEvent* event) {
   mPressPosition = event->position();
   mCurrentPosition = mPressPosition;
   const bool extend = event->modifiers() & Qt::ShiftModifier;
-  const std::vector<KeyRef> hit = keysAt(mPressPosition);
+  // Ctrl starts a box from anywhere: on a baked clip a key sits under every pixel of a row.
+  const std::vector<KeyRef> hit =
+      event->modifiers() & Qt::ControlModifier ? std::vector<KeyRef>{} : keysAt(mPressPosition);
   if (hit.empty()) {
     mGesture = Gesture::BoxSelect;
     mSelectionBeforeBox = extend ? selectedKeys() : std::vector<KeyRef>{};

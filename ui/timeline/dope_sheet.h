@@ -16,9 +16,10 @@ struct ChangeEvent;
 // Keys of the current clip as diamonds, one row per channel group: a summary row, then for
 // each selected joint its translation, rotation and scale rows, then one row per named
 // curve (stride curves `contact.*`). A diamond stands for every key of its row at that time.
-// Click selects (Shift adds), dragging on empty space box-selects, dragging a diamond
-// moves the selected keys by whole frames as one undo step; Delete, Ctrl+C, Ctrl+V.
-// Times map to pixels through the TimeAxis shared with the ruler above it.
+// Click selects (Shift adds), dragging on empty space of the rows (or anywhere with Ctrl)
+// box-selects, dragging a diamond moves the selected keys by whole frames as one undo step;
+// Delete, Ctrl+C, Ctrl+V. Scrubbing is the ruler's. Times map to pixels through the TimeAxis
+// shared with the ruler above it (whose wheel zoom and middle-drag pan work here too).
 class DopeSheet : public QWidget, public KeyView {
   Q_OBJECT
 

@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -32,8 +33,10 @@ void PlaybackController::setPlaying(bool playing) {
   if (playing == mPlaying) return;
   mPlaying = playing;
   if (mPlaying) {
-    // Pressing play on the last frame of a non-looping clip starts it over.
-    if (!mLooping && mDocument->currentFrame() >= mDocument->frameCount() - 1) mDocument->setFrame(0);
+    // Pressing play outside the range, or on its end without looping, starts it over.
+    const int frame = mDocument->currentFrame();
+    if (frame < firstPlayedFrame() || frame > lastPlayedFrame() || (!mLooping && frame >= lastPlayedFrame()))
+      mDocument->setFrame(firstPlayedFrame());
     restartFromCurrentFrame();
     mTimer.start(std::max(1, static_cast<int>(std::lround(1000.0 / clip->frameRate))));
   } else {
@@ -48,6 +51,37 @@ void PlaybackController::setLooping(bool looping) {
   emit loopingChanged(mLooping);
 }
 
+int PlaybackController::firstPlayedFrame() const { return hasRange() ? mRangeFirst : 0; }
+
+int PlaybackController::lastPlayedFrame() const {
+  return hasRange() ? mRangeLast : std::max(0, mDocument->frameCount() - 1);
+}
+
+void PlaybackController::setRange(int firstFrame, int lastFrame) {
+  const int last = mDocument->frameCount() - 1;
+  if (last < 1) return;
+  firstFrame = std::clamp(firstFrame, 0, last);
+  lastFrame = std::clamp(lastFrame, 0, last);
+  if (firstFrame > lastFrame) std::swap(firstFrame, lastFrame);
+  // A range of the whole clip is no range.
+  if (firstFrame == 0 && lastFrame == last) return clearRange();
+  if (firstFrame == mRangeFirst && lastFrame == mRangeLast) return;
+  mRangeFirst = firstFrame;
+  mRangeLast = lastFrame;
+  if (mPlaying) restartFromCurrentFrame();
+  emit rangeChanged();
+}
+
+void PlaybackController::setRangeInAtCurrentFrame() { setRange(mDocument->currentFrame(), lastPlayedFrame()); }
+
+void PlaybackController::setRangeOutAtCurrentFrame() { setRange(firstPlayedFrame(), mDocument->currentFrame()); }
+
+void PlaybackController::clearRange() {
+  if (!hasRange()) return;
+  mRangeFirst = mRangeLast = -1;
+  emit rangeChanged();
+}
+
 void PlaybackController::restartFromCurrentFrame() {
   mAnchorClockNs = mClock();
   mAnchorFrame = mDocument->currentFrame();
@@ -59,13 +93,15 @@ void PlaybackController::advance() {
   const double elapsedSeconds = static_cast<double>(mClock() - mAnchorClockNs) * 1e-9;
   // The epsilon keeps a tick that lands exactly on a frame boundary from rounding down.
   const auto elapsedFrames = static_cast<qint64>(std::floor(elapsedSeconds * clip->frameRate + 1e-6));
-  const qint64 frameCount = mDocument->frameCount();
+  const qint64 first = firstPlayedFrame();
+  const qint64 last = lastPlayedFrame();
   qint64 frame = mAnchorFrame + elapsedFrames;
   bool reachedEnd = false;
   if (mLooping) {
-    frame %= frameCount;
-  } else if (frame >= frameCount - 1) {
-    frame = frameCount - 1;
+    // From the anchor (inside the range once play started) on, wrapping to the in frame.
+    if (frame > last) frame = first + (frame - first) % (last - first + 1);
+  } else if (frame >= last) {
+    frame = last;
     reachedEnd = true;
   }
   mStepping = true;
@@ -78,8 +114,10 @@ void PlaybackController::documentChanged(const ChangeEvent& event) {
   switch (event.type) {
     case ChangeEvent::Type::SceneReplaced:
       pause();
+      clearRange();
       break;
     case ChangeEvent::Type::CurrentClipChanged:
+      clearRange();
       if (mPlaying) {
         restartFromCurrentFrame();
         mTimer.setInterval(std::max(1, static_cast<int>(std::lround(1000.0 / mDocument->currentClip()->frameRate))));
@@ -89,10 +127,16 @@ void PlaybackController::documentChanged(const ChangeEvent& event) {
       // Someone scrubbed while playing: continue from where they left the playhead.
       if (mPlaying && !mStepping) restartFromCurrentFrame();
       break;
+    case ChangeEvent::Type::ClipEdited:  // a shorter clip cuts the range
+      if (hasRange() && mRangeLast > mDocument->frameCount() - 1) {
+        const int first = mRangeFirst;
+        clearRange();
+        setRange(first, mDocument->frameCount() - 1);
+      }
+      break;
     case ChangeEvent::Type::SelectionChanged:
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::JointRenamed:
-    case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::RigChanged:
     case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:

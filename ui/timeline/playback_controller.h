@@ -16,6 +16,10 @@ struct ChangeEvent;
 // dropped tick skips frames instead of slowing the animation down. The time set on the
 // document is always a whole frame of the clip.
 //
+// A playback range (in and out frames inside the clip) limits what plays: playback starts at
+// its in frame when the playhead is outside it, loops within it, or stops at its out frame.
+// It is cleared when another clip or scene is shown.
+//
 // The clock is injectable (nanoseconds from any fixed origin) so tests drive playback
 // deterministically: replace the clock, call advance(), check the frame.
 class PlaybackController : public QObject {
@@ -31,6 +35,10 @@ class PlaybackController : public QObject {
   bool isLooping() const { return mLooping; }
   // Interval of the tick timer in milliseconds (one frame of the current clip).
   int tickInterval() const { return mTimer.interval(); }
+  // The frames that play: the range when one is set, else the whole clip.
+  int firstPlayedFrame() const;
+  int lastPlayedFrame() const;
+  bool hasRange() const { return mRangeFirst >= 0; }
 
  public slots:
   void play();
@@ -38,6 +46,12 @@ class PlaybackController : public QObject {
   void setPlaying(bool playing);
   void togglePlaying() { setPlaying(!mPlaying); }
   void setLooping(bool looping);
+  // In or out at the current frame; the other end stays (or is the clip's end) and the two
+  // are swapped when they cross.
+  void setRangeInAtCurrentFrame();
+  void setRangeOutAtCurrentFrame();
+  void setRange(int firstFrame, int lastFrame);
+  void clearRange();
   // One tick: moves the document to the frame the elapsed real time has reached. Called
   // by the timer; public so tests can tick by hand.
   void advance();
@@ -45,6 +59,7 @@ class PlaybackController : public QObject {
  signals:
   void playingChanged(bool playing);
   void loopingChanged(bool looping);
+  void rangeChanged();
 
  private:
   void documentChanged(const ChangeEvent& event);
@@ -60,6 +75,9 @@ class PlaybackController : public QObject {
   int mAnchorFrame = 0;
   // True while advance() moves the document, to tell our own time steps from a scrub.
   bool mStepping = false;
+  // Playback range, inclusive; -1 when the whole clip plays.
+  int mRangeFirst = -1;
+  int mRangeLast = -1;
 };
 
 }  // namespace articula::ui

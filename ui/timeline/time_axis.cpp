@@ -18,6 +18,20 @@ void TimeAxis::setPixelSpan(double left, double right) {
 
 void TimeAxis::setFrameRate(double framesPerSecond) { mFrameRate = framesPerSecond > 0.0 ? framesPerSecond : 30.0; }
 
+void TimeAxis::setOrigin(double originTime) { mOriginTime = originTime; }
+
+void TimeAxis::zoomAt(double x, double factor) {
+  const double anchor = pixelToTime(x);
+  const double span = std::max((mEndTime - mStartTime) * factor, 4.0 / mFrameRate);
+  const double share = (x - mLeft) / (mRight - mLeft);
+  setRange(anchor - share * span, anchor + (1.0 - share) * span);
+}
+
+void TimeAxis::panBy(double dx) {
+  const double seconds = dx / (mRight - mLeft) * (mEndTime - mStartTime);
+  setRange(mStartTime - seconds, mEndTime - seconds);
+}
+
 double TimeAxis::timeToPixel(double time) const {
   return mLeft + (time - mStartTime) / (mEndTime - mStartTime) * (mRight - mLeft);
 }
@@ -26,10 +40,10 @@ double TimeAxis::pixelToTime(double x) const {
   return mStartTime + (x - mLeft) / (mRight - mLeft) * (mEndTime - mStartTime);
 }
 
-double TimeAxis::frameToPixel(int frame) const { return timeToPixel(mStartTime + frame / mFrameRate); }
+double TimeAxis::frameToPixel(int frame) const { return timeToPixel(mOriginTime + frame / mFrameRate); }
 
 int TimeAxis::pixelToFrame(double x) const {
-  return static_cast<int>(std::lround((pixelToTime(x) - mStartTime) * mFrameRate));
+  return static_cast<int>(std::lround((pixelToTime(x) - mOriginTime) * mFrameRate));
 }
 
 double TimeAxis::pixelsPerFrame() const { return (mRight - mLeft) / ((mEndTime - mStartTime) * mFrameRate); }

@@ -2,6 +2,10 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
 
 #include "ui/document/document.h"
 
@@ -19,7 +23,7 @@ TimeRuler::TimeRuler(Document* document, TimeAxis* axis, int labelInset, QWidget
   setMouseTracking(false);
   setCursor(Qt::PointingHandCursor);
   setToolTip(tr("Click or drag to scrub"));
-  updateAxis();
+  updateAxis(false);
   connect(mDocument, &Document::changed, this, &TimeRuler::documentChanged);
 }
 
@@ -27,26 +31,84 @@ QSize TimeRuler::sizeHint() const { return {600, 40}; }
 QSize TimeRuler::minimumSizeHint() const { return {120, 34}; }
 
 void TimeRuler::documentChanged(const ChangeEvent& event) {
-  if (event.type == ChangeEvent::Type::SceneReplaced || event.type == ChangeEvent::Type::CurrentClipChanged ||
-      event.type == ChangeEvent::Type::ClipEdited) {
-    updateAxis();
+  // Another clip starts from the whole clip; an edit of this one keeps the zoom.
+  if (event.type == ChangeEvent::Type::SceneReplaced || event.type == ChangeEvent::Type::CurrentClipChanged) {
+    updateAxis(false);
+    emit viewChanged();
+  } else if (event.type == ChangeEvent::Type::ClipEdited) {
+    updateAxis(true);
   }
   if (event.type != ChangeEvent::Type::SelectionChanged) update();
 }
 
-void TimeRuler::updateAxis() {
+void TimeRuler::updateAxis(bool keepZoom) {
   const Clip* clip = mDocument->currentClip();
   const double start = clip ? clip->startTime : 0.0;
   const double rate = clip ? clip->frameRate : 30.0;
-  // The axis ends on the last whole frame, which may lie just past endTime.
   mAxis->setFrameRate(rate);
-  mAxis->setRange(start, start + (mDocument->frameCount() - 1) / rate);
+  mAxis->setOrigin(start);
   mAxis->setPixelSpan(mLabelInset + kMargin, width() - kMargin);
+  mZoomed = mZoomed && keepZoom;
+  // The axis ends on the last whole frame, which may lie just past endTime.
+  if (!mZoomed) mAxis->setRange(start, start + (mDocument->frameCount() - 1) / rate);
+}
+
+void TimeRuler::setPlaybackRange(int firstFrame, int lastFrame) {
+  mRangeFirst = firstFrame;
+  mRangeLast = lastFrame;
+  update();
 }
 
 void TimeRuler::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  updateAxis();
+  updateAxis(true);
+}
+
+bool TimeRuler::event(QEvent* event) { return navigate(event) || QWidget::event(event); }
+
+bool TimeRuler::navigate(QEvent* event) {
+  switch (event->type()) {
+    case QEvent::Wheel: {
+      auto* wheel = static_cast<QWheelEvent*>(event);
+      const double steps = wheel->angleDelta().y() / 120.0;
+      if (steps == 0.0) return false;
+      zoomAt(wheel->position().x(), std::pow(0.85, steps));
+      return true;
+    }
+    case QEvent::MouseButtonPress: {
+      auto* mouse = static_cast<QMouseEvent*>(event);
+      if (mouse->button() != Qt::MiddleButton) return false;
+      mPanFromX = mouse->position().x();
+      return true;
+    }
+    case QEvent::MouseMove: {
+      auto* mouse = static_cast<QMouseEvent*>(event);
+      if (!mPanFromX || !(mouse->buttons() & Qt::MiddleButton)) return false;
+      mAxis->panBy(mouse->position().x() - *mPanFromX);
+      mPanFromX = mouse->position().x();
+      mZoomed = true;
+      update();
+      emit viewChanged();
+      return true;
+    }
+    case QEvent::MouseButtonRelease: {
+      auto* mouse = static_cast<QMouseEvent*>(event);
+      if (mouse->button() != Qt::MiddleButton || !mPanFromX) return false;
+      mPanFromX.reset();
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+void TimeRuler::zoomAt(double x, double factor) {
+  mAxis->zoomAt(std::max(x, mAxis->left()), factor);
+  const double clipSpan = (mDocument->frameCount() - 1) / mAxis->frameRate();
+  mZoomed = mAxis->endTime() - mAxis->startTime() < clipSpan;
+  if (!mZoomed) updateAxis(false);
+  update();
+  emit viewChanged();
 }
 
 void TimeRuler::paintEvent(QPaintEvent*) {
@@ -62,6 +124,14 @@ void TimeRuler::paintEvent(QPaintEvent*) {
   const double x0 = mAxis->frameToPixel(0);
   const double x1 = mAxis->frameToPixel(frames - 1);
   painter.fillRect(QRectF(x0, 0, x1 - x0, area.height()), QColor(52, 52, 56));
+  if (mRangeFirst >= 0) {
+    // The playback range: a band in the playhead's hue between in and out marks.
+    const double in = mAxis->frameToPixel(mRangeFirst);
+    const double out = mAxis->frameToPixel(mRangeLast);
+    painter.fillRect(QRectF(in, 0, out - in, area.height()), QColor(58, 78, 110));
+    painter.fillRect(QRectF(in - 1.5, 0, 3.0, area.height()), QColor(120, 200, 120));
+    painter.fillRect(QRectF(out - 1.5, 0, 3.0, area.height()), QColor(230, 120, 110));
+  }
 
   const int labelStep = mAxis->labelStep(48.0);
   const bool drawEveryFrame = mAxis->pixelsPerFrame() >= 4.0;

@@ -146,8 +146,24 @@ TimelineWidget::TimelineWidget(Document* document, PlaybackController* playback,
   layout->addWidget(mRuler);
   layout->addWidget(mDopeSheet, 1);
 
+  // The dope sheet zooms and pans time with the ruler: one axis, one set of gestures.
+  mDopeSheet->installEventFilter(this);
+  connect(mRuler, &TimeRuler::viewChanged, mDopeSheet, qOverload<>(&QWidget::update));
+  connect(mPlayback, &PlaybackController::rangeChanged, this, [this] {
+    if (mPlayback->hasRange()) {
+      mRuler->setPlaybackRange(mPlayback->firstPlayedFrame(), mPlayback->lastPlayedFrame());
+    } else {
+      mRuler->setPlaybackRange(-1, -1);
+    }
+  });
+
   rebuildClipList();
   connect(mDocument, &Document::changed, this, &TimelineWidget::documentChanged);
+}
+
+bool TimelineWidget::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == mDopeSheet && mRuler->navigate(event)) return true;
+  return QWidget::eventFilter(watched, event);
 }
 
 QAction* TimelineWidget::addAction(const QString& text, const QKeySequence& key, const char* name) {

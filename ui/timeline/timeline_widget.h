@@ -22,7 +22,8 @@ struct ChangeEvent;
 // Transport, time ruler and dope sheet: clip selector (rename, duplicate, delete), play/pause
 // (Space), loop, step frame (← / →), previous/next key (, / .), auto key, the clip's frame
 // rate and last frame, the current frame, then the ruler with its playhead over the dope
-// sheet. Ruler and dope sheet share one TimeAxis.
+// sheet. Ruler and dope sheet share one TimeAxis, zoomed (wheel) and panned (middle drag)
+// from either.
 class TimelineWidget : public QWidget {
   Q_OBJECT
 
@@ -58,6 +59,9 @@ class TimelineWidget : public QWidget {
   // Jumps to the key before/after the current time on the dope sheet's rows (every
   // channel of the clip when no joint is selected).
   void jumpToKey(bool forward);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void documentChanged(const ChangeEvent& event);

@@ -232,6 +232,21 @@ void Viewport::setShowRig(bool show) {
   update();
 }
 
+void Viewport::setShowMesh(bool show) {
+  mShowMesh = show;
+  update();
+}
+
+void Viewport::setShowBones(bool show) {
+  mShowBones = show;
+  update();
+}
+
+void Viewport::setShowGrid(bool show) {
+  mShowGrid = show;
+  update();
+}
+
 void Viewport::setShowTrails(bool show) {
   if (show == mShowTrails) return;
   mShowTrails = show;
@@ -613,17 +628,19 @@ void Viewport::paintGL() {
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
   setDepthLayer(*this, DepthLayer::Scene);
-  drawOverlay(mGrid, GL_LINES, false, view, viewProjection);
-  mMeshes.draw(scene, modelPose, view, viewProjection);
+  if (mShowGrid) drawOverlay(mGrid, GL_LINES, false, view, viewProjection);
+  if (mShowMesh) mMeshes.draw(scene, modelPose, view, viewProjection);
   drawOnionSkin(view, viewProjection);
 
   // Bones in front of the meshes (Maya's joint X-ray): an animator must see and click
   // the joints inside the body. They still depth-test against each other.
   setDepthLayer(*this, DepthLayer::Bones);
-  buildSkeletonOverlay(scene.skeleton, mBones, modelPose, mDocument->selectedJoints(), scene.characterHeight(),
-                       mOverlayScratch);
-  uploadOverlay(mSkeleton, mOverlayScratch, GL_STREAM_DRAW);
-  drawOverlay(mSkeleton, GL_TRIANGLES, true, view, viewProjection);
+  if (mShowBones) {
+    buildSkeletonOverlay(scene.skeleton, mBones, modelPose, mDocument->selectedJoints(), scene.characterHeight(),
+                         mOverlayScratch);
+    uploadOverlay(mSkeleton, mOverlayScratch, GL_STREAM_DRAW);
+    drawOverlay(mSkeleton, GL_TRIANGLES, true, view, viewProjection);
+  }
   drawRig(view, viewProjection);
 
   // The gizmo over everything, at a constant size on screen.
@@ -649,8 +666,10 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
       } else {
         const Vec2 mouse(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
         if (!shift && (startGizmoDrag(mouse) || startHandleDrag(mouse))) break;
-        const int joint = pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(), viewProjection(),
-                                    static_cast<float>(width()), static_cast<float>(height()), mouse);
+        const int joint = mShowBones ? pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(),
+                                                 viewProjection(), static_cast<float>(width()),
+                                                 static_cast<float>(height()), mouse)
+                                     : -1;
         std::vector<int> selection;
         if (shift) selection = mDocument->selectedJoints();
         if (joint >= 0) selection.push_back(joint);

@@ -72,6 +72,10 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   // grounds them, else the humanoid's feet found by joint name. For tests and tools.
   const std::vector<ContactFoot>& contactFeet() const { return mContactFeet; }
   bool showRig() const { return mShowRig; }
+  bool showMesh() const { return mShowMesh; }
+  // Hidden bones are not drawn and cannot be clicked (the gizmo of a selected joint stays).
+  bool showBones() const { return mShowBones; }
+  bool showGrid() const { return mShowGrid; }
   bool showTrails() const { return mShowTrails; }
   // Joints with a trail: the selected joints (sorted), then the selected handle's tip when
   // it is not one of them.
@@ -107,6 +111,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setGizmoSpace(GizmoSpace space);
   void setOnionSkin(const OnionSkinSettings& settings);
   void setShowRig(bool show);
+  void setShowMesh(bool show);
+  void setShowBones(bool show);
+  void setShowGrid(bool show);
   void setShowTrails(bool show);
 
  protected:
@@ -185,6 +192,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   int mDragUndoIndex = 0;
 
   bool mShowRig = true;
+  bool mShowMesh = true;
+  bool mShowBones = true;
+  bool mShowGrid = true;
   std::vector<HandleMarker> mHandleMarkers;
   HandlePick mHandleDrag;
   IkHandle mHandleStartValue;  // the handle as the drag found it

@@ -1,0 +1,363 @@
+// First-use ergonomics driven through the real window, offscreen, with the keys and clicks an
+// animator uses: shortcuts after typing in a field, and the window's View and Playback menus.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QStatusBar>
+#include <QFont>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+#include "core/io/project_file.h"
+#include "core/samples/mannequin.h"
+#include "ui/dialogs/shortcuts_dialog.h"
+#include "ui/docks/outliner_dock.h"
+#include "ui/docks/timeline_dock.h"
+#include "ui/document/document.h"
+#include "ui/main_window.h"
+#include "ui/models/joint_tree_model.h"
+#include "ui/timeline/dope_sheet.h"
+#include "ui/timeline/playback_controller.h"
+#include "ui/timeline/time_ruler.h"
+#include "ui/timeline/timeline_widget.h"
+#include "ui/viewport/viewport.h"
+#include "ui_test_support.h"
+
+namespace articula::ui {
+namespace {
+
+// A shown, active window on the mannequin: shortcuts only reach the active window.
+class ErgonomicsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+    window.show();
+    // Activated directly: running the event loop would expose the window, and the offscreen
+    // platform cannot draw the viewport's OpenGL.
+    QApplication::setActiveWindow(&window);
+    ASSERT_TRUE(window.isActiveWindow());
+  }
+
+  // Presses a key where the user's keyboard is: on the focused widget.
+  static void press(Qt::Key key, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QWidget* focused = QApplication::focusWidget();
+    ASSERT_NE(focused, nullptr);
+    QTest::keyClick(focused, key, modifiers);
+    // What the key queued (a field handing the keyboard back) runs before the next key.
+    QCoreApplication::sendPostedEvents();
+  }
+
+  MainWindow window;
+};
+
+TEST_F(ErgonomicsTest, TheWindowOpensWithTheKeyboardOnTheViewport) {
+  EXPECT_EQ(QApplication::focusWidget(), window.viewport());
+  press(Qt::Key_Space);
+  EXPECT_TRUE(window.playback()->isPlaying());
+}
+
+TEST_F(ErgonomicsTest, EnterInTheOutlinerFilterGivesSpaceBackToPlayback) {
+  QLineEdit* filter = window.outlinerDock()->filterEdit();
+  QTest::mouseClick(filter, Qt::LeftButton);
+  ASSERT_EQ(QApplication::focusWidget(), filter);
+  QTest::keyClicks(filter, QStringLiteral("hand"));
+  // While the field is edited a space is text, not a shortcut.
+  press(Qt::Key_Space);
+  EXPECT_EQ(filter->text(), QStringLiteral("hand "));
+  EXPECT_FALSE(window.playback()->isPlaying());
+  press(Qt::Key_Backspace);
+
+  press(Qt::Key_Return);
+  EXPECT_NE(QApplication::focusWidget(), filter);
+  press(Qt::Key_Space);
+  EXPECT_EQ(filter->text(), QStringLiteral("hand")) << "the filter keeps what was typed";
+  EXPECT_TRUE(window.playback()->isPlaying());
+  press(Qt::Key_Space);
+  EXPECT_FALSE(window.playback()->isPlaying());
+}
+
+TEST_F(ErgonomicsTest, EnterInTheFrameBoxGoesToTheFrameAndFFramesTheSelection) {
+  Document* document = window.document();
+  document->setSelectedJoints({document->scene().skeleton.findJoint("LeftHand")});
+  // The viewport frames on its next paint: what is checked here is that F reaches the action.
+  QSignalSpy framed(window.findChild<QAction*>(QStringLiteral("actionFrameSelected")), &QAction::triggered);
+  QSpinBox* frameBox = window.timelineDock()->timeline()->frameField();
+  QTest::mouseClick(frameBox, Qt::LeftButton);
+  ASSERT_EQ(QApplication::focusWidget(), frameBox);
+  frameBox->selectAll();
+  QTest::keyClicks(frameBox, QStringLiteral("12"));
+  press(Qt::Key_Return);
+  EXPECT_EQ(document->currentFrame(), 12);
+  EXPECT_NE(QApplication::focusWidget(), frameBox);
+  press(Qt::Key_F);
+  EXPECT_EQ(framed.count(), 1) << "F framed the selection";
+  // Esc hands the keyboard back as well (to the view that had it before).
+  QTest::mouseClick(frameBox, Qt::LeftButton);
+  press(Qt::Key_Escape);
+  EXPECT_EQ(QApplication::focusWidget(), window.viewport());
+}
+
+TEST_F(ErgonomicsTest, ClickingTheViewportTakesTheKeyboardFromAField) {
+  QLineEdit* filter = window.outlinerDock()->filterEdit();
+  QTest::mouseClick(filter, Qt::LeftButton);
+  ASSERT_EQ(QApplication::focusWidget(), filter);
+  QTest::mouseClick(window.viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(5, 5));
+  EXPECT_EQ(QApplication::focusWidget(), window.viewport());
+  press(Qt::Key_W);
+  EXPECT_EQ(window.viewport()->gizmoMode(), GizmoMode::Translate);
+  EXPECT_TRUE(filter->text().isEmpty());
+}
+
+class DopeSheetNavigationTest : public ErgonomicsTest {
+ protected:
+  TimelineWidget& timeline() { return *window.timelineDock()->timeline(); }
+  DopeSheet& sheet() { return *timeline().dopeSheet(); }
+
+  void wheel(QPointF at, int notches, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QWheelEvent event(at, sheet().mapToGlobal(at), QPoint(), QPoint(0, 120 * notches), Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&sheet(), &event);
+  }
+  void drag(Qt::MouseButton button, QPointF from, QPointF to, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QTest::mousePress(&sheet(), button, modifiers, from.toPoint());
+    for (int step = 1; step <= 5; ++step) {
+      const QPointF at = from + (to - from) * (step / 5.0);
+      QMouseEvent move(QEvent::MouseMove, at, sheet().mapToGlobal(at), Qt::NoButton, button, modifiers);
+      QApplication::sendEvent(&sheet(), &move);
+    }
+    QTest::mouseRelease(&sheet(), button, modifiers, to.toPoint());
+  }
+};
+
+TEST_F(DopeSheetNavigationTest, WheelZoomsTimeAroundTheMouseAndMiddleDragPans) {
+  const TimeAxis& axis = timeline().axis();
+  const double wholeClip = axis.pixelsPerFrame();
+  const QPointF atFrame10(axis.frameToPixel(10), DopeSheet::kRowHeight * 0.5);
+  wheel(atFrame10, 2);
+  EXPECT_GT(axis.pixelsPerFrame(), wholeClip * 1.3);
+  EXPECT_NEAR(axis.frameToPixel(10), atFrame10.x(), 0.5) << "the frame under the mouse stays there";
+  const double zoomed = axis.pixelsPerFrame();
+  wheel(atFrame10, 1, Qt::ControlModifier);
+  EXPECT_GT(axis.pixelsPerFrame(), zoomed) << "Ctrl+wheel zooms time as in the curve editor";
+  EXPECT_TRUE(timeline().ruler()->isZoomed());
+
+  const double frame10Before = axis.frameToPixel(10);
+  const int frameBefore = window.document()->currentFrame();
+  drag(Qt::MiddleButton, atFrame10, atFrame10 + QPointF(60.0, 0.0));
+  EXPECT_NEAR(axis.frameToPixel(10), frame10Before + 60.0, 0.5);
+  EXPECT_EQ(window.document()->currentFrame(), frameBefore) << "panning is not scrubbing";
+  // The ruler reads the same axis: its frame under a pixel is the dope sheet's.
+  EXPECT_EQ(timeline().ruler()->axis().pixelToFrame(frame10Before + 60.0), 10);
+
+  wheel(atFrame10, -30);
+  EXPECT_FALSE(timeline().ruler()->isZoomed()) << "zoomed all the way out, the whole clip fits again";
+  EXPECT_DOUBLE_EQ(axis.pixelsPerFrame(), wholeClip);
+}
+
+TEST_F(DopeSheetNavigationTest, ALeftDragOnTheRowsBoxSelectsAndNeverScrubs) {
+  Document* document = window.document();
+  const int frameBefore = document->currentFrame();
+  const TimeAxis& axis = timeline().axis();
+  // From just before frame 0 on the summary row to the middle of the clip, two rows down.
+  const QPointF from(axis.frameToPixel(0) - 10.0, DopeSheet::kRowHeight * 0.5);
+  const QPointF to(axis.frameToPixel(document->frameCount() / 2), DopeSheet::kRowHeight * 2.5);
+  ASSERT_TRUE(sheet().keysAt(from).empty());
+  drag(Qt::LeftButton, from, to);
+  EXPECT_FALSE(sheet().selectedKeys().empty());
+  EXPECT_EQ(document->currentFrame(), frameBefore);
+
+  // With Ctrl a box starts on a key too, and moves nothing.
+  const QPointF onKey = sheet().keyPosition(0, sheet().selectedKeys().front().time);
+  ASSERT_FALSE(sheet().keysAt(onKey).empty());
+  const int undoCount = document->undoStack()->count();
+  drag(Qt::LeftButton, onKey, onKey + QPointF(40.0, DopeSheet::kRowHeight), Qt::ControlModifier);
+  EXPECT_EQ(document->undoStack()->count(), undoCount);
+  EXPECT_FALSE(sheet().selectedKeys().empty());
+  EXPECT_EQ(document->currentFrame(), frameBefore);
+}
+
+// The mannequin as Mixamo names it: every joint in the `mixamorig:` namespace.
+Scene mixamoNamedMannequin() {
+  Scene scene = makeMannequin();
+  for (int joint = 0; joint < scene.skeleton.jointCount(); ++joint)
+    scene.skeleton.setName(joint, "mixamorig:" + scene.skeleton.name(joint));
+  return scene;
+}
+
+TEST_F(ErgonomicsTest, TheOutlinerShowsNamespacedNamesWholeWithTheNamespaceOnce) {
+  window.openScene(mixamoNamedMannequin(), QStringLiteral("Mixamo"));
+  OutlinerDock* outliner = window.outlinerDock();
+  QTreeView* tree = outliner->treeView();
+  const JointTreeModel* model = outliner->model();
+  EXPECT_EQ(model->namePrefix(), QStringLiteral("mixamorig:"));
+  EXPECT_TRUE(model->headerData(JointTreeModel::NameColumn, Qt::Horizontal).toString().contains(model->namePrefix()));
+  const int leftHand = window.document()->scene().skeleton.findJoint("mixamorig:LeftHand");
+  const QModelIndex item = outliner->viewIndexOfJoint(leftHand);
+  EXPECT_EQ(item.data().toString(), QStringLiteral("LeftHand"));
+  EXPECT_EQ(item.data(Qt::ToolTipRole).toString(), QStringLiteral("mixamorig:LeftHand"));
+  EXPECT_EQ(item.data(Qt::EditRole).toString(), QStringLiteral("mixamorig:LeftHand"));
+
+  // Whole names: the Kind column is optional (hidden), the name column as wide as its
+  // widest item, so a narrow dock scrolls sideways instead of cutting names.
+  EXPECT_TRUE(tree->isColumnHidden(JointTreeModel::KindColumn));
+  outliner->showKindAction()->trigger();
+  EXPECT_FALSE(tree->isColumnHidden(JointTreeModel::KindColumn));
+  outliner->showKindAction()->trigger();
+  EXPECT_EQ(tree->textElideMode(), Qt::ElideMiddle);
+  QCoreApplication::sendPostedEvents();
+  tree->doItemsLayout();
+  const QModelIndex deepest = outliner->viewIndexOfJoint(leftHand);
+  EXPECT_GE(tree->visualRect(deepest).width(), tree->fontMetrics().horizontalAdvance(deepest.data().toString()))
+      << "room for the whole name after its indentation";
+  outliner->setFloating(true);
+  outliner->resize(120, 400);
+  QCoreApplication::sendPostedEvents();
+  tree->doItemsLayout();
+  EXPECT_GT(tree->horizontalScrollBar()->maximum(), 0) << "too narrow for the deepest names: it scrolls";
+  outliner->setFloating(false);
+}
+
+TEST_F(ErgonomicsTest, FilterMatchesStandOutAndTheirParentsAreGreyed) {
+  window.openScene(mixamoNamedMannequin(), QStringLiteral("Mixamo"));
+  OutlinerDock* outliner = window.outlinerDock();
+  const Skeleton& skeleton = window.document()->scene().skeleton;
+  QTest::keyClicks(outliner->filterEdit(), QStringLiteral("hand"));
+  const QModelIndex match = outliner->viewIndexOfJoint(skeleton.findJoint("mixamorig:LeftHand"));
+  const QModelIndex context = outliner->viewIndexOfJoint(skeleton.findJoint("mixamorig:LeftForeArm"));
+  ASSERT_TRUE(match.isValid());
+  ASSERT_TRUE(context.isValid()) << "kept for the tree's shape";
+  EXPECT_TRUE(match.data(Qt::FontRole).value<QFont>().bold());
+  EXPECT_FALSE(context.data(Qt::FontRole).value<QFont>().bold());
+  EXPECT_TRUE(context.data(Qt::ForegroundRole).isValid()) << "greyed";
+  EXPECT_FALSE(match.data(Qt::ForegroundRole).isValid()) << "the palette's text colour";
+  EXPECT_FALSE(outliner->viewIndexOfJoint(skeleton.findJoint("mixamorig:LeftFoot")).isValid());
+  // The namespace the tree leaves out still filters.
+  outliner->filterEdit()->setText(QStringLiteral("mixamorig:RightHand"));
+  EXPECT_TRUE(outliner->viewIndexOfJoint(skeleton.findJoint("mixamorig:RightHand")).isValid());
+  EXPECT_FALSE(outliner->viewIndexOfJoint(skeleton.findJoint("mixamorig:LeftHand")).isValid());
+}
+
+TEST_F(ErgonomicsTest, APlaybackRangeFromThePlaybackMenuLoopsInsideTheClip) {
+  Document* document = window.document();
+  PlaybackController* playback = window.playback();
+  test::FakeClock clock;
+  playback->setClock(clock.clock());
+  const double frameRate = document->currentClip()->frameRate;
+  document->setFrame(10);
+  press(Qt::Key_I, Qt::ControlModifier | Qt::AltModifier);
+  document->setFrame(14);
+  press(Qt::Key_O, Qt::ControlModifier | Qt::AltModifier);
+  ASSERT_TRUE(playback->hasRange());
+  EXPECT_EQ(playback->firstPlayedFrame(), 10);
+  EXPECT_EQ(playback->lastPlayedFrame(), 14);
+
+  document->setFrame(0);
+  press(Qt::Key_Space);
+  ASSERT_TRUE(playback->isPlaying());
+  EXPECT_EQ(document->currentFrame(), 10) << "outside the range, playback starts at its in frame";
+  // 4 frames on: the out frame; 2 more: wrapped to 11 (10, 11, 12, 13, 14, 10, 11).
+  clock.advanceSeconds(4.0 / frameRate);
+  playback->advance();
+  EXPECT_EQ(document->currentFrame(), 14);
+  clock.advanceSeconds(2.0 / frameRate);
+  playback->advance();
+  EXPECT_EQ(document->currentFrame(), 11);
+  press(Qt::Key_Space);
+
+  press(Qt::Key_P, Qt::ControlModifier | Qt::AltModifier);
+  EXPECT_FALSE(playback->hasRange());
+  EXPECT_EQ(playback->lastPlayedFrame(), document->frameCount() - 1);
+  // A new scene starts without the old range.
+  document->setFrame(3);
+  press(Qt::Key_O, Qt::ControlModifier | Qt::AltModifier);
+  ASSERT_TRUE(playback->hasRange());
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  EXPECT_FALSE(playback->hasRange());
+
+  // The shortcuts page lists the range keys.
+  ShortcutsDialog dialog(&window);
+  const auto* table = dialog.findChild<QTableWidget*>();
+  ASSERT_NE(table, nullptr);
+  bool listed = false;
+  for (int row = 0; row < table->rowCount(); ++row)
+    listed = listed || table->item(row, 0)->text() == QStringLiteral("Playback ▸ Set Range In");
+  EXPECT_TRUE(listed);
+}
+
+TEST_F(ErgonomicsTest, TheViewMenuShowsAndHidesMeshBonesRigAndGrid) {
+  Viewport* viewport = window.viewport();
+  const struct {
+    const char* action;
+    bool (Viewport::*shown)() const;
+  } toggles[] = {{"actionShowMesh", &Viewport::showMesh},
+                 {"actionShowBones", &Viewport::showBones},
+                 {"actionShowRig", &Viewport::showRig},
+                 {"actionShowGrid", &Viewport::showGrid}};
+  for (const auto& toggle : toggles) {
+    SCOPED_TRACE(toggle.action);
+    QAction* action = window.findChild<QAction*>(QLatin1String(toggle.action));
+    ASSERT_NE(action, nullptr);
+    EXPECT_TRUE(action->isChecked());
+    EXPECT_TRUE((viewport->*toggle.shown)());
+    action->trigger();
+    EXPECT_FALSE((viewport->*toggle.shown)());
+    action->trigger();
+    EXPECT_TRUE((viewport->*toggle.shown)());
+  }
+}
+
+// Not shown: export and bake wait in a local event loop, which would expose the window and
+// the offscreen platform cannot draw the viewport.
+TEST(ErgonomicsFeedback, ExportAndBakeSayWhatTheyDidAndANewFileClearsIt) {
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  const QString path =
+      QDir::temp().filePath(QStringLiteral("articula_ergonomics_%1.glb").arg(QCoreApplication::applicationPid()));
+  ASSERT_TRUE(window.exportGltfTo(path));
+  const qint64 bytes = QFileInfo(path).size();
+  QFile::remove(path);
+  const QString exported = window.statusBar()->currentMessage();
+  EXPECT_TRUE(exported.contains(QFileInfo(path).fileName())) << exported.toStdString();
+  EXPECT_TRUE(exported.contains(QStringLiteral("1 clip"))) << exported.toStdString();
+  EXPECT_TRUE(exported.contains(QStringLiteral("%1 keys").arg(window.document()->currentClip()->keyCount())))
+      << exported.toStdString();
+  EXPECT_TRUE(exported.contains(QLocale().formattedDataSize(bytes))) << exported.toStdString();
+
+  ProjectBakeSettings settings;
+  settings.firstFrame = 0;
+  settings.lastFrame = 20;
+  settings.detectContacts = true;
+  ASSERT_TRUE(window.bake(settings));
+  const QString baked = window.statusBar()->currentMessage();
+  EXPECT_TRUE(baked.contains(QStringLiteral("“walk baked”"))) << baked.toStdString();
+  EXPECT_TRUE(baked.contains(QStringLiteral("21 frame"))) << baked.toStdString();
+  EXPECT_TRUE(baked.contains(QStringLiteral("keys "))) << baked.toStdString();
+  EXPECT_TRUE(baked.contains(QStringLiteral("contact.left_foot: "))) << baked.toStdString();
+
+  // Nothing of the previous file stays: the status bar and the rig panel's message.
+  auto* rigMessage = window.findChild<QLabel*>(QStringLiteral("rigMessage"));
+  ASSERT_NE(rigMessage, nullptr);
+  rigMessage->setText(QStringLiteral("a message about the previous file"));
+  window.setUnsavedChangesPrompt([] { return MainWindow::UnsavedChoice::Discard; });
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/CesiumMan/CesiumMan.glb"))));
+  EXPECT_TRUE(window.statusBar()->currentMessage().isEmpty());
+  EXPECT_TRUE(rigMessage->text().isEmpty());
+}
+
+}  // namespace
+}  // namespace articula::ui
