@@ -50,6 +50,15 @@ CurveKey guardKey(double time, float value) {
   return key;
 }
 
+// A channel the reduction kept as one key (it did not move within its budget) holds that
+// value to the range's end: spliced before the source's later keys, it would otherwise
+// interpolate towards them across the range.
+CurveKey heldTo(CurveKey key, double endTime) {
+  key.time = endTime;
+  key.left = key.right = Vec2d(endTime, key.value);
+  return key;
+}
+
 // The uncorrected value of a channel just outside the range, for channels only the bake
 // animates: keyed there, the clip outside the range stays as it was.
 struct Guards {
@@ -66,6 +75,7 @@ void spliceVec3(Vec3Track& destination, const Vec3Track& source, const Vec3Track
   for (int c = 0; c < 3; ++c) {
     std::vector<CurveKey> keys = keepOutside ? curveKeysOutside(*src[c], startTime, endTime) : std::vector<CurveKey>{};
     keys.insert(keys.end(), add[c]->keys().begin(), add[c]->keys().end());
+    if (keepOutside && guards.afterTime && add[c]->size() == 1) keys.push_back(heldTo(add[c]->keys().front(), endTime));
     if (keepOutside && newChannel) {
       auto value = [&](const Pose& pose) {
         const Transform& t = pose[static_cast<std::size_t>(joint)];
@@ -83,6 +93,11 @@ void spliceRotation(RotationTrack& destination, const RotationTrack& source, con
   std::vector<RotationKey> keys =
       keepOutside ? rotationKeysOutside(source, startTime, endTime) : std::vector<RotationKey>{};
   keys.insert(keys.end(), baked.keys().begin(), baked.keys().end());
+  if (keepOutside && guards.afterTime && baked.keys().size() == 1) {
+    RotationKey held = baked.keys().front();
+    held.time = endTime;
+    keys.push_back(held);
+  }
   if (keepOutside && source.empty()) {
     for (const auto& [time, pose] :
          {std::pair{guards.beforeTime, &guards.before}, std::pair{guards.afterTime, &guards.after}}) {
@@ -256,7 +271,11 @@ Result<BakeReport> BakeJob::run() const {
   std::vector<JointTrack> baked;
   if (options.reduce) {
     KeyReductionOptions reduction = options.reduction;
-    for (const double t : contactKeyTimes(clip)) reduction.keepTimes.push_back(t);
+    // The stride curves drive the corrector, so their starts and ends matter to the joints it
+    // moves (and those above them).
+    reduction.chainKeepTimes = contactKeyTimes(clip);
+    reduction.chainJoints.assign(rotated.begin(), rotated.end());
+    reduction.chainJoints.insert(reduction.chainJoints.end(), translated.begin(), translated.end());
     addUserKeyTimes(clip, joints, clip.frameCount(), reduction.keepTimes);
     report.reduction = reduceDenseClip(*skeleton, rest, dense, reduction, baked);
     report.reduced = true;

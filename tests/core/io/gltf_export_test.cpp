@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bake/bake_job.h"
 #include "core/io/gltf_export.h"
 #include "core/io/gltf_export_channels.h"
 #include "core/io/import.h"
@@ -204,6 +205,80 @@ TEST_F(GltfExport, BvhWalkRoundTrips) {
   const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
   ASSERT_EQ(source.clips.size(), 1u);
   expectRoundTrip(source, out("walk.glb"));
+}
+
+// ---- reduced bakes ----
+
+// Keys the file stores for animation `index`: one per time of each sampler's input, as a
+// reader counts them.
+std::size_t storedKeys(const Json& gltf, std::size_t index) {
+  std::size_t keys = 0;
+  for (const Json& sampler : gltf["animations"][index]["samplers"])
+    keys += gltf["accessors"][sampler["input"].get<std::size_t>()]["count"].get<std::size_t>();
+  return keys;
+}
+
+// Largest model-space distance between the joints of `bake` (scene `source`) and those of
+// the file's clip (scene `copy`, matched by name), on every frame of the bake.
+double largestJointDistance(const Scene& source, const Clip& bake, const Scene& copy) {
+  std::vector<int> match(static_cast<std::size_t>(source.skeleton.jointCount()));
+  for (int j = 0; j < source.skeleton.jointCount(); ++j)
+    match[static_cast<std::size_t>(j)] = copy.skeleton.findJoint(source.skeleton.name(j));
+  Pose sourcePose(source.skeleton.restPose().begin(), source.skeleton.restPose().end());
+  Pose copyPose(copy.skeleton.restPose().begin(), copy.skeleton.restPose().end());
+  ClipSampler sourceSampler(&bake);
+  ClipSampler copySampler(&copy.clips.front());
+  double worst = 0.0;
+  for (int f = 0; f < bake.frameCount(); ++f) {
+    sourceSampler.sample(bake.timeOf(f), sourcePose);
+    copySampler.sample(bake.timeOf(f), copyPose);
+    const std::vector<Affine> sourceModel = localToModel(source.skeleton, sourcePose);
+    const std::vector<Affine> copyModel = localToModel(copy.skeleton, copyPose);
+    for (std::size_t j = 0; j < match.size(); ++j) {
+      if (match[j] < 0) return INFINITY;
+      const Vec3 moved = sourceModel[j].translation() - copyModel[static_cast<std::size_t>(match[j])].translation();
+      worst = std::max(worst, static_cast<double>(moved.norm()));
+    }
+  }
+  return worst;
+}
+
+// What the bake reduces is what the file stores: the reduced keys are written key for key
+// (a channel mixing cubic and straight segments must not come out resampled per frame), far
+// fewer than a per-frame bake's, and the file's samplers stay within the tolerance of the
+// unreduced bake on every frame.
+TEST_F(GltfExport, ReducedBakeIsStoredKeyForKey) {
+  const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  ASSERT_EQ(source.clips.size(), 1u);
+  BakeJob job;
+  job.skeleton = &source.skeleton;
+  job.source = &source.clips.front();
+  job.options.lastFrame = 179;  // a slice keeps the test short
+  job.options.keepOutsideRange = false;
+  job.options.reduction.toleranceModel = kDefaultToleranceOfHeight * source.characterHeight();
+  Clip reduced;
+  job.output = &reduced;
+  const auto report = job.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  Clip dense;
+  job.options.reduce = false;
+  job.output = &dense;
+  ASSERT_TRUE(job.run().ok());
+
+  Scene baked = source;
+  baked.clips.assign(1, reduced);
+  const std::string path = out("reduced.glb");
+  ASSERT_EQ(exportGltf(baked, path), std::nullopt);
+  expectValidGltf(path);
+  const std::size_t stored = storedKeys(readGltfJson(path), 0);
+  EXPECT_EQ(stored, channelKeyCount(reduced));
+  EXPECT_EQ(report->reduction.keysAfter, channelKeyCount(reduced));
+  EXPECT_EQ(report->reduction.keysBefore, channelKeyCount(dense));  // one key per channel and frame
+  EXPECT_LE(stored * 5, report->reduction.keysBefore) << stored << " of " << report->reduction.keysBefore;
+
+  const Scene copy = importOrFail(path);
+  ASSERT_EQ(copy.clips.size(), 1u);
+  EXPECT_LE(largestJointDistance(source, dense, copy), job.options.reduction.toleranceModel * 1.001);
 }
 
 // ---- sampler kinds ----
