@@ -471,6 +471,54 @@ TEST(GltfExportChannels, ConstantKeysAreStepAndLinearKeysLinear) {
 
 // Keys given on alternating hemispheres (q and -q are the same rotation) come out in one
 // hemisphere along the track, as LINEAR readers that lerp components need.
+// A CUBICSPLINE rotation sampler evaluated as glTF does: Hermite on the components with the
+// tangents scaled by the key interval, normalised.
+Quat evaluateCubicRotation(const GltfSamplerData& data, float t) {
+  std::size_t k = 0;
+  while (k + 2 < data.times.size() && data.times[k + 1] <= t) ++k;
+  const float span = data.times[k + 1] - data.times[k];
+  const float s = (t - data.times[k]) / span;
+  const Eigen::Map<const Eigen::Vector4f> p0(&data.values[12 * k + 4]), m0(&data.values[12 * k + 8]);
+  const Eigen::Map<const Eigen::Vector4f> p1(&data.values[12 * (k + 1) + 4]), m1(&data.values[12 * (k + 1)]);
+  const float s2 = s * s, s3 = s2 * s;
+  const Eigen::Vector4f p =
+      (2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * span * m0 + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * span * m1;
+  return Quat(p.w(), p.x(), p.y(), p.z()).normalized();
+}
+
+// A bake's cubic-spline keys spliced next to a clip's slerp keys: the channel stays one
+// CUBICSPLINE sampler with the spline keys as they are, the slerp written as chord splines
+// within the tolerance (not the whole channel resampled at every frame).
+TEST(GltfExportChannels, SlerpSegmentsInACubicSplineChannelStayCubic) {
+  const Vec3 axis = Vec3(0.2f, 1.0f, 0.1f).normalized();
+  std::vector<RotationKey> keys(4);
+  for (int k = 0; k < 4; ++k) {
+    keys[static_cast<std::size_t>(k)].time = 0.5 * k;
+    keys[static_cast<std::size_t>(k)].value = Quat(Eigen::AngleAxisf(0.6f * static_cast<float>(k), axis));
+  }
+  for (int k : {0, 1}) {  // splines with tangents on the chord between keys 0, 1 and 2
+    RotationKey& a = keys[static_cast<std::size_t>(k)];
+    RotationKey& b = keys[static_cast<std::size_t>(k + 1)];
+    a.interpolation = RotationInterpolation::CubicSpline;
+    const Quat chord((b.value.coeffs() - a.value.coeffs()) / 0.5f);
+    a.outControl = chord;
+    b.inControl = chord;
+  }
+  keys[2].interpolation = RotationInterpolation::Slerp;  // 0.6 rad of slerp to key 3
+  RotationTrack track;
+  track.setKeys(keys);
+  GltfChannelSettings settings;
+  const GltfSamplerData data = encodeRotationChannel(track, settings);
+  ASSERT_EQ(data.interpolation, GltfInterpolation::CubicSpline);
+  EXPECT_GT(data.times.size(), keys.size());  // the slerp is split...
+  EXPECT_LT(data.times.size(), 40u);          // ...into a few chords, not sampled densely
+  for (int i = 0; i <= 150; ++i) {
+    const float t = 1.5f * static_cast<float>(i) / 150.0f;
+    const double angle = track.evaluate(t).angularDistance(evaluateCubicRotation(data, t));
+    EXPECT_LE(angle, settings.tolerance + 1e-6) << "t " << t;
+  }
+}
+
 TEST(GltfExportChannels, RotationKeysStayInOneHemisphere) {
   RotationTrack track;
   std::vector<RotationKey> keys;
