@@ -195,6 +195,35 @@ float cubicChordError(std::span<const Quat> samples, std::span<const Vec4> compo
 
 }  // namespace
 
+std::vector<int> fitLinearChannel(std::span<const float> samples, std::size_t width, std::span<const int> breakpoints,
+                                  float budget) {
+  std::vector<int> frames;
+  if (width == 0 || samples.size() < width) return frames;
+  const int last = static_cast<int>(samples.size() / width) - 1;
+  auto value = [&](int frame, std::size_t c) { return samples[static_cast<std::size_t>(frame) * width + c]; };
+  frames.push_back(0);
+  bool constant = true;
+  for (int f = 1; f <= last && constant; ++f) {
+    for (std::size_t c = 0; c < width && constant; ++c) constant = std::abs(value(f, c) - value(0, c)) <= budget;
+  }
+  if (constant) return frames;
+  struct LinearSegment {};
+  auto fitsLine = [&](int s, int e, LinearSegment*) {
+    const float inv = 1.0f / static_cast<float>(e - s);
+    for (int k = s + 1; k < e; ++k) {
+      const float u = static_cast<float>(k - s) * inv;
+      for (std::size_t c = 0; c < width; ++c) {
+        if (std::abs(value(s, c) + u * (value(e, c) - value(s, c)) - value(k, c)) > budget) return false;
+      }
+    }
+    return true;
+  };
+  auto neverCubic = [](int, int, LinearSegment*) { return false; };
+  std::vector<LinearSegment> segments;
+  fitSegments(last, breakpoints, false, fitsLine, neverCubic, frames, segments);
+  return frames;
+}
+
 RotationFit fitRotationChannel(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget,
                                bool cubic) {
   RotationFit fit;

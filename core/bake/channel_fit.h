@@ -30,6 +30,12 @@ struct Vec3Fit {
 // all lie within `budget` of the first keeps one frame.
 Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier);
 
+// Kept frames of a channel of `width` values per frame (samples[frame * width + c], e.g. a
+// mesh's morph weights) interpolated linearly between them: every value within `budget` of
+// its line. Same rules for breakpoints and a constant channel as fitVec3Channel.
+std::vector<int> fitLinearChannel(std::span<const float> samples, std::size_t width, std::span<const int> breakpoints,
+                                  float budget);
+
 // A segment between two kept frames of a rotation channel: a slerp, or a glTF cubic spline
 // (Hermite on the quaternion's four components, normalised) whose Bézier control points
 // `control1` and `control2` (x, y, z, w) sit at 1/3 and 2/3 of the segment. The glTF
