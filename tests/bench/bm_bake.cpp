@@ -9,7 +9,9 @@
 // BM_BakeLongTake: CMU 02_01 repeated in memory to 68,800 frames (9.5 min at 120 fps), baked
 // and written; slow, so registered only when ARTICULA_BENCH_LONG_TAKE=1 is set:
 //   ARTICULA_BENCH_LONG_TAKE=1 articula-bench --benchmark_filter=BM_BakeLongTake
-// Its peak_rss_mb counter is the process's peak resident memory (run it alone).
+// Its peak_rss_mb counter is the process's peak resident memory (run it alone); it includes
+// the per-frame bake and file made for the comparison, so the bake's own peak is lower
+// (/usr/bin/time -v articula-cli bake on the same take measures it).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <unistd.h>
