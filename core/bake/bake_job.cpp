@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/bake/channel_fit.h"
 #include "core/bake/dense_clip.h"
 
 namespace articula {
@@ -50,6 +51,15 @@ CurveKey guardKey(double time, float value) {
   return key;
 }
 
+// A channel the reduction kept as one key (it did not move within its budget) holds that
+// value to the range's end: spliced before the source's later keys, it would otherwise
+// interpolate towards them across the range.
+CurveKey heldTo(CurveKey key, double endTime) {
+  key.time = endTime;
+  key.left = key.right = Vec2d(endTime, key.value);
+  return key;
+}
+
 // The uncorrected value of a channel just outside the range, for channels only the bake
 // animates: keyed there, the clip outside the range stays as it was.
 struct Guards {
@@ -66,6 +76,7 @@ void spliceVec3(Vec3Track& destination, const Vec3Track& source, const Vec3Track
   for (int c = 0; c < 3; ++c) {
     std::vector<CurveKey> keys = keepOutside ? curveKeysOutside(*src[c], startTime, endTime) : std::vector<CurveKey>{};
     keys.insert(keys.end(), add[c]->keys().begin(), add[c]->keys().end());
+    if (keepOutside && guards.afterTime && add[c]->size() == 1) keys.push_back(heldTo(add[c]->keys().front(), endTime));
     if (keepOutside && newChannel) {
       auto value = [&](const Pose& pose) {
         const Transform& t = pose[static_cast<std::size_t>(joint)];
@@ -83,6 +94,11 @@ void spliceRotation(RotationTrack& destination, const RotationTrack& source, con
   std::vector<RotationKey> keys =
       keepOutside ? rotationKeysOutside(source, startTime, endTime) : std::vector<RotationKey>{};
   keys.insert(keys.end(), baked.keys().begin(), baked.keys().end());
+  if (keepOutside && guards.afterTime && baked.keys().size() == 1) {
+    RotationKey held = baked.keys().front();
+    held.time = endTime;
+    keys.push_back(held);
+  }
   if (keepOutside && source.empty()) {
     for (const auto& [time, pose] :
          {std::pair{guards.beforeTime, &guards.before}, std::pair{guards.afterTime, &guards.after}}) {
@@ -141,6 +157,67 @@ void addUserKeyTimes(const Clip& source, const std::set<int>& joints, int frames
     }
     add(track.rotation.keys());
   }
+}
+
+// Largest change, in weight units, that reducing a morph-weights track may make: a
+// thousandth of a full target.
+constexpr float kMorphWeightTolerance = 1e-3f;
+
+// Reduces the morph weights of `result` between frames first and last (every `step`-th)
+// to the linear keys that follow `source`'s within kMorphWeightTolerance; keys outside the
+// range stay as they are. Weights are copied, not baked, but a per-frame source would
+// otherwise outweigh the reduced joints in the file.
+void reduceMorphWeights(const Clip& source, int first, int last, int step, Clip& result) {
+  const double startTime = source.timeOf(first);
+  const double endTime = source.timeOf(last);
+  const int frames = (last - first) / step + 1;
+  const std::vector<int> ends{0, frames - 1};
+  for (MorphWeightsTrack& track : result.morphWeights) {
+    const std::size_t width = track.weights.size();
+    std::vector<float> samples(static_cast<std::size_t>(frames) * width);
+    for (std::size_t c = 0; c < width; ++c) {
+      CurveCursor cursor;
+      for (int k = 0; k < frames; ++k) {
+        const double t = source.timeOf(first + k * step);
+        samples[static_cast<std::size_t>(k) * width + c] =
+            track.weights[c].empty() ? 0.0f : static_cast<float>(track.weights[c].evaluate(t, cursor));
+      }
+    }
+    const std::vector<int> kept = fitLinearChannel(samples, width, ends, kMorphWeightTolerance);
+    for (std::size_t c = 0; c < width; ++c) {
+      if (track.weights[c].empty()) continue;
+      std::vector<CurveKey> keys = curveKeysOutside(track.weights[c], startTime, endTime);
+      for (const int k : kept) {
+        keys.push_back(guardKey(source.timeOf(first + k * step), samples[static_cast<std::size_t>(k) * width + c]));
+      }
+      if (kept.size() == 1 && last < source.frameCount() - 1) keys.push_back(heldTo(keys.back(), endTime));
+      track.weights[c].setKeys(std::move(keys));
+    }
+  }
+}
+
+// `clip` with its curves, morph weights and range, and (when `keepOtherTracks`) the tracks of
+// joints the bake did not touch; a baked joint's track is left empty, in its place, for the
+// splice to fill. Not a copy of the whole clip: a long take's keys would be held twice.
+Clip clipWithoutBakedTracks(const Clip& clip, const std::vector<JointTrack>& baked, bool keepOtherTracks) {
+  Clip result;
+  result.name = clip.name;
+  result.startTime = clip.startTime;
+  result.endTime = clip.endTime;
+  result.frameRate = clip.frameRate;
+  result.curves = clip.curves;
+  result.morphWeights = clip.morphWeights;
+  if (!keepOtherTracks) return result;
+  std::set<int> bakedJoints;
+  for (const JointTrack& track : baked) bakedJoints.insert(track.joint);
+  for (const JointTrack& track : clip.tracks) {
+    if (bakedJoints.count(track.joint) != 0) {
+      result.tracks.emplace_back().joint = track.joint;
+    } else {
+      result.tracks.push_back(track);
+    }
+  }
+  return result;
 }
 
 }  // namespace
@@ -256,7 +333,11 @@ Result<BakeReport> BakeJob::run() const {
   std::vector<JointTrack> baked;
   if (options.reduce) {
     KeyReductionOptions reduction = options.reduction;
-    for (const double t : contactKeyTimes(clip)) reduction.keepTimes.push_back(t);
+    // The stride curves drive the corrector, so their starts and ends matter to the joints it
+    // moves (and those above them).
+    reduction.chainKeepTimes = contactKeyTimes(clip);
+    reduction.chainJoints.assign(rotated.begin(), rotated.end());
+    reduction.chainJoints.insert(reduction.chainJoints.end(), translated.begin(), translated.end());
     addUserKeyTimes(clip, joints, clip.frameCount(), reduction.keepTimes);
     report.reduction = reduceDenseClip(*skeleton, rest, dense, reduction, baked);
     report.reduced = true;
@@ -267,9 +348,8 @@ Result<BakeReport> BakeJob::run() const {
   // Splice the baked range into the result.
   const double startTime = clip.timeOf(first);
   const double endTime = clip.timeOf(last);
-  Clip result = clip;
+  Clip result = clipWithoutBakedTracks(clip, baked, options.keepOutsideRange);
   if (!options.keepOutsideRange) {
-    result.tracks.clear();
     result.startTime = startTime;
     result.endTime = endTime;
   }
@@ -307,6 +387,7 @@ Result<BakeReport> BakeJob::run() const {
                  keepOutside);
     }
   }
+  if (options.reduce) reduceMorphWeights(clip, first, last, step, result);
   *output = std::move(result);
   return report;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace articula {
 namespace {
@@ -99,22 +100,24 @@ float chord(const Quat& a, const Quat& b) {
 
 Quat toQuat(const Vec4& xyzw) { return Quat(xyzw.w(), xyzw.x(), xyzw.y(), xyzw.z()); }
 
-// Fits consecutive segments from frame 0: at each start, the farthest end a line (`fitsLine`)
-// reaches and, if `tryCubic`, the farthest a least-squares cubic (`fitsCubic`, which fills
-// the segment) reaches; the cubic is taken only where it goes further.
+// Fits consecutive segments from frame 0: at each start, the farthest end a line (`fitsLine`,
+// which fills the segment) reaches and, if `tryCubic`, the farthest a least-squares cubic
+// (`fitsCubic`, which fills the segment) reaches; the cubic is taken only where it goes
+// further.
 template <typename Segment, typename FitsLine, typename FitsCubic>
 void fitSegments(int last, std::span<const int> breakpoints, bool tryCubic, FitsLine&& fitsLine, FitsCubic&& fitsCubic,
                  std::vector<int>& frames, std::vector<Segment>& segments) {
   int s = 0;
   while (s < last) {
     const int limit = nextBreakpoint(breakpoints, s);
-    const int lineEnd = farthestEnd(s, limit, fitsLine);
+    const int lineEnd = farthestEnd(s, limit, [&](int a, int b) { return fitsLine(a, b, nullptr); });
     Segment segment;
     int end = lineEnd;
     if (tryCubic && lineEnd < limit) {
       const int cubicEnd = farthestEnd(s, limit, [&](int a, int b) { return b - a < 3 || fitsCubic(a, b, nullptr); });
       if (cubicEnd > lineEnd && fitsCubic(s, cubicEnd, &segment)) end = cubicEnd;
     }
+    if (end == lineEnd) fitsLine(s, end, &segment);
     frames.push_back(end);
     segments.push_back(segment);
     s = end;
@@ -133,7 +136,7 @@ Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> break
                                     [&](const Vec3& v) { return (v - samples.front()).squaredNorm() <= budget2; });
   if (constant || last == 0) return fit;
 
-  auto fitsLine = [&](int s, int e) {
+  auto fitsLine = [&](int s, int e, Vec3Segment*) {
     const Vec3& a = samples[static_cast<std::size_t>(s)];
     const Vec3& b = samples[static_cast<std::size_t>(e)];
     const float inv = 1.0f / static_cast<float>(e - s);
@@ -160,6 +163,67 @@ Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> break
   return fit;
 }
 
+namespace {
+
+// Path angle from frame 0 (sum of the per-frame angles), so "less than 180° apart along the
+// motion" is one subtraction.
+std::vector<double> pathAngles(std::span<const Quat> samples) {
+  std::vector<double> pathAngle(samples.size(), 0.0);
+  for (std::size_t k = 1; k < samples.size(); ++k) {
+    const double d = std::min(1.0, std::abs(static_cast<double>(samples[k - 1].dot(samples[k]))));
+    pathAngle[k] = pathAngle[k - 1] + 2.0 * std::acos(d);
+  }
+  return pathAngle;
+}
+
+// Largest chord between samples (s, e) and the normalised cubic with Bézier control points
+// p0, c1, c2, p3 on the components; infinity where the cubic passes near zero.
+float cubicChordError(std::span<const Quat> samples, std::span<const Vec4> components, int s, int e, const Vec4& c1,
+                      const Vec4& c2) {
+  const Vec4& p0 = components[static_cast<std::size_t>(s)];
+  const Vec4& p3 = components[static_cast<std::size_t>(e)];
+  const float inv = 1.0f / static_cast<float>(e - s);
+  float worst = 0.0f;
+  for (int k = s + 1; k < e; ++k) {
+    const Vec4 p = Bernstein(static_cast<float>(k - s) * inv).at(p0, c1, c2, p3);
+    const float norm = p.norm();
+    if (!(norm > 1e-3f)) return std::numeric_limits<float>::infinity();
+    worst = std::max(worst, chord(toQuat(p / norm), samples[static_cast<std::size_t>(k)]));
+  }
+  return worst;
+}
+
+}  // namespace
+
+std::vector<int> fitLinearChannel(std::span<const float> samples, std::size_t width, std::span<const int> breakpoints,
+                                  float budget) {
+  std::vector<int> frames;
+  if (width == 0 || samples.size() < width) return frames;
+  const int last = static_cast<int>(samples.size() / width) - 1;
+  auto value = [&](int frame, std::size_t c) { return samples[static_cast<std::size_t>(frame) * width + c]; };
+  frames.push_back(0);
+  bool constant = true;
+  for (int f = 1; f <= last && constant; ++f) {
+    for (std::size_t c = 0; c < width && constant; ++c) constant = std::abs(value(f, c) - value(0, c)) <= budget;
+  }
+  if (constant) return frames;
+  struct LinearSegment {};
+  auto fitsLine = [&](int s, int e, LinearSegment*) {
+    const float inv = 1.0f / static_cast<float>(e - s);
+    for (int k = s + 1; k < e; ++k) {
+      const float u = static_cast<float>(k - s) * inv;
+      for (std::size_t c = 0; c < width; ++c) {
+        if (std::abs(value(s, c) + u * (value(e, c) - value(s, c)) - value(k, c)) > budget) return false;
+      }
+    }
+    return true;
+  };
+  auto neverCubic = [](int, int, LinearSegment*) { return false; };
+  std::vector<LinearSegment> segments;
+  fitSegments(last, breakpoints, false, fitsLine, neverCubic, frames, segments);
+  return frames;
+}
+
 RotationFit fitRotationChannel(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget,
                                bool cubic) {
   RotationFit fit;
@@ -170,19 +234,13 @@ RotationFit fitRotationChannel(std::span<const Quat> samples, std::span<const in
                                     [&](const Quat& q) { return chord(q, samples.front()) <= chordBudget; });
   if (constant || last == 0) return fit;
 
-  // Path angle from frame 0 (sum of the per-frame angles), so "less than 180° apart along
-  // the motion" is one subtraction.
-  std::vector<double> pathAngle(samples.size(), 0.0);
-  for (std::size_t k = 1; k < samples.size(); ++k) {
-    const double d = std::min(1.0, std::abs(static_cast<double>(samples[k - 1].dot(samples[k]))));
-    pathAngle[k] = pathAngle[k - 1] + 2.0 * std::acos(d);
-  }
+  const std::vector<double> pathAngle = pathAngles(samples);
   constexpr double kMaxSpanRad = 0.9 * 3.14159265358979323846;  // margin below 180°
   auto withinHalfTurn = [&](int s, int e) {
     return pathAngle[static_cast<std::size_t>(e)] - pathAngle[static_cast<std::size_t>(s)] < kMaxSpanRad;
   };
 
-  auto fitsSlerp = [&](int s, int e) {
+  auto fitsSlerp = [&](int s, int e, RotationSegment*) {
     if (!withinHalfTurn(s, e)) return false;
     const Quat& a = samples[static_cast<std::size_t>(s)];
     const Quat& b = samples[static_cast<std::size_t>(e)];
@@ -194,27 +252,36 @@ RotationFit fitRotationChannel(std::span<const Quat> samples, std::span<const in
     }
     return true;
   };
-  // The cubic is fitted on the four components, as glTF evaluates it, then normalised.
+  auto neverCubic = [](int, int, RotationSegment*) { return false; };
+  fitSegments(last, breakpoints, false, fitsSlerp, neverCubic, fit.frames, fit.segments);
+  if (!cubic || fit.frames.size() <= 2) return fit;
+
+  // The cubic-spline fit, on the four components as glTF evaluates them.
   std::vector<Vec4> components(samples.size());
   for (std::size_t k = 0; k < samples.size(); ++k) components[k] = samples[k].coeffs();
+  auto fitsChord = [&](int s, int e, RotationSegment* segment) {
+    if (!withinHalfTurn(s, e)) return false;
+    const Vec4& p0 = components[static_cast<std::size_t>(s)];
+    const Vec4 third = (components[static_cast<std::size_t>(e)] - p0) / 3.0f;
+    const Vec4 c1 = p0 + third;
+    const Vec4 c2 = p0 + 2.0f * third;
+    if (!(cubicChordError(samples, components, s, e, c1, c2) <= chordBudget)) return false;
+    if (segment != nullptr) *segment = RotationSegment{true, c1, c2};
+    return true;
+  };
   auto fitsCubic = [&](int s, int e, RotationSegment* segment) {
     if (!withinHalfTurn(s, e)) return false;
     Vec4 c1, c2;
     if (!leastSquaresCubic<Vec4>(components, s, e, c1, c2)) return false;
-    const Vec4& p0 = components[static_cast<std::size_t>(s)];
-    const Vec4& p3 = components[static_cast<std::size_t>(e)];
-    const float inv = 1.0f / static_cast<float>(e - s);
-    for (int k = s + 1; k < e; ++k) {
-      const Vec4 p = Bernstein(static_cast<float>(k - s) * inv).at(p0, c1, c2, p3);
-      const float norm = p.norm();
-      if (!(norm > 1e-3f)) return false;
-      if (chord(toQuat(p / norm), samples[static_cast<std::size_t>(k)]) > chordBudget) return false;
-    }
+    if (!(cubicChordError(samples, components, s, e, c1, c2) <= chordBudget)) return false;
     if (segment != nullptr) *segment = RotationSegment{true, c1, c2};
     return true;
   };
-  fitSegments(last, breakpoints, cubic, fitsSlerp, fitsCubic, fit.frames, fit.segments);
-  return fit;
+  RotationFit spline;
+  spline.cubicSpline = true;
+  spline.frames.push_back(0);
+  fitSegments(last, breakpoints, true, fitsChord, fitsCubic, spline.frames, spline.segments);
+  return spline.frames.size() < fit.frames.size() ? spline : fit;
 }
 
 }  // namespace articula

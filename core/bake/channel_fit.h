@@ -30,6 +30,12 @@ struct Vec3Fit {
 // all lie within `budget` of the first keeps one frame.
 Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier);
 
+// Kept frames of a channel of `width` values per frame (samples[frame * width + c], e.g. a
+// mesh's morph weights) interpolated linearly between them: every value within `budget` of
+// its line. Same rules for breakpoints and a constant channel as fitVec3Channel.
+std::vector<int> fitLinearChannel(std::span<const float> samples, std::size_t width, std::span<const int> breakpoints,
+                                  float budget);
+
 // A segment between two kept frames of a rotation channel: a slerp, or a glTF cubic spline
 // (Hermite on the quaternion's four components, normalised) whose Bézier control points
 // `control1` and `control2` (x, y, z, w) sit at 1/3 and 2/3 of the segment. The glTF
@@ -40,16 +46,22 @@ struct RotationSegment {
   Vec4 control2 = Vec4::Zero();
 };
 
+// glTF gives one interpolation to a whole sampler, so a channel is fitted either with slerps
+// only (written LINEAR) or with cubic splines only (written CUBICSPLINE): there, a "line" is
+// the spline with its control points on the chord, which evaluates as a normalised lerp of
+// the components, and is measured as one.
 struct RotationFit {
   std::vector<int> frames;
-  std::vector<RotationSegment> segments;  // frames.size() - 1 entries
+  std::vector<RotationSegment> segments;  // frames.size() - 1 entries, all cubic or none
+  bool cubicSpline = false;               // every segment is a glTF cubic spline
 };
 
 // `samples`: unit quaternions, each in the hemisphere of the previous one. `chordBudget`
 // bounds 2·sin(θ/2) for the angle θ between a sample and the fitted rotation at its frame
-// (the distance a unit lever's end moves). With `cubic`, a segment is a least-squares cubic
-// spline where that spans more frames than a slerp. Consecutive kept frames are less than
-// 180° apart along the samples' own path, so a fast spin is never merged the wrong way
+// (the distance a unit lever's end moves). With `cubic`, the channel is also fitted as
+// cubic splines (least-squares cubics where those span more frames than a chord) and that
+// fit is kept when it needs fewer keys than the slerp fit. Consecutive kept frames are less
+// than 180° apart along the samples' own path, so a fast spin is never merged the wrong way
 // round. A channel whose samples all lie within the budget of the first keeps one frame.
 RotationFit fitRotationChannel(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget,
                                bool cubic);

@@ -11,7 +11,11 @@
 namespace articula {
 namespace {
 
-constexpr float kBudgetTightening = 0.5f;
+// Channels start at twice the share of the tolerance that independent errors would allow
+// (most chains do not reach it) and offenders are tightened by 0.7 per pass: fewer keys
+// than a cautious start, and the measurement still bounds every frame.
+constexpr float kInitialBudgetScale = 2.0f;
+constexpr float kBudgetTightening = 0.7f;
 constexpr int kMaxRefinementPasses = 10;
 
 // How far a channel's error reaches in model space, per joint, from the rest pose:
@@ -49,7 +53,7 @@ Reach reachOf(const Skeleton& skeleton) {
 }
 
 // Animated tracks on the longest root-to-leaf path through each joint: errors of that many
-// channels can add up at a leaf, so each starts with tolerance / sqrt(count) (errors of
+// channels can add up at a leaf, so each starts from tolerance / sqrt(count) (errors of
 // independent channels rarely align) and measurement tightens where they do.
 std::vector<int> chainDepths(const Skeleton& skeleton, const DenseClip& source) {
   const auto n = static_cast<std::size_t>(skeleton.jointCount());
@@ -123,27 +127,22 @@ void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, c
     key.inControl = key.outControl = Quat(0.0f, 0.0f, 0.0f, 0.0f);  // zero tangents unless a spline sets them
   }
   // glTF cubic-spline tangents (per second) from the Bézier control points of each segment.
+  // A cubic-spline channel is one on every segment, so export writes it as one CUBICSPLINE
+  // sampler, key for key. The last key keeps Slerp: spliced into a longer clip, its segment
+  // leads to the source's next key.
   for (std::size_t i = 0; i < fit.segments.size(); ++i) {
     const RotationSegment& segment = fit.segments[i];
     if (!segment.cubic) continue;
     RotationKey& a = keys[i];
     RotationKey& b = keys[i + 1];
     const float duration = static_cast<float>(b.time - a.time);
-    a.interpolation = RotationInterpolation::CubicSpline;
     a.outControl = quatFromCoeffs(3.0f * (segment.control1 - a.value.coeffs()) / duration);
     b.inControl = quatFromCoeffs(3.0f * (b.value.coeffs() - segment.control2) / duration);
   }
-  track.setKeys(std::move(keys));
-}
-
-std::size_t jointKeyCount(const Clip& clip) {
-  std::size_t count = 0;
-  for (const JointTrack& track : clip.tracks) {
-    count += track.translation.x.size() + track.translation.y.size() + track.translation.z.size();
-    count += track.scale.x.size() + track.scale.y.size() + track.scale.z.size();
-    count += track.rotation.size();
+  if (fit.cubicSpline) {
+    for (std::size_t i = 0; i + 1 < keys.size(); ++i) keys[i].interpolation = RotationInterpolation::CubicSpline;
   }
-  return count;
+  track.setKeys(std::move(keys));
 }
 
 // Largest model-space distance between the dense source's nodes and the reduced clip's on
@@ -174,6 +173,17 @@ float measureDeviation(const Skeleton& skeleton, std::span<const Transform> base
   return worst;
 }
 
+// Frames of `dense` nearest to `times`, with its first and last frame, ascending.
+std::vector<int> keptFrames(const DenseClip& dense, std::span<const double> times) {
+  const int last = dense.frames - 1;
+  std::set<int> frames{0, last};
+  for (const double t : times) {
+    const double frame = std::round((t - dense.startTime) * dense.frameRate);
+    if (frame >= 0.0 && frame <= last) frames.insert(static_cast<int>(frame));
+  }
+  return {frames.begin(), frames.end()};
+}
+
 }  // namespace
 
 std::optional<std::string> KeyReductionJob::validate() const {
@@ -188,8 +198,14 @@ std::optional<std::string> KeyReductionJob::validate() const {
     return "key reduction: the tolerance must be a positive distance (got " + std::to_string(options.toleranceModel) +
            ")";
   }
-  for (const double t : options.keepTimes) {
-    if (!std::isfinite(t)) return std::string("key reduction: a time of a key to keep is not finite");
+  for (const auto* times : {&options.keepTimes, &options.chainKeepTimes}) {
+    for (const double t : *times) {
+      if (!std::isfinite(t)) return std::string("key reduction: a time of a key to keep is not finite");
+    }
+  }
+  for (const int joint : options.chainJoints) {
+    if (joint < 0 || joint >= skeleton->jointCount())
+      return "key reduction: joint " + std::to_string(joint) + " (of the keys to keep) is not in the skeleton";
   }
   return std::nullopt;
 }
@@ -197,13 +213,14 @@ std::optional<std::string> KeyReductionJob::validate() const {
 KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Transform> basePose,
                                    const DenseClip& dense, const KeyReductionOptions& options,
                                    std::vector<JointTrack>& tracks) {
-  const int last = dense.frames - 1;
-  std::set<int> breakpointSet{0, last};
-  for (const double t : options.keepTimes) {
-    const double frame = std::round((t - dense.startTime) * dense.frameRate);
-    if (frame >= 0.0 && frame <= last) breakpointSet.insert(static_cast<int>(frame));
-  }
-  const std::vector<int> breakpoints(breakpointSet.begin(), breakpointSet.end());
+  const std::vector<int> sharedBreakpoints = keptFrames(dense, options.keepTimes);
+  std::vector<double> chainTimes = options.keepTimes;
+  chainTimes.insert(chainTimes.end(), options.chainKeepTimes.begin(), options.chainKeepTimes.end());
+  const std::vector<int> chainBreakpoints = keptFrames(dense, chainTimes);
+  auto carriesChain = [&](int joint) {
+    return std::any_of(options.chainJoints.begin(), options.chainJoints.end(),
+                       [&](int chainJoint) { return skeleton.isAncestorOrSelf(joint, chainJoint); });
+  };
 
   const Reach reach = reachOf(skeleton);
   const std::vector<int> depth = chainDepths(skeleton, dense);
@@ -213,8 +230,8 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   for (std::size_t i = 0; i < trackCount; ++i) {
     const DenseTrack& track = dense.tracks[i];
     const int channels = int(track.translates) + int(track.rotates) + int(track.scales);
-    budget[i] =
-        tolerance / std::sqrt(static_cast<float>(depth[static_cast<std::size_t>(track.joint)] * std::max(channels, 1)));
+    budget[i] = kInitialBudgetScale * tolerance /
+                std::sqrt(static_cast<float>(depth[static_cast<std::size_t>(track.joint)] * std::max(channels, 1)));
   }
 
   Clip reduced;
@@ -222,6 +239,7 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   auto reduceTrack = [&](std::size_t i) {
     const DenseTrack& source = dense.tracks[i];
     const auto joint = static_cast<std::size_t>(source.joint);
+    const std::vector<int>& breakpoints = carriesChain(source.joint) ? chainBreakpoints : sharedBreakpoints;
     JointTrack& track = reduced.tracks[i];
     track.joint = source.joint;
     if (source.translates) {
@@ -268,11 +286,10 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   }
 
   for (const DenseTrack& track : dense.tracks) {
-    report.keysBefore +=
-        static_cast<std::size_t>(dense.frames) *
-        (3 * std::size_t(track.translates) + std::size_t(track.rotates) + 3 * std::size_t(track.scales));
+    report.keysBefore += static_cast<std::size_t>(dense.frames) *
+                         (std::size_t(track.translates) + std::size_t(track.rotates) + std::size_t(track.scales));
   }
-  report.keysAfter = jointKeyCount(reduced);
+  report.keysAfter = channelKeyCount(reduced);
   tracks = std::move(reduced.tracks);
   return report;
 }
@@ -282,9 +299,23 @@ Result<KeyReductionReport> KeyReductionJob::run() const {
   const DenseClip dense = sampleDense(*skeleton, *source, 0, source->frameCount() - 1);
   Clip reduced = *source;
   KeyReductionReport report = reduceDenseClip(*skeleton, skeleton->restPose(), dense, options, reduced.tracks);
-  report.keysBefore = jointKeyCount(*source);
+  report.keysBefore = channelKeyCount(*source);
   *output = std::move(reduced);
   return report;
+}
+
+std::size_t channelKeyCount(const Clip& clip) {
+  auto vec3Keys = [](const Vec3Track& track) { return std::max({track.x.size(), track.y.size(), track.z.size()}); };
+  std::size_t count = 0;
+  for (const JointTrack& track : clip.tracks) {
+    count += vec3Keys(track.translation) + track.rotation.size() + vec3Keys(track.scale);
+  }
+  for (const MorphWeightsTrack& track : clip.morphWeights) {
+    std::size_t keys = 0;
+    for (const Curve& weight : track.weights) keys = std::max(keys, weight.size());
+    count += keys;
+  }
+  return count;
 }
 
 std::vector<double> contactKeyTimes(const Clip& clip) {

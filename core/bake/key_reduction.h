@@ -12,24 +12,37 @@
 
 namespace articula {
 
+// Tolerances are stated for a character 1.75 m tall: a clip's error in millimetres at that
+// height is its model-space error × kReferenceHeightMm / Scene::characterHeight().
+inline constexpr float kReferenceHeightMm = 1750.0f;
+// The default tolerance, as a fraction of the character's height: 1 mm at 1.75 m.
+inline constexpr float kDefaultToleranceOfHeight = 1.0f / kReferenceHeightMm;
+
 struct KeyReductionOptions {
   // Largest distance allowed, in model space (the skeleton's units), between where a node
   // (joint, tip or transform node: so every joint and the ends of its children) is in the
   // reduced clip and where it is in the source, on every source frame. Must be positive.
-  // Callers usually take 0.1 % of Scene::characterHeight().
+  // Callers usually take kDefaultToleranceOfHeight × Scene::characterHeight().
   float toleranceModel = 1e-3f;
   // Keys at these times (seconds, snapped to the nearest source frame) are kept in every
-  // reduced channel: contact starts and ends (contactKeyTimes), the user's own keys.
+  // reduced channel: the user's own keys.
   std::vector<double> keepTimes;
   // Fit cubic segments where one spans more frames than a line would: Bézier keys on
   // translation and scale, glTF cubic-spline keys on rotations (both export exactly); linear
   // and slerp (shortest arc) elsewhere.
   bool fitBezier = true;
+  // Keys at `chainKeepTimes` are kept in the tracks of `chainJoints` and of every joint above
+  // them: contact starts and ends (contactKeyTimes) matter to the feet and what carries
+  // them, not to an arm or the head.
+  std::vector<double> chainKeepTimes;
+  std::vector<int> chainJoints;
 };
 
 struct KeyReductionReport {
-  std::size_t keysBefore = 0;      // joint-channel keys of the source: scalar curve keys + rotation keys
-  std::size_t keysAfter = 0;       // the same count in the reduced clip
+  // Keys counted as glTF stores them (channelKeyCount): of the source, or for a dense clip
+  // one key per frame and animated channel (a per-frame bake); and of the reduced clip.
+  std::size_t keysBefore = 0;
+  std::size_t keysAfter = 0;
   float maxDeviationModel = 0.0f;  // measured by forward kinematics on every source frame
   int framesChecked = 0;
   // Passes that tightened the per-channel budgets after a measurement found a deviation
@@ -65,6 +78,11 @@ struct KeyReductionJob {
 KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Transform> basePose,
                                    const DenseClip& dense, const KeyReductionOptions& options,
                                    std::vector<JointTrack>& tracks);
+
+// Keys of the animation channels as a glTF file stores them: one per key time of a
+// translation, rotation, scale or morph-weights channel (a translation key is one key, not
+// three; its components are keyed at the same times, as imports and reductions key them).
+std::size_t channelKeyCount(const Clip& clip);
 
 // Frames where a stride curve (`contact.*`, 1 = planted, 0 = free) starts or ends a planted
 // or a free interval, as times: the keys a reduction must keep so contacts stay exact.

@@ -206,18 +206,6 @@ namespace {
 // keys are a small part of the clip's.
 constexpr float kHeldFootToleranceScale = 0.25f;
 
-// Joint-channel keys of a clip, as KeyReductionReport counts them.
-std::size_t countJointKeys(const Clip& clip) {
-  std::size_t keys = 0;
-  for (const JointTrack& track : clip.tracks) {
-    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z, &track.scale.x,
-                               &track.scale.y, &track.scale.z})
-      keys += curve->size();
-    keys += track.rotation.keys().size();
-  }
-  return keys;
-}
-
 struct Plan {
   std::vector<FootJoints> feet;
   std::vector<std::string> handles;  // leg handle per foot
@@ -347,7 +335,7 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
       baked.trackFor(pelvis).rotation = track->rotation;
     report.bake.unreached = std::move(legsReport->unreached);
     report.bake.refusedFrames = legsReport->refusedFrames;
-    report.bake.reduction.keysAfter = countJointKeys(baked);
+    report.bake.reduction.keysAfter = channelKeyCount(baked);
     report.bake.reduction.maxDeviationModel =
         std::max(report.bake.reduction.maxDeviationModel, legsReport->reduction.maxDeviationModel);
   }

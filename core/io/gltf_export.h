@@ -57,9 +57,12 @@ struct GltfExportOptions {
 //     time and is written exactly; any other Bézier segment is split in time until the
 //     Hermite cubic matches it within the tolerance.
 //     rotation: all Step → STEP; Step and Slerp → LINEAR (glTF's LINEAR rotation is slerp);
-//     Step and CubicSpline → CUBICSPLINE with the stored tangents; anything with Bézier on
-//     the sphere (no glTF equivalent) or CubicSpline mixed with Slerp → LINEAR, sampled at
-//     every frame of the clip and at the keys, then halved until within the tolerance.
+//     CubicSpline with Step or Slerp → CUBICSPLINE with the stored tangents, a Slerp
+//     segment as splines with tangents on the chord (a normalised lerp), halved until
+//     within the tolerance of the slerp (a reduced bake spliced into a clip's keys stays
+//     key for key); anything with Bézier on the sphere (no glTF equivalent), or a Slerp
+//     between keys of opposite signs in such a channel → LINEAR, sampled at every frame of
+//     the clip and at the keys, then halved until within the tolerance.
 //     LINEAR quaternions are unit and in one hemisphere from key to key.
 //   A step (a Constant or Step segment that jumps) inside a LINEAR or CUBICSPLINE channel is
 //   written as a hold key one float step before the next key: exact at every time except

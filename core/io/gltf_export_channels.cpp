@@ -63,10 +63,10 @@ class SamplerWriter {
 std::size_t segmentAt(const Curve& curve, double t, bool fromLeft) {
   const std::vector<CurveKey>& keys = curve.keys();
   if (keys.size() < 2) return kNoSegment;
-  const auto it = fromLeft ? std::lower_bound(keys.begin(), keys.end(), t,
-                                              [](const CurveKey& k, double time) { return k.time < time; })
-                           : std::upper_bound(keys.begin(), keys.end(), t,
-                                              [](double time, const CurveKey& k) { return time < k.time; });
+  const auto it =
+      fromLeft
+          ? std::lower_bound(keys.begin(), keys.end(), t, [](const CurveKey& k, double time) { return k.time < time; })
+          : std::upper_bound(keys.begin(), keys.end(), t, [](double time, const CurveKey& k) { return time < k.time; });
   if (it == keys.begin() || it == keys.end()) return kNoSegment;
   return static_cast<std::size_t>(it - keys.begin()) - 1;
 }
@@ -365,7 +365,8 @@ class LinearRotationEncoder {
   void refine(const KeyTime& a, const Quatd& qa, const KeyTime& b, const Quatd& qb, int depth) {
     const double span = b.source - a.source;
     double error = 0.0;
-    for (double s : kCheckFractions) error = std::max(error, angleBetween(qa.slerp(s, qb), evaluate(a.source + s * span)));
+    for (double s : kCheckFractions)
+      error = std::max(error, angleBetween(qa.slerp(s, qb), evaluate(a.source + s * span)));
     float mid = 0.0f;
     if (!(error > mSettings.tolerance) || depth >= kMaxRefineDepth || !fileMidpoint(a, b, mid)) return;
     const KeyTime middle = keyAtFile(mid, mSettings.timeOffset);
@@ -383,6 +384,117 @@ class LinearRotationEncoder {
 };
 
 void writeQuat(const Quat& q, float* out) { std::copy(q.coeffs().data(), q.coeffs().data() + 4, out); }
+
+// A rotation channel of glTF cubic splines (a bake's reduced keys, an imported CUBICSPLINE
+// sampler) that may also hold Slerp and Step segments (a bake spliced into a clip's keys):
+// written as one CUBICSPLINE sampler. Spline segments keep their tangents as authored; a
+// Step segment becomes a hold key with zero tangents one float step before the next key; a
+// Slerp segment becomes splines with tangents on the chord (a normalised lerp), halved
+// until each is within the tolerance of the slerp.
+class CubicRotationEncoder {
+ public:
+  CubicRotationEncoder(const RotationTrack& track, const GltfChannelSettings& settings, GltfSamplerData& data)
+      : mTrack(track), mSettings(settings), mWriter(data, 12) {}
+
+  // False when a Slerp segment joins keys of opposite signs: a spline through the stored
+  // signs would take the long way round, so the caller writes the channel LINEAR instead.
+  bool run() {
+    const std::vector<RotationKey>& keys = mTrack.keys();
+    const Quat zero(0.0f, 0.0f, 0.0f, 0.0f);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const RotationKey& key = keys[k];
+      const KeyTime time = keyAtSource(key.time, mSettings.timeOffset);
+      Quat in = zero;
+      if (k > 0) {
+        const RotationKey& previous = keys[k - 1];
+        switch (previous.interpolation) {
+          case RotationInterpolation::CubicSpline:
+            in = key.inControl;
+            break;
+          case RotationInterpolation::Slerp:
+            if (previous.value.dot(key.value) < 0.0f) return false;
+            in = writeSlerp(previous, key, time);
+            break;
+          case RotationInterpolation::Step:
+            writeHold(previous, time);
+            break;
+          case RotationInterpolation::Bezier:
+            return false;
+        }
+      }
+      mLast = time;
+      write(time.file, in, key.value, outTangent(keys, k));
+    }
+    return true;
+  }
+
+ private:
+  static Quat outTangent(const std::vector<RotationKey>& keys, std::size_t k) {
+    const bool spline = k + 1 < keys.size() && keys[k].interpolation == RotationInterpolation::CubicSpline;
+    return spline ? keys[k].outControl : Quat(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+
+  void write(float time, const Quat& in, const Quat& value, const Quat& out) {
+    float* o = mWriter.add(time);
+    writeQuat(in, o);
+    writeQuat(value, o + 4);
+    writeQuat(out, o + 8);
+    mOut = o + 8;
+  }
+
+  void writeHold(const RotationKey& previous, const KeyTime& next) {
+    const float hold = floatBelow(next.file);
+    if (hold <= mLast.file) return;
+    const Quat zero(0.0f, 0.0f, 0.0f, 0.0f);
+    write(hold, zero, previous.value, zero);
+  }
+
+  // Chord tangent (per second) from a to b.
+  static Quat chordTangent(const Quat& a, const Quat& b, double seconds) {
+    return Quat((b.coeffs() - a.coeffs()) / static_cast<float>(seconds));
+  }
+
+  // Writes the keys strictly inside the Slerp segment from `from` to `to` (at `end`), sets
+  // the out-tangent of the key before them, and returns the in-tangent of the key at `end`.
+  Quat writeSlerp(const RotationKey& from, const RotationKey& to, const KeyTime& end) {
+    mFrom = &from;
+    mTo = &to;
+    return refine(mLast, from.value, end, to.value, 0);
+  }
+
+  Quat slerpAt(double sourceTime) const {
+    const double s = (sourceTime - mFrom->time) / (mTo->time - mFrom->time);
+    return mFrom->value.slerp(static_cast<float>(s), mTo->value);
+  }
+
+  Quat refine(const KeyTime& a, const Quat& qa, const KeyTime& b, const Quat& qb, int depth) {
+    const double seconds = b.source - a.source;
+    double error = 0.0;
+    for (double f : kCheckFractions) {
+      const Quat chord(qa.coeffs() + static_cast<float>(f) * (qb.coeffs() - qa.coeffs()));
+      error = std::max(error, angleBetween(toDouble(chord.normalized()), toDouble(slerpAt(a.source + f * seconds))));
+    }
+    float mid = 0.0f;
+    if (!(error > mSettings.tolerance) || depth >= kMaxRefineDepth || !fileMidpoint(a, b, mid)) {
+      const Quat tangent = chordTangent(qa, qb, seconds);
+      writeQuat(tangent, mOut);
+      return tangent;
+    }
+    const KeyTime middle = keyAtFile(mid, mSettings.timeOffset);
+    const Quat qm = slerpAt(middle.source);
+    const Quat in = refine(a, qa, middle, qm, depth + 1);
+    write(middle.file, in, qm, Quat(0.0f, 0.0f, 0.0f, 0.0f));
+    return refine(middle, qm, b, qb, depth + 1);
+  }
+
+  const RotationTrack& mTrack;
+  const GltfChannelSettings& mSettings;
+  SamplerWriter mWriter;
+  KeyTime mLast;
+  float* mOut = nullptr;               // the last written key's out-tangent
+  const RotationKey* mFrom = nullptr;  // the Slerp segment being written
+  const RotationKey* mTo = nullptr;
+};
 
 }  // namespace
 
@@ -465,35 +577,15 @@ GltfSamplerData encodeRotationChannel(const RotationTrack& track, const GltfChan
   if (!slerp && !bezier && !cubic) {
     data.interpolation = GltfInterpolation::Step;
     SamplerWriter writer(data, 4);
-    for (const RotationKey& key : keys) writeQuat(key.value.normalized(), writer.add(fileTimeBelow(key.time + settings.timeOffset)));
+    for (const RotationKey& key : keys)
+      writeQuat(key.value.normalized(), writer.add(fileTimeBelow(key.time + settings.timeOffset)));
     return data;
   }
-  if (cubic && !slerp && !bezier) {
-    // The stored glTF tangents, as authored; a Step segment becomes a hold key with zero
-    // tangents one float step before the next key.
+  if (cubic && !bezier) {
     data.interpolation = GltfInterpolation::CubicSpline;
-    SamplerWriter writer(data, 12);
-    const Quat zero(0.0f, 0.0f, 0.0f, 0.0f);
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-      const RotationKey& key = keys[k];
-      const float time = fileTimeBelow(key.time + settings.timeOffset);
-      const bool cubicBefore = k > 0 ? keys[k - 1].interpolation == RotationInterpolation::CubicSpline
-                                     : key.interpolation == RotationInterpolation::CubicSpline;
-      if (k > 0 && keys[k - 1].interpolation == RotationInterpolation::Step) {
-        const float hold = floatBelow(time);
-        if (!data.times.empty() && hold > data.times.back()) {
-          float* out = writer.add(hold);
-          writeQuat(zero, out);
-          writeQuat(keys[k - 1].value, out + 4);
-          writeQuat(zero, out + 8);
-        }
-      }
-      float* out = writer.add(time);
-      writeQuat(cubicBefore ? key.inControl : zero, out);
-      writeQuat(key.value, out + 4);
-      writeQuat(key.interpolation == RotationInterpolation::CubicSpline ? key.outControl : zero, out + 8);
-    }
-    return data;
+    if (CubicRotationEncoder(track, settings, data).run()) return data;
+    data = GltfSamplerData{};
+    data.width = 4;
   }
   data.interpolation = GltfInterpolation::Linear;
   LinearRotationEncoder(track, settings).run(data);

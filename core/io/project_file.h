@@ -38,7 +38,7 @@ struct ProjectBakeSettings {
   int firstFrame = 0;
   int lastFrame = -1;  // -1: the clip's last frame
   int step = 1;
-  float toleranceRelative = 1e-3f;  // of the character's height
+  float toleranceRelative = 1.0f / 1750.0f;  // of the character's height: 1 mm at 1.75 m
   bool rootMotion = true;
   bool detectContacts = false;
 };

@@ -351,6 +351,30 @@ TEST(CliBake, DetectCleansEveryNamingConventionIntoValidGlb) {
   }
 }
 
+// The JSON's key counts are the file's: keys written as a glTF reader counts them (one per
+// sampler input time), and a per-frame bake's (channels × frames); the default tolerance is
+// 1 mm for a character 1.75 m tall.
+TEST(CliBake, JsonCountsTheKeysTheFileStores) {
+  const TempDir dir("articula_cli_bake_keys");
+  const std::string out = dir / "run.glb";
+  const CliRun run = runCli("bake " + quoted(data("bvh/cmu-mb-2010/02_03.bvh")) + " --out " + quoted(out) +
+                            " --contacts detect --json");
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  const auto json = nlohmann::json::parse(run.stdoutText);
+  const nlohmann::json gltf = glbJson(out);
+  ASSERT_EQ(gltf["animations"].size(), 1u);
+  std::size_t stored = 0;
+  for (const nlohmann::json& sampler : gltf["animations"][0]["samplers"])
+    stored += gltf["accessors"][sampler["input"].get<std::size_t>()]["count"].get<std::size_t>();
+  const auto written = json["keysWritten"].get<std::size_t>();
+  EXPECT_LE(std::max(written, stored) - std::min(written, stored), stored / 10) << written << " vs " << stored;
+  const std::size_t channels = gltf["animations"][0]["channels"].size();
+  EXPECT_EQ(json["keysPerFrame"].get<std::size_t>(), channels * json["frames"].get<std::size_t>());
+  EXPECT_LT(stored * 3, json["keysPerFrame"].get<std::size_t>());
+  EXPECT_GT(json["maxErrorMm"].get<double>(), 0.0);
+  EXPECT_LE(json["maxErrorMm"].get<double>(), 1.001);
+}
+
 TEST(CliBake, RangeAndGroundWithTheTextSummary) {
   const TempDir dir("articula_cli_bake_range");
   const std::string out = dir / "walk.glb";

@@ -1,12 +1,31 @@
 // Bake cost per frame: the mannequin's humanoid rig (grounding on a plane) baked over the
 // walk looped to N frames, single thread, key reduction included. items_per_second is
 // frames per second.
+//
+// BM_BakeExportSize/<clip>: a clip of tests/data resampled (no rig) and reduced at the
+// default tolerance (1 mm at 1.75 m), written as .glb; counters give its keys and bytes
+// against a per-frame bake of the same clip, and the reduction's largest error in mm.
+//
+// BM_BakeLongTake: CMU 02_01 repeated in memory to 68,800 frames (9.5 min at 120 fps), baked
+// and written; slow, so registered only when ARTICULA_BENCH_LONG_TAKE=1 is set:
+//   ARTICULA_BENCH_LONG_TAKE=1 articula-bench --benchmark_filter=BM_BakeLongTake
+// Its peak_rss_mb counter is the process's peak resident memory (run it alone); it includes
+// the per-frame bake and file made for the comparison, so the bake's own peak is lower
+// (/usr/bin/time -v articula-cli bake on the same take measures it).
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "core/bake/rig_corrector.h"
+#include "core/io/gltf_export.h"
+#include "core/io/import.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
 
@@ -27,8 +46,8 @@ std::vector<CurveKey> loopKeys(const std::vector<CurveKey>& keys, double period,
   return out;
 }
 
-// The walk repeated until it spans `frames` frames (each cycle starts where the last ended).
-Clip loopedWalk(const Clip& walk, int frames) {
+// A clip repeated until it spans `frames` frames (each cycle starts where the last ended).
+Clip loopedClip(const Clip& walk, int frames) {
   const double period = walk.endTime - walk.startTime;
   const int cycles = static_cast<int>(std::ceil((frames - 1) / (period * walk.frameRate))) + 1;
   Clip clip = walk;
@@ -55,7 +74,7 @@ void BM_BakeHumanoid(benchmark::State& state) {
   const auto frames = static_cast<int>(state.range(0));
   const Scene scene = makeMannequin();
   const Skeleton& skeleton = scene.skeleton;
-  const Clip clip = loopedWalk(scene.clips.front(), frames);
+  const Clip clip = loopedClip(scene.clips.front(), frames);
   auto definition = buildHumanoidRig(skeleton);
   if (!definition) {
     state.SkipWithError(definition.error().c_str());
@@ -72,7 +91,7 @@ void BM_BakeHumanoid(benchmark::State& state) {
   job.skeleton = &skeleton;
   job.source = &clip;
   job.corrector = &corrector;
-  job.options.reduction.toleranceModel = 0.001f * scene.characterHeight();
+  job.options.reduction.toleranceModel = kDefaultToleranceOfHeight * scene.characterHeight();
   Clip baked;
   job.output = &baked;
   if (auto error = job.validate()) {
@@ -98,6 +117,143 @@ void BM_BakeHumanoid(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * frames);
 }
 BENCHMARK(BM_BakeHumanoid)->Arg(60)->Arg(6000)->Arg(60000)->Unit(benchmark::kMillisecond);
+
+std::string dataPath(const std::string& relative) { return std::string(ARTICULA_TEST_DATA_DIR) + "/" + relative; }
+
+std::string tempGlb(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("articula_bench_" + name + "_" + std::to_string(::getpid()) + ".glb"))
+      .string();
+}
+
+// Keys (as glTF stores them) and bytes of `clip` written alone with `scene` to `path`.
+struct Written {
+  double keys = 0.0;
+  double bytes = 0.0;
+};
+
+Result<Written> writeClip(const Scene& scene, const Clip& clip, const std::string& path) {
+  Scene copy = scene;
+  copy.clips.assign(1, clip);
+  if (auto error = exportGltf(copy, path)) return makeError(*error);
+  Written written{static_cast<double>(channelKeyCount(clip)), static_cast<double>(std::filesystem::file_size(path))};
+  std::filesystem::remove(path);
+  return written;
+}
+
+// Bakes `clip` of `scene` (no rig: the clip as it plays) reduced at the default tolerance, or
+// one key per frame.
+Result<BakeReport> bakeClip(const Scene& scene, const Clip& clip, bool reduce, Clip& baked) {
+  BakeJob job;
+  job.skeleton = &scene.skeleton;
+  job.source = &clip;
+  job.output = &baked;
+  job.options.reduce = reduce;
+  job.options.reduction.toleranceModel = kDefaultToleranceOfHeight * scene.characterHeight();
+  return job.run();
+}
+
+double peakResidentMb() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kilobytes on Linux
+}
+
+// Bakes and writes `clip` every iteration; reports the reduced file against the per-frame one.
+void bakeAndCompare(benchmark::State& state, const Scene& scene, const Clip& clip, const std::string& name) {
+  const std::string path = tempGlb(name);
+  Written reduced;
+  BakeReport report;
+  for (auto _ : state) {
+    Clip baked;
+    auto result = bakeClip(scene, clip, true, baked);
+    if (!result) {
+      state.SkipWithError(result.error().c_str());
+      return;
+    }
+    auto written = writeClip(scene, baked, path);
+    if (!written) {
+      state.SkipWithError(written.error().c_str());
+      return;
+    }
+    reduced = *written;
+    report = std::move(*result);
+  }
+  Clip dense;
+  auto denseReport = bakeClip(scene, clip, false, dense);
+  auto perFrame = denseReport ? writeClip(scene, dense, path) : makeError(denseReport.error());
+  if (!perFrame) {
+    state.SkipWithError(perFrame.error().c_str());
+    return;
+  }
+  state.counters["keys"] = reduced.keys;
+  state.counters["keys_per_frame"] = perFrame->keys;
+  state.counters["key_ratio"] = perFrame->keys / std::max(reduced.keys, 1.0);
+  state.counters["bytes"] = reduced.bytes;
+  state.counters["bytes_per_frame"] = perFrame->bytes;
+  state.counters["byte_ratio"] = perFrame->bytes / std::max(reduced.bytes, 1.0);
+  state.counters["max_error_mm"] =
+      report.reduction.maxDeviationModel * kReferenceHeightMm / std::max(scene.characterHeight(), 1e-6f);
+  state.counters["peak_rss_mb"] = peakResidentMb();
+  state.SetItemsProcessed(state.iterations() * clip.frameCount());
+}
+
+// `clipName` empty: the file's first clip.
+void BM_BakeExportSize(benchmark::State& state, const std::string& file, const std::string& clipName) {
+  auto scene = importScene(dataPath(file));
+  if (!scene) {
+    state.SkipWithError(scene.error().c_str());
+    return;
+  }
+  const auto clip = std::find_if(scene->clips.begin(), scene->clips.end(),
+                                 [&](const Clip& c) { return clipName.empty() || c.name == clipName; });
+  if (clip == scene->clips.end()) {
+    state.SkipWithError(("no clip '" + clipName + "' in " + file).c_str());
+    return;
+  }
+  bakeAndCompare(state, *scene, *clip, clip->name);
+}
+BENCHMARK_CAPTURE(BM_BakeExportSize, cmu_02_01_walk, std::string("bvh/cmu-mb-2010/02_01.bvh"), std::string())
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, cmu_02_03_run, std::string("bvh/cmu-mb-2010/02_03.bvh"), std::string())
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, cmu_09_11_run, std::string("bvh/cmu-mb-2010/09_11.bvh"), std::string())
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, makehuman_walk1, std::string("bvh/makehuman/walk1.bvh"), std::string())
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, robot_walking, std::string("gltf/RobotExpressive/RobotExpressive.glb"),
+                  std::string("Walking"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, robot_running, std::string("gltf/RobotExpressive/RobotExpressive.glb"),
+                  std::string("Running"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, robot_idle, std::string("gltf/RobotExpressive/RobotExpressive.glb"),
+                  std::string("Idle"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, robot_dance, std::string("gltf/RobotExpressive/RobotExpressive.glb"),
+                  std::string("Dance"))
+    ->Unit(benchmark::kMillisecond);
+
+constexpr int kLongTakeFrames = 68800;
+
+void BM_BakeLongTake(benchmark::State& state) {
+  auto scene = importScene(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  if (!scene) {
+    state.SkipWithError(scene.error().c_str());
+    return;
+  }
+  const Clip take = loopedClip(scene->clips.front(), kLongTakeFrames);
+  scene->clips.clear();  // only the take stays in memory
+  bakeAndCompare(state, *scene, take, "long_take");
+}
+
+[[maybe_unused]] const bool kLongTakeRegistered = [] {
+  const char* wanted = std::getenv("ARTICULA_BENCH_LONG_TAKE");
+  if (wanted != nullptr && std::string(wanted) == "1") {
+    benchmark::RegisterBenchmark("BM_BakeLongTake", BM_BakeLongTake)->Unit(benchmark::kSecond)->Iterations(1);
+  }
+  return true;
+}();
 
 }  // namespace
 }  // namespace articula

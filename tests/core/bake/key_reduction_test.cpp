@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -132,12 +133,16 @@ TEST(KeyReduction, BakedWalkStaysWithinTheToleranceOnEveryFrame) {
   const Clip dense = densify(scene.skeleton, scene.clips[0], 120.0);
   const float tolerance = 1e-3f * scene.characterHeight();
   Clip reduced;
-  const KeyReductionJob job{&scene.skeleton, &dense, {tolerance, {}, true}, &reduced};
+  const KeyReductionJob job{&scene.skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced};
   const auto report = job.run();
   ASSERT_TRUE(report.ok()) << report.error();
-  std::size_t curveKeys = 0;
-  for (const auto& entry : dense.curves) curveKeys += entry.second.size();
-  EXPECT_EQ(report->keysBefore, dense.keyCount() - curveKeys);  // joint channels only
+  // Counted as glTF stores keys: one per key time of each joint channel (a translation key
+  // is one key, not three); the densified clip keys every channel on every frame.
+  std::size_t channels = 0;
+  for (const JointTrack& track : dense.tracks)
+    channels += std::size_t(!track.translation.empty()) + std::size_t(!track.rotation.empty()) +
+                std::size_t(!track.scale.empty());
+  EXPECT_EQ(report->keysBefore, channels * static_cast<std::size_t>(dense.frameCount()));
   EXPECT_EQ(report->framesChecked, dense.frameCount());
   EXPECT_LE(report->maxDeviationModel, tolerance);
   // Measured independently of the reducer.
@@ -176,7 +181,7 @@ TEST(KeyReduction, KeepsTheExtremaOfAKnownCurve) {
 
   Clip reduced;
   const float tolerance = 1e-3f;
-  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true}, &reduced}.run();
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   const Curve& height = reduced.findTrack(0)->translation.y;
   EXPECT_LE(height.size(), 9u) << "Bézier segments should follow a sine with few keys";
@@ -186,7 +191,7 @@ TEST(KeyReduction, KeepsTheExtremaOfAKnownCurve) {
 
   // Linear only needs more keys for the same bound.
   Clip linear;
-  const auto linearReport = KeyReductionJob{&skeleton, &dense, {tolerance, {}, false}, &linear}.run();
+  const auto linearReport = KeyReductionJob{&skeleton, &dense, {tolerance, {}, false, {}, {}}, &linear}.run();
   ASSERT_TRUE(linearReport.ok());
   EXPECT_GT(linearReport->keysAfter, report->keysAfter);
   EXPECT_LE(deviation(skeleton, dense, linear), tolerance * 1.0001f);
@@ -228,7 +233,7 @@ TEST(KeyReduction, ASpinPastHalfATurnIsNeverMergedTheWrongWay) {
 
   Clip reduced;
   const float tolerance = 1e-3f;
-  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true}, &reduced}.run();
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   const auto& kept = reduced.findTrack(0)->rotation.keys();
   ASSERT_GE(kept.size(), 4u);  // 540° in spans under 180°
@@ -250,7 +255,7 @@ TEST(KeyReduction, TurnsTooSmallForAFloatDotProductStillCount) {
 
   Clip reduced;
   const float tolerance = 5e-3f;  // the wobble moves the foot by up to 0.0315
-  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true}, &reduced}.run();
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_GT(reduced.findTrack(0)->rotation.size(), 1u);
   EXPECT_LE(report->maxDeviationModel, tolerance);
@@ -265,12 +270,42 @@ TEST(KeyReduction, ContactFramesAndRequestedKeysAreKept) {
   keep.push_back(frameTime(dense, 17));  // a user's key
   Clip reduced;
   const auto report =
-      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), keep, true}, &reduced}.run();
+      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), keep, true, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   const int hips = scene.skeleton.findJoint("Hips");
   const JointTrack* track = reduced.findTrack(hips);
   ASSERT_NE(track, nullptr);
   for (const double t : keep) EXPECT_TRUE(hasKeyAt(track->translation.y, t)) << t;
+}
+
+// Contact times matter to the feet and what carries them: kept on a leg and every joint
+// above it, not forced onto an arm.
+TEST(KeyReduction, ChainKeepTimesStayOnTheChainAndAboveIt) {
+  const Scene scene = makeMannequin();
+  const Clip dense = densify(scene.skeleton, scene.clips[0], 60.0);
+  const std::vector<double> keep = contactKeyTimes(dense);
+  ASSERT_GE(keep.size(), 4u);
+  const int foot = scene.skeleton.findJoint("LeftFoot");
+  ASSERT_GE(foot, 0);
+  Clip reduced;
+  const auto report =
+      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), {}, true, keep, {foot}}, &reduced}
+          .run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  auto keyedTimes = [&](const RotationTrack& rotation) {
+    return std::count_if(keep.begin(), keep.end(), [&](double t) {
+      return std::any_of(rotation.keys().begin(), rotation.keys().end(),
+                         [&](const RotationKey& k) { return std::abs(k.time - t) < 1e-9; });
+    });
+  };
+  for (int joint = foot; joint != kNoParent; joint = scene.skeleton.parent(joint)) {
+    const JointTrack* track = reduced.findTrack(joint);
+    if (track == nullptr || track->rotation.keys().size() < 2) continue;
+    EXPECT_EQ(keyedTimes(track->rotation), static_cast<std::ptrdiff_t>(keep.size())) << scene.skeleton.name(joint);
+  }
+  const JointTrack* arm = reduced.findTrack(scene.skeleton.findJoint("LeftArm"));
+  ASSERT_NE(arm, nullptr);
+  EXPECT_LT(keyedTimes(arm->rotation), static_cast<std::ptrdiff_t>(keep.size()));
 }
 
 TEST(KeyReduction, ContactKeyTimesMarkThePlantedIntervals) {
@@ -294,7 +329,8 @@ TEST(KeyReduction, MocapClipFromBvh) {
   ASSERT_TRUE(scene.ok()) << scene.error();
   const float tolerance = 1e-3f * scene->characterHeight();
   Clip reduced;
-  const auto report = KeyReductionJob{&scene->skeleton, &scene->clips[0], {tolerance, {}, true}, &reduced}.run();
+  const auto report =
+      KeyReductionJob{&scene->skeleton, &scene->clips[0], {tolerance, {}, true, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_LE(report->maxDeviationModel, tolerance);
   EXPECT_LE(deviation(scene->skeleton, scene->clips[0], reduced), tolerance * 1.0001f);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bake/bake_job.h"
 #include "core/io/gltf_export.h"
 #include "core/io/gltf_export_channels.h"
 #include "core/io/import.h"
@@ -204,6 +205,80 @@ TEST_F(GltfExport, BvhWalkRoundTrips) {
   const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
   ASSERT_EQ(source.clips.size(), 1u);
   expectRoundTrip(source, out("walk.glb"));
+}
+
+// ---- reduced bakes ----
+
+// Keys the file stores for animation `index`: one per time of each sampler's input, as a
+// reader counts them.
+std::size_t storedKeys(const Json& gltf, std::size_t index) {
+  std::size_t keys = 0;
+  for (const Json& sampler : gltf["animations"][index]["samplers"])
+    keys += gltf["accessors"][sampler["input"].get<std::size_t>()]["count"].get<std::size_t>();
+  return keys;
+}
+
+// Largest model-space distance between the joints of `bake` (scene `source`) and those of
+// the file's clip (scene `copy`, matched by name), on every frame of the bake.
+double largestJointDistance(const Scene& source, const Clip& bake, const Scene& copy) {
+  std::vector<int> match(static_cast<std::size_t>(source.skeleton.jointCount()));
+  for (int j = 0; j < source.skeleton.jointCount(); ++j)
+    match[static_cast<std::size_t>(j)] = copy.skeleton.findJoint(source.skeleton.name(j));
+  Pose sourcePose(source.skeleton.restPose().begin(), source.skeleton.restPose().end());
+  Pose copyPose(copy.skeleton.restPose().begin(), copy.skeleton.restPose().end());
+  ClipSampler sourceSampler(&bake);
+  ClipSampler copySampler(&copy.clips.front());
+  double worst = 0.0;
+  for (int f = 0; f < bake.frameCount(); ++f) {
+    sourceSampler.sample(bake.timeOf(f), sourcePose);
+    copySampler.sample(bake.timeOf(f), copyPose);
+    const std::vector<Affine> sourceModel = localToModel(source.skeleton, sourcePose);
+    const std::vector<Affine> copyModel = localToModel(copy.skeleton, copyPose);
+    for (std::size_t j = 0; j < match.size(); ++j) {
+      if (match[j] < 0) return INFINITY;
+      const Vec3 moved = sourceModel[j].translation() - copyModel[static_cast<std::size_t>(match[j])].translation();
+      worst = std::max(worst, static_cast<double>(moved.norm()));
+    }
+  }
+  return worst;
+}
+
+// What the bake reduces is what the file stores: the reduced keys are written key for key
+// (a channel mixing cubic and straight segments must not come out resampled per frame), far
+// fewer than a per-frame bake's, and the file's samplers stay within the tolerance of the
+// unreduced bake on every frame.
+TEST_F(GltfExport, ReducedBakeIsStoredKeyForKey) {
+  const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  ASSERT_EQ(source.clips.size(), 1u);
+  BakeJob job;
+  job.skeleton = &source.skeleton;
+  job.source = &source.clips.front();
+  job.options.lastFrame = 179;  // a slice keeps the test short
+  job.options.keepOutsideRange = false;
+  job.options.reduction.toleranceModel = kDefaultToleranceOfHeight * source.characterHeight();
+  Clip reduced;
+  job.output = &reduced;
+  const auto report = job.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  Clip dense;
+  job.options.reduce = false;
+  job.output = &dense;
+  ASSERT_TRUE(job.run().ok());
+
+  Scene baked = source;
+  baked.clips.assign(1, reduced);
+  const std::string path = out("reduced.glb");
+  ASSERT_EQ(exportGltf(baked, path), std::nullopt);
+  expectValidGltf(path);
+  const std::size_t stored = storedKeys(readGltfJson(path), 0);
+  EXPECT_EQ(stored, channelKeyCount(reduced));
+  EXPECT_EQ(report->reduction.keysAfter, channelKeyCount(reduced));
+  EXPECT_EQ(report->reduction.keysBefore, channelKeyCount(dense));  // one key per channel and frame
+  EXPECT_LE(stored * 5, report->reduction.keysBefore) << stored << " of " << report->reduction.keysBefore;
+
+  const Scene copy = importOrFail(path);
+  ASSERT_EQ(copy.clips.size(), 1u);
+  EXPECT_LE(largestJointDistance(source, dense, copy), job.options.reduction.toleranceModel * 1.001);
 }
 
 // ---- sampler kinds ----
@@ -396,6 +471,54 @@ TEST(GltfExportChannels, ConstantKeysAreStepAndLinearKeysLinear) {
 
 // Keys given on alternating hemispheres (q and -q are the same rotation) come out in one
 // hemisphere along the track, as LINEAR readers that lerp components need.
+// A CUBICSPLINE rotation sampler evaluated as glTF does: Hermite on the components with the
+// tangents scaled by the key interval, normalised.
+Quat evaluateCubicRotation(const GltfSamplerData& data, float t) {
+  std::size_t k = 0;
+  while (k + 2 < data.times.size() && data.times[k + 1] <= t) ++k;
+  const float span = data.times[k + 1] - data.times[k];
+  const float s = (t - data.times[k]) / span;
+  const Eigen::Map<const Eigen::Vector4f> p0(&data.values[12 * k + 4]), m0(&data.values[12 * k + 8]);
+  const Eigen::Map<const Eigen::Vector4f> p1(&data.values[12 * (k + 1) + 4]), m1(&data.values[12 * (k + 1)]);
+  const float s2 = s * s, s3 = s2 * s;
+  const Eigen::Vector4f p =
+      (2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * span * m0 + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * span * m1;
+  return Quat(p.w(), p.x(), p.y(), p.z()).normalized();
+}
+
+// A bake's cubic-spline keys spliced next to a clip's slerp keys: the channel stays one
+// CUBICSPLINE sampler with the spline keys as they are, the slerp written as chord splines
+// within the tolerance (not the whole channel resampled at every frame).
+TEST(GltfExportChannels, SlerpSegmentsInACubicSplineChannelStayCubic) {
+  const Vec3 axis = Vec3(0.2f, 1.0f, 0.1f).normalized();
+  std::vector<RotationKey> keys(4);
+  for (int k = 0; k < 4; ++k) {
+    keys[static_cast<std::size_t>(k)].time = 0.5 * k;
+    keys[static_cast<std::size_t>(k)].value = Quat(Eigen::AngleAxisf(0.6f * static_cast<float>(k), axis));
+  }
+  for (int k : {0, 1}) {  // splines with tangents on the chord between keys 0, 1 and 2
+    RotationKey& a = keys[static_cast<std::size_t>(k)];
+    RotationKey& b = keys[static_cast<std::size_t>(k + 1)];
+    a.interpolation = RotationInterpolation::CubicSpline;
+    const Quat chord((b.value.coeffs() - a.value.coeffs()) / 0.5f);
+    a.outControl = chord;
+    b.inControl = chord;
+  }
+  keys[2].interpolation = RotationInterpolation::Slerp;  // 0.6 rad of slerp to key 3
+  RotationTrack track;
+  track.setKeys(keys);
+  GltfChannelSettings settings;
+  const GltfSamplerData data = encodeRotationChannel(track, settings);
+  ASSERT_EQ(data.interpolation, GltfInterpolation::CubicSpline);
+  EXPECT_GT(data.times.size(), keys.size());  // the slerp is split...
+  EXPECT_LT(data.times.size(), 40u);          // ...into a few chords, not sampled densely
+  for (int i = 0; i <= 150; ++i) {
+    const float t = 1.5f * static_cast<float>(i) / 150.0f;
+    const double angle = track.evaluate(t).angularDistance(evaluateCubicRotation(data, t));
+    EXPECT_LE(angle, settings.tolerance + 1e-6) << "t " << t;
+  }
+}
+
 TEST(GltfExportChannels, RotationKeysStayInOneHemisphere) {
   RotationTrack track;
   std::vector<RotationKey> keys;
