@@ -10,7 +10,7 @@ class QMenu;
 class QSettings;
 
 #include "core/bake/contact_detection.h"
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/scene/scene.h"
 
 namespace articula::ui {

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "tools/gltf_validator.h"
 
 namespace {
