@@ -13,7 +13,7 @@ class QSettings;
 
 #include "core/bake/bake_job.h"
 #include "core/bake/contact_detection.h"
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/scene/scene.h"
 
 namespace articula::ui {

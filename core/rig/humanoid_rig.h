@@ -2,7 +2,7 @@
 // The humanoid rig, built from a skeleton's joint names and hierarchy (mapHumanoid): the
 // project's mannequin, CMU/MotionBuilder BVH, Mixamo, Unreal- and Biped-like names and the
 // Khronos samples all work. The result is an ordinary RigDefinition: edit it by hand, save
-// it (core/io/rig_json.h), bind it (Rig::bind).
+// it (core/project/rig_json.h), bind it (Rig::bind).
 //
 // Handles (names fixed, so clips can address them: ik.left_leg.target.x, ...):
 //  - "spine"      FABRIK from the joint above the pelvis to the chest (the pelvis is not

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/io/gltf_export.h"
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
 #include "tools/gltf_validator.h"
 

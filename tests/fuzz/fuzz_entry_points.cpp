@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/io/import.h"
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula::fuzz {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/io/import.h"
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "fuzz_entry_points.h"
 
 namespace {

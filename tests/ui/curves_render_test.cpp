@@ -6,7 +6,7 @@
 #include <QDir>
 #include <QTest>
 
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
 #include "ui/curves/curve_view.h"
 #include "ui/docks/curve_editor_dock.h"

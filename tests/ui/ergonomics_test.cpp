@@ -23,7 +23,7 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/outliner_dock.h"

@@ -17,7 +17,7 @@
 
 #include <memory>
 
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/key_pose_command.h"

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/io/rig_json.h"
+#include "core/project/rig_json.h"
 #include "ui/document/document.h"
 #include "ui/viewport/viewport.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <QDialog>
 
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 
 class QCheckBox;
 class QComboBox;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 #include "core/scene/scene.h"
 
 class QSettings;

@@ -11,7 +11,7 @@
 #include "core/ik/ccd_ik.h"
 #include "core/ik/fabrik_ik.h"
 #include "core/ik/two_bone_ik.h"
-#include "core/io/rig_json.h"
+#include "core/project/rig_json.h"
 #include "core/samples/mannequin.h"
 #include "rig_test_util.h"
 

@@ -1,4 +1,4 @@
-#include "core/io/clip_json.h"
+#include "core/project/clip_json.h"
 
 #include <array>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "core/io/rig_json.h"
+#include "core/project/rig_json.h"
 
 #include <array>
 
-#include "core/io/rig_json_value.h"
+#include "core/project/rig_json_value.h"
 
 namespace articula {
 

@@ -1,4 +1,4 @@
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/io/atomic_file.h"
-#include "core/io/rig_json.h"
+#include "core/project/rig_json.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
 

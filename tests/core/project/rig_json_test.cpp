@@ -1,4 +1,4 @@
-#include "core/io/rig_json.h"
+#include "core/project/rig_json.h"
 
 #include <gtest/gtest.h>
 

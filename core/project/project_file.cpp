@@ -1,4 +1,4 @@
-#include "core/io/project_file.h"
+#include "core/project/project_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,9 +9,9 @@
 #include <filesystem>
 
 #include "core/io/atomic_file.h"
-#include "core/io/clip_json.h"
+#include "core/project/clip_json.h"
 #include "core/io/import.h"
-#include "core/io/rig_json_value.h"
+#include "core/project/rig_json_value.h"
 #include "core/samples/mannequin.h"
 
 namespace articula {
