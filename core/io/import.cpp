@@ -19,6 +19,17 @@ std::string lowerExtension(const std::string& path) {
 
 std::span<const char* const> importableExtensions() { return kExtensions; }
 
+std::string importErrorLine(const std::string& path, std::string_view reason) {
+  std::string line = path + ": ";
+  constexpr std::string_view kEllipsis = "...";
+  const std::size_t room = kMaxImportErrorLength - 1 > line.size() ? kMaxImportErrorLength - 1 - line.size() : 0;
+  const bool shortened = reason.size() > room;
+  const std::string_view kept = shortened ? reason.substr(0, room > kEllipsis.size() ? room - kEllipsis.size() : 0) : reason;
+  for (const char c : kept) line += (c == '\n' || c == '\r') ? ' ' : c;
+  if (shortened) line += kEllipsis;
+  return line;
+}
+
 Result<Scene> importScene(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return makeError(path + ": the file does not exist");
