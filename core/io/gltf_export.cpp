@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/io/atomic_file.h"
+#include "core/io/gltf_export_checks.h"
 #include "core/io/gltf_export_channels.h"
 #include "core/io/gltf_export_extras.h"
 
@@ -735,6 +736,7 @@ std::optional<std::string> exportGltf(const Scene& scene, const std::string& pat
   if (fs::is_directory(file, ec)) return path + ": is a folder, not a file";
   if (!(options.tolerance > 0.0) || !(options.scalarTolerance > 0.0)) return path + ": the export tolerances must be positive";
   if (Status error = checkScene(scene)) return path + ": cannot export: " + *error;
+  if (Status error = findUnwritableValue(scene)) return path + ": cannot export: " + *error;
 
   const bool binary = options.binary.value_or(!hasGltfExtension(file));
   // Nothing may escape core/: allocation failures while building a huge file end here.
