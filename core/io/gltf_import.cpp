@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <unordered_set>
@@ -990,6 +991,8 @@ Result<Scene> importGltfFromMemory(std::span<const std::uint8_t> bytes, const st
   // tinygltf on some malformed buffers, std::bad_alloc); none of that may escape core/.
   try {
     return importParsed(bytes, baseDir, nameForMessages);
+  } catch (const std::bad_alloc&) {
+    return makeError(importErrorLine(nameForMessages, "too large: reading it needs more memory than is available"));
   } catch (const std::exception& e) {
     return makeError(nameForMessages + ": cannot be imported: " + e.what());
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <new>
 
 namespace articula {
 
@@ -35,9 +36,15 @@ Result<Scene> importScene(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) return makeError(path + ": the file does not exist");
   if (std::filesystem::is_directory(path, ec)) return makeError(path + ": is a folder, not a file");
   const std::string ext = lowerExtension(path);
-  if (ext == ".gltf" || ext == ".glb") return importGltf(path);
-  if (ext == ".bvh") return importBvh(path);
-  return importWithAssimp(path);
+  // Our readers size their allocations from the file's counts, checked against the bytes
+  // present; a file large enough to exhaust memory anyway is named, not thrown out of core/.
+  try {
+    if (ext == ".gltf" || ext == ".glb") return importGltf(path);
+    if (ext == ".bvh") return importBvh(path);
+    return importWithAssimp(path);
+  } catch (const std::bad_alloc&) {
+    return makeError(importErrorLine(path, "too large: reading it needs more memory than is available"));
+  }
 }
 
 }  // namespace articula
