@@ -52,7 +52,11 @@ TEST(AssimpChildImport, RunawayAllocationIsStoppedByTheMemoryLimit) {
   const std::string path = kDataDir + "fbx/assimp/huesitos_key_value_1e38.fbx.runaway";
   const Result<Scene> scene = importWithAssimp(path, smallLimits());
   expectOneLineNamingFile(scene, path);
+#ifndef __SANITIZE_ADDRESS__
+  // Under AddressSanitizer its own allocator meets the limit first and ends the child with
+  // its report, which comes back as the generic "stopped on this file".
   EXPECT_NE(scene.error().find("too large"), std::string::npos) << scene.error();
+#endif
 }
 
 TEST(AssimpChildImport, RunawayImportIsStoppedByTheClock) {
