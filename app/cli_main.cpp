@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "app/cli_batch.h"
 #include "core/bake/bake_pipeline.h"
@@ -31,8 +32,22 @@
 
 namespace {
 
+// One line per warning on stderr (a project whose asset changed since the save), so a
+// pipeline sees them and stdout stays the command's output.
+void printWarnings(const std::vector<std::string>& warnings) {
+  for (const std::string& warning : warnings) std::cerr << "warning: " << warning << '\n';
+}
+
+// loadSceneOrProject, its warnings printed.
+articula::Result<articula::Scene> loadInput(const std::string& path, articula::ProjectRigs* rigs = nullptr) {
+  std::vector<std::string> warnings;
+  auto scene = articula::loadSceneOrProject(path, rigs, &warnings);
+  printWarnings(warnings);
+  return scene;
+}
+
 int runInfo(const std::string& path, bool json) {
-  auto scene = articula::loadSceneOrProject(path);
+  auto scene = loadInput(path);
   if (!scene) {
     std::cerr << "error: " << scene.error() << '\n';
     return 1;
@@ -96,6 +111,7 @@ int exportProject(const std::string& inPath, const std::string& outPath, const s
   if (fs::path(inPath).extension() == ".articula") {
     auto opened = articula::openProject(inPath);
     if (!opened) return fail(opened.error());
+    printWarnings(opened->warnings);
     project = std::move(opened->project);
     if (project.asset.builtin.empty()) {
       const fs::path assetAbsolute = (fs::absolute(inPath).parent_path() / project.asset.path).lexically_normal();
@@ -127,7 +143,7 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
   if (lowerExtension(outPath) == ".articula") return exportProject(inPath, outPath, rig);
   if (!rig.empty()) return fail("--rig is written into projects: the output must end in .articula");
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
-  auto scene = articula::loadSceneOrProject(inPath);
+  auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
   if (auto error = articula::exportGltf(*scene, outPath)) return fail(*error);
   std::cout << "wrote " << outPath << ": " << scene->skeleton.jointCount() << " nodes, " << scene->meshes.size()
@@ -184,7 +200,7 @@ articula::Result<articula::Clip*> findClip(articula::Scene& scene, const std::st
 int runContacts(const std::string& inPath, const std::string& outPath, const std::string& clipName,
                 const std::string& heightsPath) {
   if (auto error = checkGltfOutput(outPath)) return fail(*error);
-  auto scene = articula::loadSceneOrProject(inPath);
+  auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
   if (scene->clips.empty()) return fail(inPath + ": has no animation to find contacts in");
   auto clip = findClip(*scene, inPath, clipName);
@@ -281,7 +297,7 @@ int runBake(const BakeArgs& args) {
   if (args.contacts == "detect" && !args.ground.empty())
     return fail("--ground works with --contacts keep: detect holds each foot where it landed, on no ground");
   articula::ProjectRigs projectRigs;
-  auto scene = articula::loadSceneOrProject(args.in, &projectRigs);
+  auto scene = loadInput(args.in, &projectRigs);
   if (!scene) return fail(scene.error());
   auto clip = findClip(*scene, args.in, args.clip);
   if (!clip) return fail(clip.error());

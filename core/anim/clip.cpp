@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <set>
 
@@ -78,14 +79,29 @@ int Clip::frameCount() const {
   return static_cast<int>(frames);
 }
 
-const JointTrack* Clip::findTrack(int joint) const {
+namespace {
+
+// The importers and the bake write one track per joint in joint order, so joint j's track is
+// usually at index j, or is the last one while tracks are being appended: both are looked at
+// before the scan, so finding an existing track of such a clip costs O(1) instead of O(tracks).
+std::ptrdiff_t trackIndex(const std::vector<JointTrack>& tracks, int joint) {
+  const auto at = static_cast<std::size_t>(joint);
+  if (joint >= 0 && at < tracks.size() && tracks[at].joint == joint) return static_cast<std::ptrdiff_t>(at);
+  if (!tracks.empty() && tracks.back().joint == joint) return static_cast<std::ptrdiff_t>(tracks.size() - 1);
   const auto it = std::find_if(tracks.begin(), tracks.end(), [joint](const JointTrack& t) { return t.joint == joint; });
-  return it == tracks.end() ? nullptr : &*it;
+  return it == tracks.end() ? -1 : it - tracks.begin();
+}
+
+}  // namespace
+
+const JointTrack* Clip::findTrack(int joint) const {
+  const std::ptrdiff_t index = trackIndex(tracks, joint);
+  return index < 0 ? nullptr : &tracks[static_cast<std::size_t>(index)];
 }
 
 JointTrack& Clip::trackFor(int joint) {
-  const auto it = std::find_if(tracks.begin(), tracks.end(), [joint](const JointTrack& t) { return t.joint == joint; });
-  if (it != tracks.end()) return *it;
+  const std::ptrdiff_t index = trackIndex(tracks, joint);
+  if (index >= 0) return tracks[static_cast<std::size_t>(index)];
   JointTrack& track = tracks.emplace_back();
   track.joint = joint;
   return track;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <new>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -33,6 +34,7 @@ constexpr double kMinFrameRate = 2.0;
 constexpr double kMaxFrameRate = 240.0;
 constexpr double kDefaultFrameRate = 30.0;
 constexpr double kSameTimeSeconds = 1e-9;
+constexpr std::string_view kTooLarge = "too large: reading it needs more memory than the import may use";
 
 // Post-processing, chosen step by step:
 //  Triangulate + SortByPType (with PP_SBP_REMOVE of points and lines): Mesh holds triangles only.
@@ -593,7 +595,7 @@ class AssimpSceneReader {
 
 }  // namespace
 
-Result<Scene> importWithAssimp(const std::string& path) {
+Result<Scene> importWithAssimpInProcess(const std::string& path) {
   try {
     Assimp::Importer importer;
     // Keep FBX pivots as helper nodes (the default) and fold them ourselves. Turning this
@@ -606,12 +608,16 @@ Result<Scene> importWithAssimp(const std::string& path) {
     const aiScene* scene = importer.ReadFile(path, kPostProcess);
     if (scene == nullptr) {
       const std::string reason = importer.GetErrorString();
-      return makeError(path + ": " + (reason.empty() ? std::string("Assimp could not read the file") : reason));
+      // Assimp catches the std::bad_alloc of a runaway allocation and keeps only its what().
+      if (reason.find("bad_alloc") != std::string::npos) return makeError(importErrorLine(path, kTooLarge));
+      return makeError(importErrorLine(path, reason.empty() ? std::string("Assimp could not read the file") : reason));
     }
     if (scene->mRootNode == nullptr) return makeError(path + ": the file holds no node hierarchy");
     return AssimpSceneReader(*scene, path).run();
+  } catch (const std::bad_alloc&) {
+    return makeError(importErrorLine(path, kTooLarge));
   } catch (const std::exception& e) {
-    return makeError(path + ": " + e.what());
+    return makeError(importErrorLine(path, e.what()));
   }
 }
 

@@ -3,8 +3,10 @@
 // truncated one: the bytes go to a temporary file in the same folder, are flushed to the
 // disk, and only then renamed over the old file (rename is atomic within a file system).
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace articula {
 
@@ -12,6 +14,23 @@ namespace articula {
 // words: "No space left on device", "Not a directory", ...); the old file, if any, is then
 // exactly as it was and no temporary file is left behind.
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view bytes);
+
+// One file of a group written by writeFilesAtomically, its bytes given in parts (a GLB's
+// header, JSON and binary chunks) so nothing is copied to join them.
+struct FileToWrite {
+  std::string path;
+  std::vector<std::string_view> parts;
+};
+
+// Several files that belong together (a .gltf with its .bin and images): each is written to
+// a temporary beside it and flushed to disk, and only when all are safely there are they
+// renamed into place, in the order given (put the file that names the others last, so it
+// never points at files older than itself). nullopt on success, otherwise a message naming
+// the file at fault; every temporary is then removed and, when the failure came before the
+// renames (a full disk, a missing permission), every old file is exactly as it was. POSIX
+// has no rename of several files at once: a crash between two renames leaves the files
+// already renamed new and the rest old.
+std::optional<std::string> writeFilesAtomically(std::span<const FileToWrite> files);
 
 // The whole file, or a message naming it.
 std::optional<std::string> readWholeFile(const std::string& path, std::string& bytes);

@@ -23,6 +23,9 @@ namespace {
 
 constexpr std::string_view kWhitespace = " \t\r\v\f";
 constexpr std::size_t kMaxChannelsPerJoint = 6;
+// Motion capture skeletons have tens to a few hundred joints; a file declaring more than this
+// is refused before its joints and keys are allocated.
+constexpr std::size_t kMaxJoints = 100'000;
 constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
 // A frame time within this relative distance of 1/n seconds is taken as exactly n frames per
 // second: BVH writers print ".0083333" for 120 fps, and keys should land on whole frames.
@@ -215,6 +218,10 @@ class BvhParser {
       if (!brace || brace->text != "{") {
         return fail(brace ? brace->line : keyword.line, "expected '{' after " + inQuotes(label));
       }
+    }
+    if (mJoints.size() >= kMaxJoints) {
+      return fail(keyword.line, inQuotes(label) + " is one joint too many: the limit is " + std::to_string(kMaxJoints) +
+                                    " joints");
     }
     BvhJoint joint;
     joint.node = addNode(std::string(name), parentNode, NodeKind::Joint);
@@ -441,10 +448,12 @@ class BvhParser {
     // Each frame lasts one frame time, so the clip ends one frame after its last key:
     // Frames × Frame Time, the duration every BVH tool reports.
     clip.endTime = static_cast<double>(framesToRead) / rate;
+    // Each BVH joint is its own node, so each gets a new track: no look-up, linear in joints.
     for (std::size_t j = 0; j < jointCount; ++j) {
       const BvhJoint& joint = mJoints[j];
       if (!joint.hasPosition && !joint.hasRotation) continue;
-      JointTrack& track = clip.trackFor(joint.node);
+      JointTrack& track = clip.tracks.emplace_back();
+      track.joint = joint.node;
       if (joint.hasRotation) track.rotation.setKeys(std::move(rotationKeys[j]));
       // Only the written position axes get curves; the others fall back to the OFFSET.
       if (!positionKeys[j][0].empty()) track.translation.x.setKeys(std::move(positionKeys[j][0]));

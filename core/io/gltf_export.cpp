@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/io/atomic_file.h"
+#include "core/io/gltf_export_checks.h"
 #include "core/io/gltf_export_channels.h"
 #include "core/io/gltf_export_extras.h"
 #include "core/skeleton/local_to_model.h"
@@ -691,19 +693,16 @@ class Document {
 
 // ---- files ----
 
-Status writeFile(const fs::path& path, std::span<const std::span<const std::uint8_t>> parts) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return path.string() + ": cannot be opened for writing (" + std::strerror(errno) + ")";
-  for (std::span<const std::uint8_t> part : parts) {
-    out.write(reinterpret_cast<const char*>(part.data()), static_cast<std::streamsize>(part.size()));
-  }
-  out.close();
-  if (!out) return path.string() + ": write error (" + std::strerror(errno) + ")";
+// Every file goes to a temporary beside its target and is renamed into place once all are on
+// disk (atomic_file.h): a kill or a full disk mid-export leaves the old files whole.
+// The message starts with the exported file and names the file at fault (its .bin, say).
+Status writeFiles(const fs::path& exported, std::span<const FileToWrite> files) {
+  if (Status error = writeFilesAtomically(files)) return exported.string() + ": " + *error;
   return std::nullopt;
 }
 
-std::span<const std::uint8_t> bytesOf(std::string_view text) {
-  return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+std::string_view textOf(std::span<const std::uint8_t> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
 void appendU32(std::vector<std::uint8_t>& out, std::uint32_t value) {
@@ -731,31 +730,32 @@ Status writeGlb(const fs::path& path, const Document& document) {
     appendU32(binHead, kGlbBinChunk);
   }
   const std::vector<std::uint8_t> padding(binPadded - bin.size(), 0);
-  const std::array<std::span<const std::uint8_t>, 5> parts = {head, bytesOf(json), binHead, bin, padding};
-  return writeFile(path, parts);
+  const FileToWrite glb{path.string(), {textOf(head), json, textOf(binHead), textOf(bin), textOf(padding)}};
+  return writeFiles(path, std::span<const FileToWrite>(&glb, 1));
 }
 
+// The .bin and images first and the .gltf that names them last: the renames happen in that
+// order, so the .gltf in place never names files older than itself.
 Status writeGltfWithFiles(const fs::path& path, const Document& document) {
   const std::string stem = path.stem().string();
   const fs::path folder = path.parent_path();
+  std::vector<FileToWrite> files;
   std::string binUri;
   if (!document.bin().empty()) {
     const std::string binName = stem + ".bin";
-    const std::array<std::span<const std::uint8_t>, 1> parts = {document.bin()};
-    if (Status error = writeFile(folder / binName, parts)) return error;
+    files.push_back({(folder / binName).string(), {textOf(document.bin())}});
     binUri = percentEncode(binName);
   }
   std::vector<std::string> imageUris;
   for (std::size_t i = 0; i < document.images().size(); ++i) {
     const Image& image = document.images()[i];
     const std::string name = stem + "_image" + std::to_string(i) + (std::strcmp(image.mimeType, "image/png") == 0 ? ".png" : ".jpg");
-    const std::array<std::span<const std::uint8_t>, 1> parts = {image.bytes};
-    if (Status error = writeFile(folder / name, parts)) return error;
+    files.push_back({(folder / name).string(), {textOf(image.bytes)}});
     imageUris.push_back(percentEncode(name));
   }
   const std::string json = document.json(binUri, imageUris).dump(1);
-  const std::array<std::span<const std::uint8_t>, 1> parts = {bytesOf(json)};
-  return writeFile(path, parts);
+  files.push_back({path.string(), {json}});
+  return writeFiles(path, files);
 }
 
 bool hasGltfExtension(const fs::path& path) {
@@ -775,6 +775,7 @@ std::optional<std::string> exportGltf(const Scene& scene, const std::string& pat
   if (fs::is_directory(file, ec)) return path + ": is a folder, not a file";
   if (!(options.tolerance > 0.0) || !(options.scalarTolerance > 0.0)) return path + ": the export tolerances must be positive";
   if (Status error = checkScene(scene)) return path + ": cannot export: " + *error;
+  if (Status error = findUnwritableValue(scene)) return path + ": cannot export: " + *error;
 
   const bool binary = options.binary.value_or(!hasGltfExtension(file));
   // Nothing may escape core/: allocation failures while building a huge file end here.

@@ -22,7 +22,9 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <new>
 #include <optional>
+#include <string_view>
 #include <unordered_set>
 
 #include "core/io/gltf_accessor.h"
@@ -75,6 +77,58 @@ Status checkGlbHeader(std::span<const std::uint8_t> bytes) {
   }
   return std::nullopt;
 }
+
+// tinygltf copies the parsed JSON into its own Value tree recursively (ParseJsonAsValue), one
+// stack frame per level: extras nested 20,000 deep overflow the stack. Real files nest a few
+// dozen levels; the limit leaves room for any extras a tool writes.
+constexpr int kMaxJsonDepth = 512;
+
+// Refuses JSON nested deeper than kMaxJsonDepth, counting brackets outside strings, before
+// anything recursive sees it.
+Status checkJsonDepth(std::string_view json) {
+  int depth = 0;
+  bool inString = false;
+  bool escaped = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (inString) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        inString = false;
+      }
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        return "the JSON nests deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels (at byte " +
+               std::to_string(i) + ")";
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+// The JSON text of a .gltf or of a GLB's JSON chunk (whose header checkGlbHeader accepted).
+std::string_view jsonText(std::span<const std::uint8_t> bytes, bool isGlb) {
+  const auto* text = reinterpret_cast<const char*>(bytes.data());
+  if (!isGlb) return {text, bytes.size()};
+  return {text + kGlbFirstChunkOffset, readU32(bytes, 12)};
+}
+
+// Draco-compressed meshes keep their vertices in a buffer view only a Draco decoder reads,
+// and their accessors have no buffer view of their own: tinygltf can fail on them before the
+// converter sees extensionsRequired, with a message about buffer views. Users re-export
+// without compression far more easily than we could vouch for a second mesh decoder, so the
+// file is refused by name, in the converter's words for required extensions.
+constexpr std::string_view kDraco = "KHR_draco_mesh_compression";
+constexpr std::string_view kDracoRefusal =
+    "requires extension KHR_draco_mesh_compression, which this importer cannot decode: the meshes are "
+    "Draco-compressed; export the file again without mesh compression";
 
 std::string oneLine(std::string text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
@@ -905,12 +959,17 @@ Result<Scene> importParsed(std::span<const std::uint8_t> bytes, const std::strin
   const bool isGlb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
   if (isGlb) {
     if (Status e = checkGlbHeader(bytes)) return makeError(name + ": " + *e);
+  }
+  const std::string_view json = jsonText(bytes, isGlb);
+  if (Status e = checkJsonDepth(json)) return makeError(name + ": " + *e);
+  if (isGlb) {
     loaded = loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), readU32(bytes, 8), baseDir);
   } else {
     loaded = loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
                                         static_cast<unsigned int>(bytes.size()), baseDir);
   }
   if (!loaded) {
+    if (json.find("extensionsRequired") != std::string_view::npos && json.find(kDraco) != std::string_view::npos) return makeError(name + ": " + std::string(kDracoRefusal));
     err = oneLine(err);
     // tinygltf returns the JSON parser's exception text unchanged; say what it is.
     if (err.find("[json.exception.") != std::string::npos) return makeError(name + ": invalid JSON: " + err);
@@ -932,6 +991,8 @@ Result<Scene> importGltfFromMemory(std::span<const std::uint8_t> bytes, const st
   // tinygltf on some malformed buffers, std::bad_alloc); none of that may escape core/.
   try {
     return importParsed(bytes, baseDir, nameForMessages);
+  } catch (const std::bad_alloc&) {
+    return makeError(importErrorLine(nameForMessages, "too large: reading it needs more memory than is available"));
   } catch (const std::exception& e) {
     return makeError(nameForMessages + ": cannot be imported: " + e.what());
   }

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -21,8 +22,32 @@ Result<Scene> importGltf(const std::string& path);
 Result<Scene> importGltfFromMemory(std::span<const std::uint8_t> bytes, const std::string& baseDir,
                                    const std::string& nameForMessages);
 
-// FBX, Collada and every other format Assimp 5.2 opens.
-Result<Scene> importWithAssimp(const std::string& path);
+// What an Assimp import in its child process may use before it is stopped.
+struct AssimpImportLimits {
+  // Address space the child may add to what it inherits (RLIMIT_AS): a corrupted count in a
+  // file makes Assimp allocate until the machine swaps.
+  std::size_t memoryBytes = std::size_t{4} << 30;
+  // Processor time (RLIMIT_CPU) and wall-clock time: a runaway loop, or a child stuck on a
+  // lock it inherited from another thread of the parent, is killed.
+  int cpuSeconds = 120;
+  int wallSeconds = 180;
+};
+
+// FBX, Collada and every other format Assimp 5.2 opens, read in a child process under
+// `limits`: Assimp aborts on some corrupted files (ai_assert), overflows its stack on deep
+// nesting and allocates without bound, and none of that may take the editor down. A child
+// that crashes, runs out of memory or time becomes one error line naming the file; the
+// scene comes back through a pipe (import_scene_binary.h), exactly as read.
+Result<Scene> importWithAssimp(const std::string& path, const AssimpImportLimits& limits = {});
+// The same in this process: what the child runs. Only for callers that are themselves
+// disposable (the child, fuzzers).
+Result<Scene> importWithAssimpInProcess(const std::string& path);
+
+// "<path>: <reason>" on one line (line breaks become spaces), the reason shortened with
+// "..." so the whole stays under kMaxImportErrorLength characters: Assimp's Collada reader
+// puts whole XML elements in its messages.
+inline constexpr std::size_t kMaxImportErrorLength = 300;
+std::string importErrorLine(const std::string& path, std::string_view reason);
 
 // BVH motion capture, read by our own parser: Assimp turns the Euler channels into
 // quaternions (losing each joint's channel order) and reports errors without line numbers.

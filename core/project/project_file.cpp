@@ -196,7 +196,8 @@ Result<Scene> loadAsset(const ProjectAsset& asset, const fs::path& folder, const
     return makeError(where + ": its asset '" + asset.path + "' is missing (looked for " + resolved + ")");
   }
   if (!asset.contentHash.empty() && contentHash(bytes) != asset.contentHash) {
-    warnings.push_back("the asset '" + asset.path + "' has changed since the project was saved");
+    warnings.push_back(where + ": the asset '" + asset.path +
+                       "' has changed since the project was saved; its clips and rigs may no longer fit it");
   }
   Result<Scene> scene = importScene(resolved);
   if (!scene) return makeError(where + ": its asset does not import: " + scene.error());
@@ -376,11 +377,12 @@ Result<Project> projectForAsset(const std::string& assetPath, const std::string&
   return project;
 }
 
-Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs) {
+Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs, std::vector<std::string>* warnings) {
   if (fs::path(path).extension() == ".articula") {
     Result<OpenedProject> opened = openProject(path);
     if (!opened) return makeError(opened.error());
     if (rigs) *rigs = std::move(opened->project.rigs);
+    if (warnings) *warnings = std::move(opened->warnings);
     return std::move(opened->scene);
   }
   return importScene(path);

@@ -81,7 +81,8 @@ struct Project {
 
 // A project with its scene: the asset imported, the project's clips in place of the
 // asset's own. `warnings` holds what the user should know but does not stop the opening
-// (the asset changed since the save).
+// (the asset changed since the save), each one line naming the project: the CLI prints
+// them on stderr; an editor opening a project shows them (ProjectSession::load keeps them).
 struct OpenedProject {
   Project project;
   Scene scene;
@@ -114,7 +115,9 @@ std::string contentHash(std::string_view bytes);
 
 // Any file the CLI or the editor accepts: a project (.articula) opened with its clips, or an
 // asset imported (importScene). `rigs`, when given, receives the project's rigs (none for
-// an asset).
-Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs = nullptr);
+// an asset); `warnings`, when given, OpenedProject::warnings (for the user to see: the CLI
+// prints them on stderr, the editor shows them in its message bar).
+Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs = nullptr,
+                                 std::vector<std::string>* warnings = nullptr);
 
 }  // namespace articula

@@ -98,6 +98,19 @@ TEST(CliInfo, CorruptFileExitsNonZeroWithOneLineMessage) {
   std::filesystem::remove_all(dir);
 }
 
+// Files that crash Assimp (an ai_assert abort, a stack overflow) took the CLI down with them;
+// Assimp now runs in a child process and the CLI says what happened in one line.
+TEST(CliInfo, FileThatCrashesAssimpIsAOneLineError) {
+  for (const char* file : {"collada/assimp/box_nested_animation_short_float_array.dae",
+                           "collada/assimp/box_nested_animation_nodes_10000_deep.dae"}) {
+    const CliRun run = runCli("info " + quoted(data(file)));
+    EXPECT_FALSE(run.signaled) << file;
+    EXPECT_EQ(run.exitCode, 1) << file;
+    EXPECT_EQ(run.stderrText.rfind("error: " + data(file) + ": the importer (Assimp) crashed", 0), 0u) << run.stderrText;
+    EXPECT_EQ(std::count(run.stderrText.begin(), run.stderrText.end(), '\n'), 1) << run.stderrText;
+  }
+}
+
 TEST(CliInfo, MissingFileNamesTheFile) {
   const CliRun run = runCli("info /nonexistent/walk.bvh");
   EXPECT_FALSE(run.signaled);
@@ -295,6 +308,29 @@ TEST(CliProject, ProjectToProjectInAnotherFolderStillFindsTheAsset) {
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   const nlohmann::json info = infoJson(moved);
   EXPECT_EQ(info["jointNames"], infoJson(data("gltf/RiggedSimple/RiggedSimple.glb"))["jointNames"]);
+}
+
+// The warning was built when the project opened and never shown: a changed asset may no
+// longer fit the project's clips, and the user has to know.
+TEST(CliProject, ChangedAssetIsAWarningOnStderr) {
+  const TempDir dir("articula_cli_project_changed_asset");
+  const std::string asset = dir / "walk.bvh";
+  std::filesystem::copy_file(data("bvh/cmu-mb-2010/02_01.bvh"), asset);
+  const std::string project = dir / "walk.articula";
+  ASSERT_EQ(runCli("export " + quoted(asset) + " --out " + quoted(project)).exitCode, 0);
+  const CliRun unchanged = runCli("info " + quoted(project));
+  ASSERT_EQ(unchanged.exitCode, 0) << unchanged.stderrText;
+  EXPECT_EQ(unchanged.stderrText, "");
+
+  std::ofstream(asset, std::ios::app) << "\n";  // still the same motion, other bytes
+  const CliRun changed = runCli("info " + quoted(project));
+  ASSERT_EQ(changed.exitCode, 0) << changed.stderrText;
+  EXPECT_EQ(changed.stderrText.rfind("warning: project '" + project + "': the asset 'walk.bvh' has changed since the "
+                                     "project was saved",
+                                     0),
+            0u)
+      << changed.stderrText;
+  EXPECT_EQ(std::count(changed.stderrText.begin(), changed.stderrText.end(), '\n'), 1);
 }
 
 TEST(CliProject, ContactsReadAProject) {

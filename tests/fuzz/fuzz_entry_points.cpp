@@ -1,8 +1,11 @@
 #include "fuzz_entry_points.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,6 +91,31 @@ void readGltf(std::span<const std::uint8_t> bytes) {
   Result<Scene> scene = importGltfFromMemory(bytes, std::string(), "fuzz.glb");
   if (!scene) {
     if (scene.error().empty()) broken("a refused glTF without a message");
+    return;
+  }
+  checkScene(*scene);
+}
+
+void readAssimp(std::span<const std::uint8_t> bytes) {
+  // Assimp picks its reader by extension: FBX by its binary or ASCII header, Collada otherwise.
+  const std::string_view text = asText(bytes);
+  const bool fbx = text.starts_with("Kaydara FBX Binary") || text.starts_with("; FBX");
+  std::string path = (std::filesystem::temp_directory_path() / "articula_fuzz_XXXXXX").string() + (fbx ? ".fbx" : ".dae");
+  const int fd = ::mkstemps(path.data(), 4);
+  if (fd < 0) broken("cannot create a temporary file for Assimp");
+  const bool written = ::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  ::close(fd);
+  if (!written) broken("cannot write the temporary file for Assimp");
+  // Limits that stop a runaway input within seconds, far above what the seeds need.
+  AssimpImportLimits limits;
+  limits.memoryBytes = std::size_t{64} << 20;
+  limits.cpuSeconds = 5;
+  limits.wallSeconds = 10;
+  Result<Scene> scene = importWithAssimp(path, limits);
+  ::unlink(path.c_str());
+  if (!scene) {
+    if (scene.error().rfind(path + ": ", 0) != 0) broken("a refused Assimp file whose message does not name it");
+    if (scene.error().size() >= kMaxImportErrorLength) broken("an Assimp error longer than one line");
     return;
   }
   checkScene(*scene);

@@ -18,5 +18,9 @@ void readProjectFile(std::span<const std::uint8_t> bytes);
 void readBvh(std::span<const std::uint8_t> bytes);
 // importGltfFromMemory (.glb or .gltf JSON) with external URIs resolving nowhere useful.
 void readGltf(std::span<const std::uint8_t> bytes);
+// importWithAssimp, the Assimp child process under small limits, on the bytes saved as .fbx
+// (by their header) or .dae: every crash, hang or exhaustion must come back as one error line
+// naming the file.
+void readAssimp(std::span<const std::uint8_t> bytes);
 
 }  // namespace articula::fuzz

@@ -57,6 +57,7 @@ const std::vector<Target>& targets() {
       {"project_file", articula::fuzz::readProjectFile},
       {"bvh", articula::fuzz::readBvh},
       {"gltf", articula::fuzz::readGltf},
+      {"assimp", articula::fuzz::readAssimp},
   };
   return kTargets;
 }

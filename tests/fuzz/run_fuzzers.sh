@@ -8,7 +8,7 @@ set -euo pipefail
 fuzz_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="$(cd "$1" && pwd)"
 total="${2:-60}"
-targets=(project_file bvh gltf)
+targets=(project_file bvh gltf assimp)
 seconds=$(( total / ${#targets[@]} ))
 # libFuzzer reads -max_total_time=0 as "no limit".
 if [ "$seconds" -lt 1 ]; then

@@ -342,6 +342,42 @@ TEST(BvhImportErrors, MissingFile) {
 }
 
 // Every prefix of a valid file, and a few byte flips, parse or fail cleanly: never crash.
+// A ROOT with `siblings` child joints side by side, each with three rotation channels, and
+// two frames of motion.
+std::string siblingJoints(int siblings) {
+  std::string text = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n";
+  for (int j = 0; j < siblings; ++j) {
+    text += " JOINT j" + std::to_string(j) + "\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n }\n";
+  }
+  text += "}\nMOTION\nFrames: 2\nFrame Time: 0.0333333\n";
+  for (int frame = 0; frame < 2; ++frame) {
+    text += "0 0 0";
+    for (int j = 0; j < siblings; ++j) text += frame == 0 ? " 0 0 0" : " 1 2 3";
+    text += "\n";
+  }
+  return text;
+}
+
+// 100,000 sibling joints took 10 s (Clip::trackFor scanned every track for every joint).
+TEST(BvhImportLimits, HundredThousandSiblingJointsAreRead) {
+  constexpr int kSiblings = 99'999;  // with the root, the limit of 100,000 joints
+  const Result<Scene> scene = importBvhFromText(siblingJoints(kSiblings), "siblings.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  ASSERT_EQ(scene->clips.size(), 1u);
+  EXPECT_EQ(scene->clips[0].tracks.size(), static_cast<std::size_t>(kSiblings + 1));
+  const JointTrack* last = scene->clips[0].findTrack(scene->skeleton.findJoint("j99998"));
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(last->rotation.size(), 2u);
+}
+
+// 10^6 joints ran for more than 300 s; past the limit the file is refused at the joint that
+// crosses it, before the motion is read.
+TEST(BvhImportLimits, MoreJointsThanTheLimitAreRefusedByName) {
+  const Result<Scene> scene = importBvhFromText(siblingJoints(100'000), "siblings.bvh");
+  ASSERT_FALSE(scene);
+  EXPECT_EQ(scene.error(), "siblings.bvh: line 500001: 'JOINT j99999' is one joint too many: the limit is 100000 joints");
+}
+
 TEST(BvhImportErrors, TruncatedAndFlippedInputNeverCrash) {
   const std::string text = kSmall;
   for (std::size_t n = 0; n < text.size(); ++n) {

@@ -855,5 +855,35 @@ TEST_F(GltfBadInput, RandomCorruptionNeverCrashes) {
   }
 }
 
+// Extras nested 20,000 deep made tinygltf recurse until the stack overflowed (SIGSEGV); the
+// depth is now checked before tinygltf sees the JSON.
+TEST(GltfImportLimits, JsonNestedTooDeepIsRefusedByNamedLimit) {
+  const std::string path = dataPath("AnimatedTriangle/glTF/AnimatedTriangle_extras_20000_deep.gltf");
+  const Result<Scene> scene = importScene(path);
+  ASSERT_FALSE(scene);
+  EXPECT_EQ(scene.error().rfind(path + ": the JSON nests deeper than the limit of 512 levels", 0), 0u) << scene.error();
+}
+
+TEST(GltfImportLimits, JsonDepthIgnoresBracketsInStrings) {
+  const std::vector<std::uint8_t> original = readBytes(dataPath("AnimatedTriangle/glTF/AnimatedTriangle.gltf"));
+  const std::string text(original.begin(), original.end());
+  // 2,000 brackets in a string, after an escaped quote that must not end the string.
+  const std::string extras = R"( "extras" : "a \" )" + std::string(2000, '[') + R"(", )";
+  const std::string withExtras = "{" + extras + text.substr(text.find('{') + 1);
+  const std::vector<std::uint8_t> bytes(withExtras.begin(), withExtras.end());
+  const Result<Scene> scene = importGltfFromMemory(bytes, dataPath("AnimatedTriangle/glTF"), "strings.gltf");
+  EXPECT_TRUE(scene) << scene.error();
+}
+
+// Accessors without buffer views, as a Draco encoder writes them, made tinygltf fail first
+// with "accessor[1] invalid bufferView".
+TEST(GltfImportLimits, DracoCompressedFileIsNamedAsSuch) {
+  const std::string path = dataPath("AnimatedTriangle/glTF/AnimatedTriangle_draco_required.gltf");
+  const Result<Scene> scene = importScene(path);
+  ASSERT_FALSE(scene);
+  EXPECT_EQ(scene.error().rfind(path + ": requires extension KHR_draco_mesh_compression", 0), 0u) << scene.error();
+  EXPECT_NE(scene.error().find("the meshes are Draco-compressed"), std::string::npos) << scene.error();
+}
+
 }  // namespace
 }  // namespace articula

@@ -1,0 +1,10 @@
+// libFuzzer target: readAssimp (fuzz_entry_points.h).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_entry_points.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  articula::fuzz::readAssimp({data, size});
+  return 0;
+}
