@@ -32,10 +32,13 @@ struct FootLock {
 // it) into `clip`, one linear key per frame. Within a foot contact the ankle is held where
 // it landed while it is planted, then turned about the held toe; outside contacts the
 // targets follow the animation and, where the stride curve ramps, hold the nearest
-// contact's. `upModel`: the character's up. Fails on a bad joint index, a missing stride
-// curve or an interval outside the clip.
+// contact's. `upModel`: the character's up. `groundVelocityModel`: the treadmill of an
+// in-place cycle (ContactDetection::groundVelocityModel): held feet travel with it. A foot
+// beside its leg (joints.legTip set) gets keys of its own for the lock, and the leg's target
+// follows it. Fails on a bad joint index, a missing stride curve or an interval outside the
+// clip.
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
-                                               const Vec3& upModel);
+                                               const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero());
 
 struct SkateCleanupOptions {
   // True: find contacts (detectContacts, which also rewrites the stride curves); false: use
@@ -48,6 +51,7 @@ struct SkateCleanupOptions {
 
 struct SkateCleanupReport {
   std::vector<FootLock> feet;  // what was locked
+  Vec3 groundVelocityModel = Vec3::Zero();  // the treadmill the held feet travelled with
   BakeReport bake;
 };
 
