@@ -51,35 +51,26 @@ Quat yawBetween(const Vec3& from, const Vec3& to, const Vec3& up) {
 
 namespace {
 
-// A foot beside its leg (an IK bone) is held by its own keys, one per frame: the lock blended
-// in and out by the stride curve, in its parent's space. Returns where the foot is, model
-// space, per frame.
-std::vector<Vec3> writeFootTrack(Clip& clip, int foot, const std::vector<Affine>& parentModel,
-                                 const std::vector<Vec3>& animPos, const std::vector<Quat>& animRot,
-                                 const std::vector<Vec3>& lockPos, const std::vector<Quat>& lockRot,
-                                 const Curve& stride) {
-  JointTrack& track = clip.trackFor(foot);
-  std::vector<Vec3> written(animPos.size());
+// A foot beside its leg (an IK bone) is held by its own keys, one per frame, in its
+// parent's space.
+void writeFootTrack(Clip& clip, int foot, const std::vector<Affine>& parentModel, const std::vector<Vec3>& positionModel,
+                    const std::vector<Quat>& rotationModel) {
   std::vector<CurveKey> keys[3];
   std::vector<RotationKey> rotations;
-  for (std::size_t f = 0; f < animPos.size(); ++f) {
+  for (std::size_t f = 0; f < positionModel.size(); ++f) {
     const double t = clip.timeOf(static_cast<int>(f));
-    const auto w = static_cast<float>(std::clamp(stride.evaluate(t), 0.0, 1.0));
-    const Vec3 model = animPos[f] + (lockPos[f] - animPos[f]) * w;
-    written[f] = model;
-    const Quat rotation = animRot[f].slerp(w, lockRot[f]).normalized();
-    const Vec3 local = parentModel[f].inverse(Eigen::Affine) * model;
+    const Vec3 local = parentModel[f].inverse(Eigen::Affine) * positionModel[f];
     for (int c = 0; c < 3; ++c) keys[c].push_back(linearKey(t, local[c]));
     RotationKey key;
     key.time = t;
-    key.value = (Quat(parentModel[f].linear()).conjugate() * rotation).normalized();
+    key.value = (Quat(parentModel[f].linear()).conjugate() * rotationModel[f]).normalized();
     rotations.push_back(key);
   }
+  JointTrack& track = clip.trackFor(foot);
   track.translation.x.setKeys(std::move(keys[0]));
   track.translation.y.setKeys(std::move(keys[1]));
   track.translation.z.setKeys(std::move(keys[2]));
   track.rotation.setKeys(std::move(rotations));
-  return written;
 }
 
 }  // namespace
@@ -235,28 +226,29 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     for (std::size_t f = 1; f < orientation.size(); ++f) {
       if (orientation[f].dot(orientation[f - 1]) < 0.0f) orientation[f].coeffs() *= -1.0f;
     }
-    for (int f = 0; f < frames; ++f) target[static_cast<std::size_t>(f)] += groundTravel(f);
+    // The lock eases in and out with the stride curve on the targets themselves, so the leg
+    // solves at full weight on every frame: a frame it does not reach is one it cannot reach.
+    for (int f = 0; f < frames; ++f) {
+      const auto k = static_cast<std::size_t>(f);
+      const Sample& animated = samples[i][k];
+      const auto w = static_cast<float>(std::clamp(stride.evaluate(clip.timeOf(f)), 0.0, 1.0));
+      target[k] = animated.ankle + (target[k] + groundTravel(f) - animated.ankle) * w;
+      orientation[k] = animated.rotation.slerp(w, orientation[k]).normalized();
+    }
     if (lock.joints.legTip >= 0) {
-      // The foot holds itself; the leg's tip follows it at the animation's offset, with the
-      // handle at full weight (the foot's keys already blend the lock in and out).
+      // The foot holds itself; the leg's tip follows it at the animation's offset.
       std::vector<Affine> parents;
-      std::vector<Vec3> animPos;
-      std::vector<Quat> animRot;
-      for (const Sample& s : samples[i]) {
-        parents.push_back(s.footParent);
-        animPos.push_back(s.ankle);
-        animRot.push_back(s.rotation);
-      }
-      const std::vector<Vec3> foot =
-          writeFootTrack(clip, lock.joints.ankle, parents, animPos, animRot, target, orientation, stride);
+      for (const Sample& s : samples[i]) parents.push_back(s.footParent);
+      writeFootTrack(clip, lock.joints.ankle, parents, target, orientation);
       std::vector<CurveKey> keys[3];
       for (int f = 0; f < frames; ++f) {
         const auto k = static_cast<std::size_t>(f);
-        const Vec3 tip = foot[k] + samples[i][k].legTip - samples[i][k].ankle;
+        const Vec3 tip = target[k] + samples[i][k].legTip - samples[i][k].ankle;
         for (int c = 0; c < 3; ++c) keys[c].push_back(linearKey(clip.timeOf(f), tip[c]));
       }
       const char* channels[3] = {"target.x", "target.y", "target.z"};
       for (int c = 0; c < 3; ++c) clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(std::move(keys[c]));
+      clip.curves.erase(handleCurveName(lock.handle, "weight"));
       continue;
     }
 
@@ -271,7 +263,7 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     const char* channels[7] = {"target.x",      "target.y",      "target.z",     "orientation.w",
                                "orientation.x", "orientation.y", "orientation.z"};
     for (int c = 0; c < 7; ++c) clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(std::move(keys[c]));
-    clip.curves[handleCurveName(lock.handle, "weight")] = stride;
+    clip.curves.erase(handleCurveName(lock.handle, "weight"));
   }
   return std::nullopt;
 }

@@ -27,9 +27,10 @@ struct FootLock {
 };
 
 // Writes, for each foot, `ik.<handle>.target.x|y|z` (the ankle, model space),
-// `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed with)
-// and `ik.<handle>.weight` (a copy of the stride curve, so the lock blends in and out with
-// it) into `clip`, one linear key per frame. Within a foot contact the ankle is held where
+// and `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed
+// with) into `clip`, one linear key per frame, blended from the animation to the lock by the
+// stride curve (so the handle solves at full weight: any weight curve of it is removed).
+// Within a foot contact the ankle is held where
 // it landed while it is planted, then turned about the held toe; outside contacts the
 // targets follow the animation and, where the stride curve ramps, hold the nearest
 // contact's. `upModel`: the character's up. `groundVelocityModel`: the treadmill of an
