@@ -268,6 +268,43 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
   return std::nullopt;
 }
 
+std::vector<float> slidePerContact(const Skeleton& skeleton, const Clip& clip, const FootLock& lock,
+                                   const Vec3& upModel, const Vec3& groundVelocityModel) {
+  const Vec3 up = upModel.normalized();
+  ClipSampler sampler(&clip);
+  const Pose rest(skeleton.restPose().begin(), skeleton.restPose().end());
+  Pose pose = rest;
+  std::vector<Affine> model(static_cast<std::size_t>(skeleton.jointCount()));
+  // Where the joint is at frame f, in the ground's frame, across the up.
+  auto onGround = [&](int joint, int f) {
+    std::copy(rest.begin(), rest.end(), pose.begin());
+    sampler.sample(clip.timeOf(f), pose);
+    LocalToModelJob fk;
+    fk.skeleton = &skeleton;
+    fk.local = pose;
+    fk.model = model;
+    fk.run();
+    const Vec3 p = Vec3(model[static_cast<std::size_t>(joint)].translation()) -
+                   groundVelocityModel * static_cast<float>(clip.timeOf(f) - clip.timeOf(0));
+    return Vec3(p - up * up.dot(p));
+  };
+  const bool ankleAlways = lock.ankle.empty() && lock.toe.empty();
+  auto held = [&](int f) {
+    if (ankleAlways || within(lock.ankle, f)) return lock.joints.ankle;
+    return lock.joints.toe >= 0 && within(lock.toe, f) ? lock.joints.toe : -1;
+  };
+  std::vector<float> slides;
+  for (const ContactInterval& contact : lock.foot) {
+    float path = 0.0f;
+    for (int f = contact.first + 1; f <= contact.last; ++f) {
+      const int joint = held(f);
+      if (joint >= 0 && joint == held(f - 1)) path += (onGround(joint, f) - onGround(joint, f - 1)).norm();
+    }
+    slides.push_back(path);
+  }
+  return slides;
+}
+
 namespace {
 
 // The legs' second reduction runs at this fraction of the tolerance: a held foot's wobble

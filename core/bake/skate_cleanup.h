@@ -41,6 +41,13 @@ struct FootLock {
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
                                                const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero());
 
+// Per foot contact of `lock`, how far the held joint slides in `clip`: the path (model
+// units) across `upModel`, relative to a ground moving at `groundVelocityModel`, of the ankle
+// between frames where it is held, and of the toe between frames where the toe alone is
+// (the ankle rolling about it moves by design). Frames are the clip's (clip.timeOf).
+std::vector<float> slidePerContact(const Skeleton& skeleton, const Clip& clip, const FootLock& lock,
+                                   const Vec3& upModel, const Vec3& groundVelocityModel);
+
 struct SkateCleanupOptions {
   // True: find contacts (detectContacts, which also rewrites the stride curves); false: use
   // the clip's stride curves as they are (a foot is planted where its curve is 1; the ankle
