@@ -430,8 +430,8 @@ TEST(CliBake, BadArgumentsAreOneLineErrors) {
 TEST(CliBake, DetectReportsEachFootsSpansSlidesAndUnreachedFrames) {
   const TempDir dir("articula_cli_bake_feet");
   const std::string out = dir / "baked.glb";
-  const CliRun run =
-      runCli("bake " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")) + " --out " + quoted(out) + " --contacts detect --json");
+  const CliRun run = runCli("bake " + quoted(data("bvh/cmu-mb-2010/02_01.bvh")) + " --out " + quoted(out) +
+                            " --contacts detect --json");
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   const auto json = nlohmann::json::parse(run.stdoutText);
   for (const char* curve : {"contact.left_foot", "contact.right_foot"}) {
