@@ -360,6 +360,15 @@ int runBake(const BakeArgs& args) {
     json["unreachedHandles"] = unreachedByHandle;
     json["refusedFrames"] = report.refusedFrames;
     json["contacts"] = contactCounts;
+    for (const articula::FootCleanupSummary& foot : result->feet) {
+      nlohmann::json& f = json["feet"][foot.curveName];
+      f["handle"] = foot.handle;
+      f["spans"] = nlohmann::json::array();
+      for (const articula::ContactInterval& span : foot.spans) f["spans"].push_back({span.first, span.last});
+      f["slideBeforeModel"] = foot.slideBeforeModel;
+      f["slideAfterModel"] = foot.slideAfterModel;
+      f["unreachedFrames"] = foot.unreachedFrames;
+    }
     std::cout << json.dump() << '\n';
     return 0;
   }

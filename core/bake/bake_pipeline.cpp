@@ -7,6 +7,27 @@
 
 namespace articula {
 
+namespace {
+
+FootCleanupSummary summarise(const Skeleton& skeleton, const Clip& source, const Clip& baked, const FootLock& foot,
+                             const Vec3& upModel, const SkateCleanupReport& cleaned) {
+  FootCleanupSummary summary;
+  summary.curveName = foot.joints.curveName;
+  summary.handle = foot.handle;
+  summary.spans = foot.foot;
+  const Vec3& ground = cleaned.groundVelocityModel;
+  summary.slideBeforeModel = slidePerContact(skeleton, source, foot, upModel, ground);
+  summary.slideAfterModel = slidePerContact(skeleton, baked, foot, upModel, ground);
+  const auto& names = cleaned.bake.handleNames;
+  for (const BakeMiss& miss : cleaned.bake.unreached) {
+    const auto handle = static_cast<std::size_t>(miss.handle);
+    if (handle < names.size() && names[handle] == foot.handle) summary.unreachedFrames.push_back(miss.frame);
+  }
+  return summary;
+}
+
+}  // namespace
+
 Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
                                           const BakePipelineOptions& options,
                                           const std::function<bool(int, int)>& progress) {
@@ -25,8 +46,10 @@ Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source
     auto cleaned = job.run();
     if (!cleaned) return makeError(cleaned.error());
     result.report = std::move(cleaned->bake);
+    result.groundVelocityModel = cleaned->groundVelocityModel;
     for (const FootLock& foot : cleaned->feet) {
       result.contactsHeld[foot.joints.curveName] = static_cast<int>(foot.foot.size());
+      result.feet.push_back(summarise(scene.skeleton, source, result.clip, foot, rig.grounding.upModel, *cleaned));
     }
   } else {
     auto bound = Rig::bind(scene.skeleton, rig);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bake/bake_job.h"
+#include "core/bake/contact_detection.h"
 #include "core/rig/ground.h"
 #include "core/rig/rig.h"
 #include "core/scene/scene.h"
@@ -22,10 +23,24 @@ struct BakePipelineOptions {
   std::optional<Ground> ground;  // with detectContacts false only: what the feet stand on
 };
 
+// What the cleanup did to one foot, for a user to act on (cleanup only).
+struct FootCleanupSummary {
+  std::string curveName;               // stride curve, e.g. "contact.left_foot"
+  std::string handle;                  // its leg handle
+  std::vector<ContactInterval> spans;  // planted spans found, frames of the source
+  // Per span, how far the held ankle (or toe) slides across the up, relative to the
+  // treadmill of an in-place cycle (slidePerContact), model units: source and baked clip.
+  std::vector<float> slideBeforeModel;
+  std::vector<float> slideAfterModel;
+  std::vector<int> unreachedFrames;  // frames where the leg could not reach its held foot
+};
+
 struct BakePipelineResult {
   Clip clip;  // named like the source
   BakeReport report;
   std::map<std::string, int> contactsHeld;  // stride curve → contacts locked (cleanup only)
+  std::vector<FootCleanupSummary> feet;     // cleanup only
+  Vec3 groundVelocityModel = Vec3::Zero();  // cleanup only: the treadmill of an in-place cycle
 };
 
 // Fails, naming the reason, when the rig does not bind to the scene's skeleton, a ground is

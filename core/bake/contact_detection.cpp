@@ -2,19 +2,30 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/rig/humanoid_map.h"
+#include "core/skeleton/local_to_model.h"
 
 namespace articula {
 
 Result<std::vector<FootJoints>> humanoidFeet(const Skeleton& skeleton) {
   auto map = mapHumanoid(skeleton);
   if (!map) return makeError(map.error());
-  return std::vector<FootJoints>{{"contact.left_foot", map->leftLeg.ankle, map->leftLeg.toe},
-                                 {"contact.right_foot", map->rightLeg.ankle, map->rightLeg.toe}};
+  auto foot = [](const char* curve, const HumanoidLeg& leg) {
+    return FootJoints{curve, leg.ankle, leg.toe, leg.footBesideLeg() ? leg.legTip : -1};
+  };
+  return std::vector<FootJoints>{foot("contact.left_foot", map->leftLeg), foot("contact.right_foot", map->rightLeg)};
 }
 
 namespace {
+
+// A foot's length as a fraction of the character's height: a clip whose feet end within it
+// of where they started is an in-place cycle.
+constexpr float kFootLengthOfHeight = 0.15f;
+// On an in-place cycle, a foot moving against the treadmill by less than this share of the
+// treadmill's speed is still (ContactDetectionOptions::speedThreshold left to derive).
+constexpr float kTreadmillSpeedShare = 0.75f;
 
 // Heights and horizontal speeds of one joint over the clip's frames, in model space.
 struct JointMotion {
@@ -44,23 +55,84 @@ std::vector<float> localFloor(const std::vector<float>& heights, std::size_t win
   return floor;
 }
 
-JointMotion jointMotion(const std::vector<Vec3>& positions, double frameRate, std::size_t floorWindow) {
+Vec3 across(const Vec3& v, const Vec3& up) { return v - up * up.dot(v); }
+
+// Velocity across the up at frame i (central difference inside the clip), units per second.
+Vec3 groundPlaneVelocity(const std::vector<Vec3>& positions, std::size_t i, double frameRate, const Vec3& up) {
+  const std::size_t a = i == 0 ? 0 : i - 1;
+  const std::size_t b = i + 1 < positions.size() ? i + 1 : i;
+  if (a == b) return Vec3::Zero();
+  return across(positions[b] - positions[a], up) * static_cast<float>(frameRate / static_cast<double>(b - a));
+}
+
+// Heights along `up` and speeds across it, relative to a ground moving at `groundVelocity`.
+JointMotion jointMotion(const std::vector<Vec3>& positions, double frameRate, std::size_t floorWindow, const Vec3& up,
+                        const Vec3& groundVelocity) {
   JointMotion m;
   const std::size_t n = positions.size();
   std::vector<float> heights(n);
-  for (std::size_t i = 0; i < n; ++i) heights[i] = positions[i].y();
+  for (std::size_t i = 0; i < n; ++i) heights[i] = positions[i].dot(up);
   const std::vector<float> floorLevel = localFloor(heights, floorWindow);
   m.height.resize(n);
   m.speed.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     m.height[i] = heights[i] - floorLevel[i];
-    const std::size_t a = i == 0 ? 0 : i - 1;
-    const std::size_t b = i + 1 < n ? i + 1 : i;
-    if (a == b) continue;
-    const Vec3 d = positions[b] - positions[a];
-    m.speed[i] = std::hypot(d.x(), d.z()) * static_cast<float>(frameRate) / static_cast<float>(b - a);
+    m.speed[i] = (groundPlaneVelocity(positions, i, frameRate, up) - groundVelocity).norm();
   }
   return m;
+}
+
+// Rest-pose extent of the joints along `up`: the character's height in its own up, whatever
+// the file's axes (Scene::characterHeight measures along Y).
+float heightAlong(const Skeleton& skeleton, const Vec3& up) {
+  const auto model = localToModel(skeleton, skeleton.restPose());
+  float lo = std::numeric_limits<float>::max();
+  float hi = std::numeric_limits<float>::lowest();
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    if (skeleton.kind(j) == NodeKind::Transform) continue;
+    const float h = model[static_cast<std::size_t>(j)].translation().dot(up);
+    lo = std::min(lo, h);
+    hi = std::max(hi, h);
+  }
+  return hi > lo ? std::max(hi - lo, 1e-3f) : 1.0f;
+}
+
+float median(std::vector<float> values) {
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
+// The treadmill of an in-place cycle: per axis, the median velocity of the ankles over
+// their low frames (within `lowHeight` of the clip's 5th-percentile height), where a planted
+// foot moves with the ground. Zero when a still ground explains more of those frames (a foot
+// still within `stillSpeed` against it) than the moving one (within kTreadmillSpeedShare of
+// its speed): feet that stand, then shuffle, are not on a treadmill.
+Vec3 treadmillVelocity(const std::vector<std::vector<Vec3>>& ankles, double frameRate, const Vec3& up,
+                       float lowHeight, float stillSpeed) {
+  std::vector<Vec3> lows;
+  std::vector<float> vx, vy, vz;
+  for (const std::vector<Vec3>& track : ankles) {
+    std::vector<float> heights(track.size());
+    for (std::size_t i = 0; i < track.size(); ++i) heights[i] = track[i].dot(up);
+    const float floor = localFloor(heights, track.size())[0];
+    for (std::size_t i = 0; i < track.size(); ++i) {
+      if (heights[i] - floor >= lowHeight) continue;
+      const Vec3 v = groundPlaneVelocity(track, i, frameRate, up);
+      lows.push_back(v);
+      vx.push_back(v.x());
+      vy.push_back(v.y());
+      vz.push_back(v.z());
+    }
+  }
+  if (vx.empty()) return Vec3::Zero();
+  const Vec3 ground = across(Vec3(median(vx), median(vy), median(vz)), up);
+  const float movingSpeed = std::max(stillSpeed, kTreadmillSpeedShare * ground.norm());
+  const auto onTreadmill =
+      std::count_if(lows.begin(), lows.end(), [&](const Vec3& v) { return (v - ground).norm() < movingSpeed; });
+  const auto onStillGround =
+      std::count_if(lows.begin(), lows.end(), [&](const Vec3& v) { return v.norm() < stillSpeed; });
+  return onTreadmill > onStillGround ? ground : Vec3::Zero();
 }
 
 // Low-and-still with hysteresis: enter below the thresholds, leave above release × them.
@@ -161,8 +233,12 @@ Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const st
         "contact detection: minimum lengths, the floor window and the transition must be finite and not negative");
   }
 
-  const float height = scene.characterHeight();
+  if (!(options.upModel.norm() > 0.0f) || !options.upModel.allFinite())
+    return makeError("contact detection: the up vector is zero or not finite");
+  const Vec3 up = options.upModel.normalized();
+  const float height = heightAlong(skeleton, up);
   ContactDetection result;
+  result.characterHeight = height;
   result.heightThreshold = options.heightThreshold > 0.0f ? options.heightThreshold : 0.03f * height;
   result.speedThreshold = options.speedThreshold > 0.0f ? options.speedThreshold : 0.15f * height;
   result.frameCount = lastFrame + 1;
@@ -191,6 +267,22 @@ Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const st
     }
   }
 
+  float travel = 0.0f;
+  for (const std::vector<Vec3>& track : ankles)
+    travel = std::max(travel, across(track.back() - track.front(), up).norm());
+  result.inPlace = travel < kFootLengthOfHeight * height;
+  if (result.inPlace) {
+    result.groundVelocityModel =
+        treadmillVelocity(ankles, clip.frameRate, up, result.heightThreshold, result.speedThreshold);
+    result.inPlace = result.groundVelocityModel.squaredNorm() > 0.0f;
+    // A game cycle's stance foot keeps the treadmill's direction but not its pace (the
+    // animator's spacing eases in and out), so on the treadmill a foot counts as still while
+    // its speed against the ground stays within a share of the ground's own speed.
+    if (!(options.speedThreshold > 0.0f))
+      result.speedThreshold =
+          std::max(result.speedThreshold, kTreadmillSpeedShare * result.groundVelocityModel.norm());
+  }
+
   const int minLength = std::max(1, static_cast<int>(std::lround(options.minContactSeconds * clip.frameRate)));
   const int minGap = std::max(0, static_cast<int>(std::lround(options.minGapSeconds * clip.frameRate)));
   const auto floorWindow = static_cast<std::size_t>(std::lround(options.floorWindowSeconds * clip.frameRate));
@@ -199,16 +291,17 @@ Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const st
     FootContacts contacts;
     contacts.curveName = feet[f].curveName;
     for (std::size_t i = 0; i < frames; ++i) {
-      contacts.ankleHeightModel.push_back(ankles[f][i].y());
-      if (feet[f].toe >= 0) contacts.toeHeightModel.push_back(toes[f][i].y());
+      contacts.ankleHeightModel.push_back(ankles[f][i].dot(up));
+      if (feet[f].toe >= 0) contacts.toeHeightModel.push_back(toes[f][i].dot(up));
     }
-    const auto ankle = plantedFrames(jointMotion(ankles[f], clip.frameRate, floorWindow), result.heightThreshold,
-                                     result.speedThreshold, options.release);
+    const Vec3& ground = result.groundVelocityModel;
+    const auto ankle = plantedFrames(jointMotion(ankles[f], clip.frameRate, floorWindow, up, ground),
+                                     result.heightThreshold, result.speedThreshold, options.release);
     std::vector<bool> foot = ankle;
     contacts.ankle = intervalsOf(ankle, minGap, minLength);
     if (feet[f].toe >= 0) {
-      const auto toe = plantedFrames(jointMotion(toes[f], clip.frameRate, floorWindow), result.heightThreshold,
-                                     result.speedThreshold, options.release);
+      const auto toe = plantedFrames(jointMotion(toes[f], clip.frameRate, floorWindow, up, ground),
+                                     result.heightThreshold, result.speedThreshold, options.release);
       contacts.toe = intervalsOf(toe, minGap, minLength);
       for (std::size_t i = 0; i < frames; ++i) foot[i] = foot[i] || toe[i];
     }

@@ -13,6 +13,9 @@ struct FootJoints {
   std::string curveName;  // e.g. "contact.left_foot"
   int ankle = -1;
   int toe = -1;  // -1 when the skeleton has no toe
+  // Where the leg's chain ends: -1 when at the ankle; else the shin's tail, the foot being an
+  // IK bone beside the leg that the cleanup moves itself (HumanoidLeg::legTip).
+  int legTip = -1;
 };
 
 // The left and right feet of a humanoid, found by name and hierarchy (mapHumanoid).
@@ -20,6 +23,9 @@ Result<std::vector<FootJoints>> humanoidFeet(const Skeleton& skeleton);
 
 // Thresholds; a threshold <= 0 (the default -1) means "derive from the character".
 struct ContactDetectionOptions {
+  // The character's up in model space (the humanoid rig's grounding.upModel): heights are
+  // measured along it and speeds across it, so Z-up captures work as Y-up ones do.
+  Vec3 upModel = Vec3::UnitY();
   // A joint counts as low when it is within this height of its own floor level there: the
   // 5th percentile of its heights within `floorWindowSeconds` before or after the frame
   // (local, because captured ground is rarely level in model space; a percentile, so one
@@ -29,8 +35,9 @@ struct ContactDetectionOptions {
   // sides of a frame (a very long jump) reads as low there; it still needs to be still.
   // 0 makes every frame low, so speed alone decides.
   double floorWindowSeconds = 1.0;
-  // A joint counts as still when its horizontal speed (model space, XZ, units per second)
-  // is below this. Default 15 % of the character's height per second (0.26 m/s at 1.75 m).
+  // A joint counts as still when its horizontal speed (across `upModel`, units per second,
+  // relative to the ground: see ContactDetection::groundVelocityModel) is below this.
+  // Default 15 % of the character's height per second (0.26 m/s at 1.75 m).
   float speedThreshold = -1.0f;
   // Hysteresis: a planted joint is released only when it exceeds `release` × a threshold.
   float release = 1.5f;
@@ -52,16 +59,24 @@ struct FootContacts {
   std::vector<ContactInterval> foot;   // the foot is planted: ankle or toe planted
   std::vector<ContactInterval> ankle;  // the ankle alone
   std::vector<ContactInterval> toe;    // the toe alone (empty without a toe joint)
-  // Per analysed frame, the joints' heights (model space, Y up): what the detection saw, for
-  // plots and for checking a detection by eye.
+  // Per analysed frame, the joints' heights (model space, along the up): what the detection
+  // saw, for plots and for checking a detection by eye.
   std::vector<float> ankleHeightModel;
   std::vector<float> toeHeightModel;  // empty without a toe joint
 };
 
 struct ContactDetection {
   std::vector<FootContacts> feet;
+  float characterHeight = 0.0f;  // along the up, rest pose: what the default thresholds scale
   float heightThreshold = 0.0f;
   float speedThreshold = 0.0f;
+  // An in-place cycle (game walks and runs: the feet end within a foot length, 15 % of the
+  // height, of where they started) moves the ground under the character instead: a planted
+  // foot travels with it. This is that treadmill velocity (model units per second, across the
+  // up), the median velocity of the feet's low frames; zero when the character travels, or
+  // when a still ground explains more of those frames than the moving one.
+  bool inPlace = false;
+  Vec3 groundVelocityModel = Vec3::Zero();
   int frameCount = 0;  // frames analysed: clip.frameCount(), from start to end inclusive
 };
 

@@ -49,8 +49,34 @@ Quat yawBetween(const Vec3& from, const Vec3& to, const Vec3& up) {
 
 }  // namespace
 
+namespace {
+
+// A foot beside its leg (an IK bone) is held by its own keys, one per frame, in its
+// parent's space.
+void writeFootTrack(Clip& clip, int foot, const std::vector<Affine>& parentModel, const std::vector<Vec3>& positionModel,
+                    const std::vector<Quat>& rotationModel) {
+  std::vector<CurveKey> keys[3];
+  std::vector<RotationKey> rotations;
+  for (std::size_t f = 0; f < positionModel.size(); ++f) {
+    const double t = clip.timeOf(static_cast<int>(f));
+    const Vec3 local = parentModel[f].inverse(Eigen::Affine) * positionModel[f];
+    for (int c = 0; c < 3; ++c) keys[c].push_back(linearKey(t, local[c]));
+    RotationKey key;
+    key.time = t;
+    key.value = (Quat(parentModel[f].linear()).conjugate() * rotationModel[f]).normalized();
+    rotations.push_back(key);
+  }
+  JointTrack& track = clip.trackFor(foot);
+  track.translation.x.setKeys(std::move(keys[0]));
+  track.translation.y.setKeys(std::move(keys[1]));
+  track.translation.z.setKeys(std::move(keys[2]));
+  track.rotation.setKeys(std::move(rotations));
+}
+
+}  // namespace
+
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
-                                               const Vec3& upModel) {
+                                               const Vec3& upModel, const Vec3& groundVelocityModel) {
   const int frames = clip.frameCount();
   if (frames == 0) return std::string("foot lock: the clip '" + clip.name + "' has no frames");
   if (!(upModel.norm() > 0.0f) || !upModel.allFinite()) return std::string("foot lock: the up vector is zero");
@@ -61,6 +87,8 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
       return name + "ankle joint " + std::to_string(lock.joints.ankle) + " is not in the skeleton";
     if (lock.joints.toe >= skeleton.jointCount())
       return name + "toe joint " + std::to_string(lock.joints.toe) + " is not in the skeleton";
+    if (lock.joints.legTip >= skeleton.jointCount())
+      return name + "leg tip " + std::to_string(lock.joints.legTip) + " is not in the skeleton";
     if (clip.curves.count(lock.joints.curveName) == 0) return name + "no stride curve '" + lock.joints.curveName + "'";
     for (const auto* list : {&lock.foot, &lock.ankle, &lock.toe}) {
       for (const ContactInterval& c : *list) {
@@ -71,10 +99,12 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     }
   }
 
-  // The animated ankles and toes, model space, and the ankles' model rotations.
+  // The animated ankles and toes, model space, and the ankles' model rotations; for a foot
+  // beside its leg, the leg's tip and the foot's parent too.
   struct Sample {
-    Vec3 ankle, toe;
+    Vec3 ankle, toe, legTip;
     Quat rotation;
+    Affine footParent = Affine::Identity();
   };
   std::vector<std::vector<Sample>> samples(feet.size(), std::vector<Sample>(static_cast<std::size_t>(frames)));
   {
@@ -98,13 +128,27 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
         // Without a toe, a point ahead along the ankle's own X axis gives the yaw.
         s.toe = feet[i].joints.toe >= 0 ? Vec3(model[static_cast<std::size_t>(feet[i].joints.toe)].translation())
                                         : Vec3(s.ankle + ankle.linear().col(0));
+        if (feet[i].joints.legTip >= 0) {
+          s.legTip = model[static_cast<std::size_t>(feet[i].joints.legTip)].translation();
+          const int parent = skeleton.parent(feet[i].joints.ankle);
+          if (parent != kNoParent) s.footParent = model[static_cast<std::size_t>(parent)];
+        }
       }
     }
   }
 
+  // On an in-place cycle the ground moves: the lock works in the ground's frame (positions
+  // less the treadmill's travel since the first frame) and the targets travel with it.
+  auto groundTravel = [&](int f) {
+    return Vec3(groundVelocityModel * static_cast<float>(clip.timeOf(f) - clip.timeOf(0)));
+  };
   for (std::size_t i = 0; i < feet.size(); ++i) {
     const FootLock& lock = feet[i];
-    const std::vector<Sample>& anim = samples[i];
+    std::vector<Sample> anim = samples[i];
+    for (int f = 0; f < frames; ++f) {
+      anim[static_cast<std::size_t>(f)].ankle -= groundTravel(f);
+      anim[static_cast<std::size_t>(f)].toe -= groundTravel(f);
+    }
     std::vector<Vec3> target(anim.size());
     std::vector<Quat> orientation(anim.size());
     for (std::size_t f = 0; f < anim.size(); ++f) {
@@ -182,6 +226,31 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     for (std::size_t f = 1; f < orientation.size(); ++f) {
       if (orientation[f].dot(orientation[f - 1]) < 0.0f) orientation[f].coeffs() *= -1.0f;
     }
+    // The lock eases in and out with the stride curve on the targets themselves, so the leg
+    // solves at full weight on every frame: a frame it does not reach is one it cannot reach.
+    for (int f = 0; f < frames; ++f) {
+      const auto k = static_cast<std::size_t>(f);
+      const Sample& animated = samples[i][k];
+      const auto w = static_cast<float>(std::clamp(stride.evaluate(clip.timeOf(f)), 0.0, 1.0));
+      target[k] = animated.ankle + (target[k] + groundTravel(f) - animated.ankle) * w;
+      orientation[k] = animated.rotation.slerp(w, orientation[k]).normalized();
+    }
+    if (lock.joints.legTip >= 0) {
+      // The foot holds itself; the leg's tip follows it at the animation's offset.
+      std::vector<Affine> parents;
+      for (const Sample& s : samples[i]) parents.push_back(s.footParent);
+      writeFootTrack(clip, lock.joints.ankle, parents, target, orientation);
+      std::vector<CurveKey> keys[3];
+      for (int f = 0; f < frames; ++f) {
+        const auto k = static_cast<std::size_t>(f);
+        const Vec3 tip = target[k] + samples[i][k].legTip - samples[i][k].ankle;
+        for (int c = 0; c < 3; ++c) keys[c].push_back(linearKey(clip.timeOf(f), tip[c]));
+      }
+      const char* channels[3] = {"target.x", "target.y", "target.z"};
+      for (int c = 0; c < 3; ++c) clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(std::move(keys[c]));
+      clip.curves.erase(handleCurveName(lock.handle, "weight"));
+      continue;
+    }
 
     std::vector<CurveKey> keys[7];
     for (int f = 0; f < frames; ++f) {
@@ -194,9 +263,46 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     const char* channels[7] = {"target.x",      "target.y",      "target.z",     "orientation.w",
                                "orientation.x", "orientation.y", "orientation.z"};
     for (int c = 0; c < 7; ++c) clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(std::move(keys[c]));
-    clip.curves[handleCurveName(lock.handle, "weight")] = stride;
+    clip.curves.erase(handleCurveName(lock.handle, "weight"));
   }
   return std::nullopt;
+}
+
+std::vector<float> slidePerContact(const Skeleton& skeleton, const Clip& clip, const FootLock& lock,
+                                   const Vec3& upModel, const Vec3& groundVelocityModel) {
+  const Vec3 up = upModel.normalized();
+  ClipSampler sampler(&clip);
+  const Pose rest(skeleton.restPose().begin(), skeleton.restPose().end());
+  Pose pose = rest;
+  std::vector<Affine> model(static_cast<std::size_t>(skeleton.jointCount()));
+  // Where the joint is at frame f, in the ground's frame, across the up.
+  auto onGround = [&](int joint, int f) {
+    std::copy(rest.begin(), rest.end(), pose.begin());
+    sampler.sample(clip.timeOf(f), pose);
+    LocalToModelJob fk;
+    fk.skeleton = &skeleton;
+    fk.local = pose;
+    fk.model = model;
+    fk.run();
+    const Vec3 p = Vec3(model[static_cast<std::size_t>(joint)].translation()) -
+                   groundVelocityModel * static_cast<float>(clip.timeOf(f) - clip.timeOf(0));
+    return Vec3(p - up * up.dot(p));
+  };
+  const bool ankleAlways = lock.ankle.empty() && lock.toe.empty();
+  auto held = [&](int f) {
+    if (ankleAlways || within(lock.ankle, f)) return lock.joints.ankle;
+    return lock.joints.toe >= 0 && within(lock.toe, f) ? lock.joints.toe : -1;
+  };
+  std::vector<float> slides;
+  for (const ContactInterval& contact : lock.foot) {
+    float path = 0.0f;
+    for (int f = contact.first + 1; f <= contact.last; ++f) {
+      const int joint = held(f);
+      if (joint >= 0 && joint == held(f - 1)) path += (onGround(joint, f) - onGround(joint, f - 1)).norm();
+    }
+    slides.push_back(path);
+  }
+  return slides;
 }
 
 namespace {
@@ -218,7 +324,7 @@ Result<Plan> planFeet(const Skeleton& skeleton, const RigDefinition& rig) {
   for (const FootJoints& foot : *feet) {
     const auto handle = std::find_if(rig.handles.begin(), rig.handles.end(), [&](const IkHandle& h) {
       return (h.role == HandleRole::LeftLeg || h.role == HandleRole::RightLeg) && !h.chain.empty() &&
-             h.chain.back() == foot.ankle;
+             h.chain.back() == (foot.legTip >= 0 ? foot.legTip : foot.ankle);
     });
     if (handle == rig.handles.end()) {
       return makeError("skate cleanup: the rig '" + rig.name + "' has no leg handle ending at the ankle of " +
@@ -258,8 +364,11 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   SkateCleanupReport report;
   Clip working = *source;
   if (options.detect) {
-    auto detection = detectContacts(*scene, working, plan.feet, options.detection);
+    ContactDetectionOptions detectionOptions = options.detection;
+    detectionOptions.upModel = rig->grounding.upModel;
+    auto detection = detectContacts(*scene, working, plan.feet, detectionOptions);
     if (!detection) return makeError("skate cleanup: " + detection.error());
+    report.groundVelocityModel = detection->groundVelocityModel;
     for (std::size_t i = 0; i < plan.feet.size(); ++i) {
       const FootContacts& contacts = detection->feet[i];
       report.feet.push_back({plan.handles[i], plan.feet[i], contacts.foot, contacts.ankle, contacts.toe});
@@ -270,7 +379,8 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
       report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}});
     }
   }
-  if (auto error = writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel))
+  if (auto error =
+          writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
     return makeError("skate cleanup: " + *error);
 
   auto bound = Rig::bind(skeleton, *rig);
@@ -311,6 +421,10 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     }
     for (const int toe : {rig->grounding.left.toe, rig->grounding.right.toe}) {
       if (toe >= 0) legJoints.push_back(toe);
+    }
+    // A foot beside its leg holds itself by its own keys: they take the legs' tolerance too.
+    for (const FootJoints& foot : plan.feet) {
+      if (foot.legTip >= 0) legJoints.push_back(foot.ankle);
     }
     for (const int joint : legJoints) {
       body.tracks.erase(

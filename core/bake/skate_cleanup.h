@@ -27,15 +27,26 @@ struct FootLock {
 };
 
 // Writes, for each foot, `ik.<handle>.target.x|y|z` (the ankle, model space),
-// `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed with)
-// and `ik.<handle>.weight` (a copy of the stride curve, so the lock blends in and out with
-// it) into `clip`, one linear key per frame. Within a foot contact the ankle is held where
+// and `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed
+// with) into `clip`, one linear key per frame, blended from the animation to the lock by the
+// stride curve (so the handle solves at full weight: any weight curve of it is removed).
+// Within a foot contact the ankle is held where
 // it landed while it is planted, then turned about the held toe; outside contacts the
 // targets follow the animation and, where the stride curve ramps, hold the nearest
-// contact's. `upModel`: the character's up. Fails on a bad joint index, a missing stride
-// curve or an interval outside the clip.
+// contact's. `upModel`: the character's up. `groundVelocityModel`: the treadmill of an
+// in-place cycle (ContactDetection::groundVelocityModel): held feet travel with it. A foot
+// beside its leg (joints.legTip set) gets keys of its own for the lock, and the leg's target
+// follows it. Fails on a bad joint index, a missing stride curve or an interval outside the
+// clip.
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
-                                               const Vec3& upModel);
+                                               const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero());
+
+// Per foot contact of `lock`, how far the held joint slides in `clip`: the path (model
+// units) across `upModel`, relative to a ground moving at `groundVelocityModel`, of the ankle
+// between frames where it is held, and of the toe between frames where the toe alone is
+// (the ankle rolling about it moves by design). Frames are the clip's (clip.timeOf).
+std::vector<float> slidePerContact(const Skeleton& skeleton, const Clip& clip, const FootLock& lock,
+                                   const Vec3& upModel, const Vec3& groundVelocityModel);
 
 struct SkateCleanupOptions {
   // True: find contacts (detectContacts, which also rewrites the stride curves); false: use
@@ -48,6 +59,7 @@ struct SkateCleanupOptions {
 
 struct SkateCleanupReport {
   std::vector<FootLock> feet;  // what was locked
+  Vec3 groundVelocityModel = Vec3::Zero();  // the treadmill the held feet travelled with
   BakeReport bake;
 };
 

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <limits>
 #include <span>
 #include <string_view>
+
+#include "core/skeleton/local_to_model.h"
 
 namespace articula {
 
@@ -67,9 +70,12 @@ JointWords wordsOf(const std::string& name) {
 }
 
 constexpr std::array<std::string_view, 2> kTwist = {"twist", "roll"};
+constexpr std::array<std::string_view, 1> kThumb = {"thumb"};
 constexpr std::array<std::string_view, 7> kFinger = {"thumb", "index", "middle", "ring", "pinky", "finger", "fingers"};
 constexpr std::array<std::string_view, 13> kLegWords = {
     "leg", "thigh", "upleg", "upperleg", "knee", "calf", "shin", "lowerleg", "foot", "ankle", "toe", "toebase", "ball"};
+constexpr std::array<std::string_view, 8> kThighShinWords = {"leg",   "thigh", "upleg", "upperleg",
+                                                             "knee", "calf",  "shin",  "lowerleg"};
 constexpr std::array<std::string_view, 2> kFootWords = {"foot", "ankle"};
 constexpr std::array<std::string_view, 4> kToeWords = {"toe", "toebase", "toes", "ball"};
 constexpr std::array<std::string_view, 7> kArmWords = {"arm",   "upperarm", "forearm", "lowerarm",
@@ -81,15 +87,22 @@ constexpr std::array<std::string_view, 4> kEndWords = {"end", "site", "top", "nu
 
 class Mapper {
  public:
-  explicit Mapper(const Skeleton& skeleton) : mSkeleton(skeleton) {
+  explicit Mapper(const Skeleton& skeleton)
+      : mSkeleton(skeleton), mRestModel(localToModel(skeleton, skeleton.restPose())) {
     const int n = skeleton.jointCount();
     mDepth.resize(static_cast<std::size_t>(n));
     mWords.reserve(static_cast<std::size_t>(n));
+    Vec3 lo = Vec3::Constant(std::numeric_limits<float>::max());
+    Vec3 hi = -lo;
     for (int j = 0; j < n; ++j) {
       const int p = skeleton.parent(j);
       mDepth[static_cast<std::size_t>(j)] = p == kNoParent ? 0 : mDepth[static_cast<std::size_t>(p)] + 1;
       mWords.push_back(wordsOf(skeleton.name(j)));
+      lo = lo.cwiseMin(restPos(j));
+      hi = hi.cwiseMax(restPos(j));
     }
+    // Joints closer than this share a position: 0.1 % of the skeleton's extent, so any unit.
+    mSamePlace = n > 0 ? 1e-3f * (hi - lo).maxCoeff() : 0.0f;
   }
 
   Result<HumanoidMap> run() {
@@ -121,9 +134,13 @@ class Mapper {
     map.hips = commonAncestor(map.leftLeg.thigh, map.rightLeg.thigh);
     if (map.hips < 0) return makeError("no hips: the left and right thighs have no common ancestor");
     map.chest = commonAncestor(map.leftArm.upperArm, map.rightArm.upperArm);
-    if (map.chest < 0 || !mSkeleton.isAncestorOrSelf(map.hips, map.chest) || map.chest == map.hips) {
-      return makeError("no spine: the joint holding both arms is not above the hips (found '" +
-                       (map.chest < 0 ? std::string("none") : mSkeleton.name(map.chest)) + "')");
+    if (map.chest < 0) return makeError("no chest: the left and right upper arms have no common ancestor");
+    // Hips beside the spine (Root > Hips > legs, Root > Spine1 > arms): the joint carrying
+    // both is the pelvis.
+    if (!mSkeleton.isAncestorOrSelf(map.hips, map.chest)) map.hips = commonAncestor(map.hips, map.chest);
+    if (map.hips < 0 || map.chest == map.hips) {
+      return makeError("no spine: no joint between the hips and the joint holding both arms ('" +
+                       mSkeleton.name(map.chest) + "')");
     }
     for (int j = map.chest; j != kNoParent; j = mSkeleton.parent(j)) {
       map.spine.push_back(j);
@@ -140,10 +157,13 @@ class Mapper {
   }
   const JointWords& words(int j) const { return mWords[static_cast<std::size_t>(j)]; }
 
-  // Nearest ancestor that is a real (non-twist) joint.
+  Vec3 restPos(int j) const { return mRestModel[static_cast<std::size_t>(j)].translation(); }
+
+  // Nearest ancestor that is a real joint: not a twist bone, and not a helper at j's own
+  // place (a joint that repeats its parent's offset would make a bone of zero length).
   int jointAbove(int j) const {
     for (int p = mSkeleton.parent(j); p != kNoParent; p = mSkeleton.parent(p)) {
-      if (usable(p)) return p;
+      if (usable(p) && (restPos(p) - restPos(j)).norm() > mSamePlace) return p;
     }
     return -1;
   }
@@ -187,15 +207,56 @@ class Mapper {
     return first;
   }
 
+  int firstChildNot(int j, Keywords keys) const {
+    for (int c : mSkeleton.children(j)) {
+      if (usable(c) && !words(c).hasAny(keys)) return c;
+    }
+    return -1;
+  }
+
   static const char* sideName(Side side) { return side == Side::Left ? "left" : "right"; }
+
+  // The child (joint or plain node) of `knee` nearest `ankle`, when it lies within a tenth
+  // of the shin's length of it: the shin's tail that an IK foot beside the leg follows.
+  int shinTailAt(int knee, int ankle) const {
+    int best = -1;
+    float bestDistance = 0.0f;
+    for (int c : mSkeleton.children(knee)) {
+      const float d = (restPos(c) - restPos(ankle)).norm();
+      if (best < 0 || d < bestDistance) {
+        best = c;
+        bestDistance = d;
+      }
+    }
+    const float shin = (restPos(ankle) - restPos(knee)).norm();
+    return best >= 0 && bestDistance <= 0.1f * shin ? best : -1;
+  }
+
+  // A foot that is not under its leg (no same-side knee above it): the chain of thigh and
+  // shin joints of that side, ending at the node on the foot.
+  void footBesideLeg(Side side, HumanoidLeg& leg) const {
+    const auto chain = namedChain(side, kThighShinWords);
+    if (chain.size() < 2) return;
+    const int tail = shinTailAt(chain[1], leg.ankle);
+    if (tail < 0) return;
+    leg.thigh = chain[0];
+    leg.knee = chain[1];
+    leg.legTip = tail;
+  }
 
   Result<HumanoidLeg> findLeg(Side side) const {
     HumanoidLeg leg;
     leg.ankle = topmost(side, kFootWords);
     if (leg.ankle >= 0) {
-      leg.knee = jointAbove(leg.ankle);
-      leg.thigh = leg.knee >= 0 ? jointAbove(leg.knee) : -1;
       leg.toe = childMatching(leg.ankle, kToeWords);
+      const int knee = jointAbove(leg.ankle);
+      if (knee >= 0 && words(knee).side == side) {
+        leg.knee = knee;
+        leg.thigh = jointAbove(knee);
+        leg.legTip = leg.ankle;
+      } else {
+        footBesideLeg(side, leg);
+      }
     } else {
       // No foot in the names (leg_joint_L_1..5): the chain of leg joints, top down.
       const auto chain = namedChain(side, kLegWords);
@@ -204,9 +265,10 @@ class Mapper {
         leg.knee = chain[1];
         leg.ankle = chain[2];
         leg.toe = chain.size() > 3 ? chain[3] : childMatching(leg.ankle, kToeWords);
+        leg.legTip = leg.ankle;
       }
     }
-    if (leg.thigh < 0 || leg.knee < 0 || leg.ankle < 0) {
+    if (leg.thigh < 0 || leg.knee < 0 || leg.ankle < 0 || leg.legTip < 0) {
       return makeError(std::string("no ") + sideName(side) + " leg: found no joint named like a " + sideName(side) +
                        " foot or ankle with a knee and thigh above it, and no chain of three " + sideName(side) +
                        " leg joints");
@@ -222,10 +284,12 @@ class Mapper {
       arm.upperArm = arm.forearm >= 0 ? jointAbove(arm.forearm) : -1;
     } else {
       const auto chain = namedChain(side, kArmWords);
-      if (chain.size() >= 3) {
+      if (chain.size() >= 2) {
         arm.upperArm = chain[0];
         arm.forearm = chain[1];
-        arm.hand = chain[2];
+        // No hand in the names (LowerArm.L > Palm2.L, Thumb.L): the forearm's first child
+        // that is not a thumb.
+        arm.hand = chain.size() >= 3 ? chain[2] : firstChildNot(arm.forearm, kThumb);
       }
     }
     if (arm.upperArm < 0 || arm.forearm < 0 || arm.hand < 0) {
@@ -280,6 +344,8 @@ class Mapper {
   }
 
   const Skeleton& mSkeleton;
+  std::vector<Affine> mRestModel;
+  float mSamePlace = 0.0f;
   std::vector<int> mDepth;
   std::vector<JointWords> mWords;
 };

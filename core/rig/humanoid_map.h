@@ -15,6 +15,11 @@ struct HumanoidLeg {
   int knee = -1;   // rotates the shin (LeftLeg, calf_l)
   int ankle = -1;  // rotates the foot (LeftFoot)
   int toe = -1;    // optional: toe joint (LeftToeBase)
+  // Where the thigh–knee chain ends: the ankle, or, when the foot is an IK bone beside the
+  // leg rather than under it (Blender rigs such as RobotExpressive: Foot.L under the
+  // armature's root), the node at the shin's tail, which the animation keeps on the foot.
+  int legTip = -1;
+  bool footBesideLeg() const { return legTip != ankle; }
 };
 
 struct HumanoidArm {
@@ -25,7 +30,9 @@ struct HumanoidArm {
 };
 
 struct HumanoidMap {
-  int hips = -1;           // pelvis: common ancestor of both thighs
+  // Pelvis: common ancestor of both thighs and the chest (a Root above Hips and Spine1
+  // beside it, as in MakeHuman, is the pelvis: it carries both).
+  int hips = -1;
   std::vector<int> spine;  // hips .. chest inclusive, parent before child
   int chest = -1;          // common ancestor of both upper arms (last of `spine`)
   int neck = -1;
@@ -38,7 +45,9 @@ struct HumanoidMap {
 // CMU/MotionBuilder BVH (LHipJoint, LeftUpLeg, Spine1, Neck1), Unreal/Biped-like
 // (thigh_l, calf_l, "Bip01 L Thigh"), and the Khronos samples (leg_joint_L_1..5,
 // arm_joint_L_*, torso_joint_*), whose digits are not always in chain order — chains are
-// resolved through the hierarchy, names only pick the anchors. The error names the limb
+// resolved through the hierarchy, names only pick the anchors. Names may carry `.L`/`_L`
+// sides and namespaces; helper joints at their child's position are passed over; a foot
+// beside the leg (an IK bone) is matched to the shin's tail. The error names every limb
 // that could not be found.
 Result<HumanoidMap> mapHumanoid(const Skeleton& skeleton);
 

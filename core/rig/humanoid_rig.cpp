@@ -86,7 +86,7 @@ class HumanoidBuilder {
     h.name = left ? "left_leg" : "right_leg";
     h.role = left ? HandleRole::LeftLeg : HandleRole::RightLeg;
     h.solver = IkSolverKind::TwoBone;
-    h.chain = {l.thigh, l.knee, l.ankle};
+    h.chain = {l.thigh, l.knee, l.legTip};
     const float length = chainLength(h.chain);
     if (!(length > 0.0f))
       return makeError(std::string("humanoid rig: the ").append(left ? "left" : "right").append(" leg has no length"));
@@ -143,7 +143,8 @@ class HumanoidBuilder {
 
   FootGrounding foot(const HumanoidLeg& l, const char* curve) const {
     FootGrounding f;
-    f.toe = l.toe;
+    // Grounding turns the toe below the chain's tip; a foot beside the leg has none there.
+    f.toe = l.footBesideLeg() ? -1 : l.toe;
     f.contactCurve = curve;
     const Vec3& up = mFrame.upModel;
     // The sole: when the rest pose stands on the model's ground (its lowest foot point just

@@ -9,7 +9,8 @@
 //                 turned, so the legs do not swing; with a single bone between pelvis and
 //                 chest, as in the Khronos samples, the chest can only move on a sphere);
 //                 the chest keeps its model-space orientation (OrientationMode::KeepPose);
-//  - "left_leg", "right_leg"   two-bone thigh–knee–ankle, pole a leg length in front of
+//  - "left_leg", "right_leg"   two-bone thigh–knee–ankle (or the shin's tail when the foot is
+//                 an IK bone beside the leg), pole a leg length in front of
 //                 the knee, carried by the thigh (IkPole::Space::Joint) so it follows the
 //                 animation; the foot keeps its animated orientation, and grounding lays
 //                 foot and toe on the ground;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/io/import.h"
+#include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
 
 namespace articula {
@@ -274,6 +275,90 @@ TEST(DetectContacts, MannequinContactsMatchItsAuthoredStrides) {
       agree += (authored.curves.at(name).evaluate(t) > 0.5) == (detected.curves.at(name).evaluate(t) > 0.5);
     }
     EXPECT_GE(agree, static_cast<int>(0.85 * (frames + 1))) << name;
+  }
+}
+
+}  // namespace
+}  // namespace articula
+
+namespace articula {
+namespace {
+
+struct InPlaceCase {
+  Scene scene;
+  std::vector<FootJoints> feet;
+  HumanoidFrame frame;
+  Clip* clip = nullptr;
+};
+
+// A character, its feet and its own up and forward (the humanoid rig's), and one clip.
+InPlaceCase load(const std::string& file, const std::string& clipName) {
+  InPlaceCase c;
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + file);
+  EXPECT_TRUE(scene.ok()) << scene.error();
+  if (!scene.ok()) return c;
+  c.scene = std::move(*scene);
+  auto feet = humanoidFeet(c.scene.skeleton);
+  auto map = mapHumanoid(c.scene.skeleton);
+  EXPECT_TRUE(feet.ok() && map.ok());
+  if (!feet.ok() || !map.ok()) return c;
+  c.feet = *feet;
+  c.frame = *humanoidFrame(c.scene.skeleton, *map);
+  for (Clip& clip : c.scene.clips) {
+    if (clip.name == clipName) c.clip = &clip;
+  }
+  EXPECT_NE(c.clip, nullptr) << clipName;
+  return c;
+}
+
+// A travelling capture stands on still ground.
+TEST(DetectContacts, TravellingCaptureHasNoTreadmill) {
+  InPlaceCase c = load("/bvh/cmu-mb-2010/02_01.bvh", "02_01");
+  ASSERT_NE(c.clip, nullptr);
+  ContactDetectionOptions options;
+  options.upModel = c.frame.upModel;
+  auto result = detectContacts(c.scene, *c.clip, c.feet, options);
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_FALSE(result->inPlace);
+  EXPECT_EQ(result->groundVelocityModel, Vec3::Zero());
+}
+
+// In-place game cycles, Y-up (RobotExpressive Walking, feet as IK bones) and Z-up in
+// decimetres (MakeHuman walk1): the ground runs backward under the character, across its up,
+// and every contact found lies in a stance. Stances read from the ankles' heights along the
+// up (24 fps): Robot left foot down over frames 0-10, right 12-18; walk1 (14 frames and its
+// loop frame) left 7-14 and 0-1 (one stance across the loop), right 0-8 and 13-14.
+TEST(DetectContacts, InPlaceCyclesRunOnATreadmill) {
+  using Windows = std::vector<std::pair<int, int>>;
+  struct Expected {
+    std::string file, clip;
+    Windows left, right;
+  };
+  for (const Expected& e : {Expected{"/gltf/RobotExpressive/RobotExpressive.glb", "Walking", {{0, 10}}, {{12, 18}}},
+                            Expected{"/bvh/makehuman/walk1.bvh", "walk1", {{0, 1}, {7, 14}}, {{0, 8}, {13, 14}}}}) {
+    SCOPED_TRACE(e.file);
+    InPlaceCase c = load(e.file, e.clip);
+    ASSERT_NE(c.clip, nullptr);
+    ContactDetectionOptions options;
+    options.upModel = c.frame.upModel;
+    auto result = detectContacts(c.scene, *c.clip, c.feet, options);
+    ASSERT_TRUE(result.ok()) << result.error();
+    EXPECT_TRUE(result->inPlace);
+    const Vec3 ground = result->groundVelocityModel;
+    EXPECT_NEAR(ground.dot(c.frame.upModel), 0.0f, 1e-4f * ground.norm());
+    EXPECT_LT(ground.dot(c.frame.forwardModel), -0.5f * ground.norm()) << ground.transpose();
+    EXPECT_GT(ground.norm(), 0.15f * result->characterHeight);
+    for (std::size_t f = 0; f < 2; ++f) {
+      const auto& found = result->feet[f].foot;
+      const Windows& stances = f == 0 ? e.left : e.right;
+      EXPECT_GE(found.size(), 1u) << result->feet[f].curveName;
+      for (const ContactInterval& contact : found) {
+        const int middle = (contact.first + contact.last) / 2;
+        EXPECT_TRUE(std::any_of(stances.begin(), stances.end(),
+                                [&](const auto& s) { return middle >= s.first && middle <= s.second; }))
+            << result->feet[f].curveName << " [" << contact.first << ", " << contact.last << "]";
+      }
+    }
   }
 }
 

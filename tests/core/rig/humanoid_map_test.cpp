@@ -174,6 +174,62 @@ TEST(MapHumanoid, KhronosSamplesResolveChainsThroughTheHierarchy) {
   EXPECT_EQ(cesium->skeleton.name(map->hips), "Skeleton_torso_joint_1");
 }
 
+// MakeHuman: Z-up, `_L`/`_R` sides, Hips under Root beside Spine1, so Root carries legs and
+// spine and is the pelvis.
+TEST(MapHumanoid, MakeHumanHipsBesideTheSpine) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/makehuman/walk1.bvh");
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  expectMap(scene->skeleton, {"Root", "Spine3", "Head", "Neck", "UpLeg_L", "LoLeg_L", "Foot_L", "Toe_L", "UpArm_R",
+                              "LoArm_R", "Hand_R", "Clavicle_R"});
+}
+
+// RobotExpressive: `.L`/`.R` sides, the feet are IK bones under the armature's root, and the
+// forearms end in palms.
+TEST(MapHumanoid, RobotExpressiveFeetBesideTheLegs) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  const Skeleton& s = scene->skeleton;
+  expectMap(s, {"Body", "Torso_2", "Head", "Neck", "UpperLeg.L", "LowerLeg.L", "Foot.L", "(none)", "UpperArm.R",
+                "LowerArm.R", "Palm2.R", "Shoulder.R"});
+  auto map = mapHumanoid(s);
+  ASSERT_TRUE(map.ok());
+  for (const HumanoidLeg* leg : {&map->leftLeg, &map->rightLeg}) {
+    EXPECT_TRUE(leg->footBesideLeg());
+    EXPECT_EQ(s.parent(leg->legTip), leg->knee);
+    EXPECT_NE(s.name(leg->legTip).find("_end"), std::string::npos) << s.name(leg->legTip);
+  }
+}
+
+// A helper joint at the ankle's own place between shin and foot is passed over: the knee is
+// the shin, not a bone of zero length.
+TEST(MapHumanoid, HelperAtTheAnklesPlaceIsNotTheKnee) {
+  Skeleton s;
+  auto add = [&](const std::string& name, const std::string& parent, const Vec3& offset) {
+    Transform t;
+    t.translation = offset;
+    s.addJoint(name, parent.empty() ? kNoParent : s.findJoint(parent), t);
+  };
+  add("Hips", "", Vec3(0.0f, 1.0f, 0.0f));
+  add("Spine", "Hips", Vec3(0.0f, 0.2f, 0.0f));
+  add("Chest", "Spine", Vec3(0.0f, 0.2f, 0.0f));
+  add("Head", "Chest", Vec3(0.0f, 0.3f, 0.0f));
+  for (const std::string side : {"_L", "_R"}) {
+    const float x = side == "_L" ? 1.0f : -1.0f;
+    add("UpArm" + side, "Chest", Vec3(0.2f * x, 0.1f, 0.0f));
+    add("LoArm" + side, "UpArm" + side, Vec3(0.3f * x, 0.0f, 0.0f));
+    add("Hand" + side, "LoArm" + side, Vec3(0.3f * x, 0.0f, 0.0f));
+    add("UpLeg" + side, "Hips", Vec3(0.1f * x, -0.05f, 0.0f));
+    add("LoLeg" + side, "UpLeg" + side, Vec3(0.0f, -0.45f, 0.0f));
+    add("Helper" + side, "LoLeg" + side, Vec3(0.0f, -0.45f, 0.0f));
+    add("Foot" + side, "Helper" + side, Vec3::Zero());
+  }
+  auto map = mapHumanoid(s);
+  ASSERT_TRUE(map.ok()) << map.error();
+  EXPECT_EQ(s.name(map->leftLeg.knee), "LoLeg_L");
+  EXPECT_EQ(s.name(map->rightLeg.thigh), "UpLeg_R");
+  EXPECT_FALSE(map->leftLeg.footBesideLeg());
+}
+
 TEST(MapHumanoid, Mannequin) {
   const Scene scene = makeMannequin();
   auto map = mapHumanoid(scene.skeleton);

@@ -33,8 +33,8 @@ void expectRigFindsLimbsAndReaches(const Skeleton& skeleton, const Pose& input) 
   ASSERT_GE(spine.chain.size(), 2u);
   EXPECT_EQ(spine.chain.back(), map->chest);
   EXPECT_EQ(leftLeg.solver, IkSolverKind::TwoBone);
-  EXPECT_EQ(leftLeg.chain, (std::vector<int>{map->leftLeg.thigh, map->leftLeg.knee, map->leftLeg.ankle}));
-  EXPECT_EQ(rightLeg.chain, (std::vector<int>{map->rightLeg.thigh, map->rightLeg.knee, map->rightLeg.ankle}));
+  EXPECT_EQ(leftLeg.chain, (std::vector<int>{map->leftLeg.thigh, map->leftLeg.knee, map->leftLeg.legTip}));
+  EXPECT_EQ(rightLeg.chain, (std::vector<int>{map->rightLeg.thigh, map->rightLeg.knee, map->rightLeg.legTip}));
   EXPECT_EQ(leftArm.solver, IkSolverKind::Ccd);
   EXPECT_EQ(leftArm.chain, (std::vector<int>{map->leftArm.upperArm, map->leftArm.forearm, map->leftArm.hand}));
   EXPECT_EQ(rightArm.chain, (std::vector<int>{map->rightArm.upperArm, map->rightArm.forearm, map->rightArm.hand}));
@@ -128,6 +128,30 @@ TEST(HumanoidRig, KhronosSamplesFindEveryLimbAndReachTargets) {
     ASSERT_FALSE(scene->clips.empty());
     expectRigFindsLimbsAndReaches(scene->skeleton, test::sampledPose(scene->skeleton, scene->clips.front(), 0.4));
   }
+}
+
+// MakeHuman: Z-up, decimetres, Root beside Hips carrying legs and spine.
+TEST(HumanoidRig, MakeHumanFindsEveryLimbAndReachesTargets) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/makehuman/walk1.bvh");
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  ASSERT_FALSE(scene->clips.empty());
+  expectRigFindsLimbsAndReaches(scene->skeleton, test::sampledPose(scene->skeleton, scene->clips.front(), 0.3));
+}
+
+// RobotExpressive: the feet are IK bones beside the legs; each leg handle ends at its shin's
+// tail, the node the animated foot sits on, and the rig binds with grounding set up.
+TEST(HumanoidRig, RobotExpressiveLegsEndWhereTheFeetAre) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  auto map = mapHumanoid(scene->skeleton);
+  ASSERT_TRUE(map.ok()) << map.error();
+  auto definition = buildHumanoidRig(scene->skeleton, *map);
+  ASSERT_TRUE(definition.ok()) << definition.error();
+  EXPECT_EQ(handleNamed(*definition, "left_leg").chain.back(), map->leftLeg.legTip);
+  EXPECT_EQ(handleNamed(*definition, "right_leg").chain.back(), map->rightLeg.legTip);
+  EXPECT_EQ(definition->grounding.left.toe, -1);
+  auto rig = Rig::bind(scene->skeleton, *definition);
+  ASSERT_TRUE(rig.ok()) << rig.error();
 }
 
 // Targets that follow the incoming pose ask for nothing: the rig leaves the motion as it
