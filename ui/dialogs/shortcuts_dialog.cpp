@@ -57,6 +57,8 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), mTable(
   addRow(mTable, viewport + tr(" ▸ Pan"), tr("Alt+Middle drag (Maya), Shift+Middle drag (Blender)"));
   addRow(mTable, viewport + tr(" ▸ Zoom"), tr("Wheel, Alt+Right drag (Maya), Ctrl+Middle drag (Blender)"));
   addRow(mTable, viewport + tr(" ▸ Select joint"), tr("Click; Shift+Click adds"));
+  addRow(mTable, viewport + tr(" ▸ Move IK target or pole"), tr("Left drag its marker (Auto Key keys it)"));
+  addRow(mTable, viewport + tr(" ▸ Pose and IK/FK menu"), tr("Right click"));
   mTable->resizeColumnsToContents();
   mTable->horizontalHeader()->setStretchLastSection(true);
 
