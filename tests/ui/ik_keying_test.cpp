@@ -314,5 +314,24 @@ TEST_F(IkKeyingTest, AProjectKeepsTheAnimatedTarget) {
   EXPECT_LE((handModel() - keyedHand).norm(), 1e-4f * height);
 }
 
+// The README's screenshot project: its keyed target raises the left hand mid-walk and the
+// arm reaches it.
+TEST(IkKeyingProject, TheKeyedTargetOfTheWaveProjectRaisesTheArm) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("projects/mannequin_ik_wave_v2.articula"))));
+  Document* document = window.document();
+  ASSERT_NE(document->boundRig(), nullptr) << document->rigError().toStdString();
+  const int leftArm = document->boundRig()->findHandle("left_arm");
+  ASSERT_GE(leftArm, 0);
+  const int hand = document->activeRig()->handles[static_cast<std::size_t>(leftArm)].chain.back();
+  const auto handHeight = [&] { return document->modelPose()[static_cast<std::size_t>(hand)].translation().y(); };
+  document->setFrame(0);
+  const float low = handHeight();
+  document->setFrame(15);
+  EXPECT_TRUE(document->boundRig()->reports()[static_cast<std::size_t>(leftArm)].reached);
+  EXPECT_NEAR(handHeight(), 1.52f, 1e-3f);
+  EXPECT_GT(handHeight() - low, 0.3f);
+}
+
 }  // namespace
 }  // namespace articula::ui
