@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "core/skeleton/local_to_model.h"
@@ -223,9 +224,15 @@ bool Document::setRigEnabled(DocumentEditKey, bool enabled) {
 
 std::set<int> Document::setPosedHandles(DocumentEditKey, std::set<int> handles) {
   std::erase_if(handles, [this](int handle) { return !activeHandle(handle); });
+  if (handles == mPosedHandles) return handles;
+  std::vector<int> changed;
+  std::set_symmetric_difference(handles.begin(), handles.end(), mPosedHandles.begin(), mPosedHandles.end(),
+                                std::back_inserter(changed));
   std::swap(handles, mPosedHandles);
   evaluatePose();
-  emitChanged(ChangeEvent::Type::PoseEdited);
+  // A handle edit, not a pose edit: a target drag that poses its handle on the first mouse
+  // move goes on (the viewport ends a handle drag on any other change).
+  emitChanged(ChangeEvent::Type::HandleEdited, -1, -1, changed.size() == 1 ? changed.front() : -1);
   return handles;
 }
 

@@ -150,7 +150,8 @@ class Document : public QObject {
   // HandleEdited. Ignored (returns nullopt) without an active rig or for a bad index.
   std::optional<IkHandle> setHandle(DocumentEditKey, int handle, IkHandle value);
   // Replaces the posed handles (indices outside the active rig are dropped), re-evaluates
-  // the pose and emits PoseEdited; returns the set it replaced.
+  // the pose and emits HandleEdited (the handle whose posed state changed, -1 for several),
+  // nothing when the set is the same; returns the set it replaced.
   std::set<int> setPosedHandles(DocumentEditKey, std::set<int> handles);
   // Emits RigEnabledChanged; returns the previous state.
   bool setRigEnabled(DocumentEditKey, bool enabled);
