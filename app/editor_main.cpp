@@ -60,17 +60,26 @@ QString poseClip(articula::ui::Document* document, const QString& clipName, cons
   return {};
 }
 
-// Selects the comma-separated joints in `names` (empty: none). Returns an error message,
-// empty on success.
+// Selects the comma-separated joints in `names` (empty: none); a name that is no joint but
+// an IK handle of the active rig selects that handle (its curves then show in the dope
+// sheet and the curve editor). Returns an error message, empty on success.
 QString selectJoints(articula::ui::Document* document, const QString& names) {
   if (names.isEmpty()) return {};
   std::vector<int> joints;
+  int handle = -1;
   for (const QString& name : names.split(QLatin1Char(','))) {
     const int joint = document->scene().skeleton.findJoint(name.toStdString());
-    if (joint < 0) return QStringLiteral("--select: no joint named \"%1\"").arg(name);
-    joints.push_back(joint);
+    const int rigHandle = document->boundRig() ? document->boundRig()->findHandle(name.toStdString()) : -1;
+    if (joint < 0 && rigHandle < 0)
+      return QStringLiteral("--select: no joint named \"%1\", nor an IK handle of the active rig").arg(name);
+    if (joint >= 0) {
+      joints.push_back(joint);
+    } else {
+      handle = rigHandle;
+    }
   }
   document->setSelectedJoints(std::move(joints));
+  document->setSelectedHandle(handle);
   return {};
 }
 
@@ -180,8 +189,8 @@ int main(int argc, char* argv[]) {
                                         QStringLiteral("Frames to render with --benchmark-viewport (default: 300)."),
                                         QStringLiteral("n"), QStringLiteral("300"));
   const QCommandLineOption selectOption(QStringLiteral("select"),
-                                        QStringLiteral("Joints to select (comma-separated names); the gizmo shows on "
-                                                       "the first."),
+                                        QStringLiteral("Joints (or an IK handle) to select (comma-separated names); "
+                                                       "the gizmo shows on the first."),
                                         QStringLiteral("names"));
   const QCommandLineOption onionOption(QStringLiteral("onion-skin"),
                                        QStringLiteral("Show ghosts 3 and 6 frames before and after."));

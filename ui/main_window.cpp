@@ -10,6 +10,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -48,6 +49,7 @@
 #include "ui/timeline/timeline_widget.h"
 #include "ui/viewport/viewport.h"
 #include "ui/widgets/focus_return.h"
+#include "ui/widgets/pose_actions.h"
 
 namespace articula::ui {
 
@@ -79,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent)
   resizeDocks({mTimelineDock}, {mTimelineDock->sizeHint().height()}, Qt::Vertical);
   createActions();
   createAnimationMenu();
+  createPoseMenus();
   createWindowAndHelpMenus();
   resize(1280, 800);
   restoreLayout();
@@ -358,12 +361,38 @@ void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {
   rigMenu->addAction(mRigDock->addHandleAction());
   rigMenu->addAction(mRigDock->removeHandleAction());
   rigMenu->addSeparator();
+  rigMenu->addAction(mRigDock->snapFkToIkAction());
+  rigMenu->addAction(mRigDock->snapIkToFkAction());
+  rigMenu->addSeparator();
   rigMenu->addAction(mRigDock->enableRigAction());
   viewMenu->addAction(mRigDock->toggleViewAction());
   // A refusal from the menu or Shift+I is written in the panel: make sure it is seen.
   connect(mRigDock, &RigDock::problem, this, [this] {
     mRigDock->show();
     mRigDock->raise();
+  });
+}
+
+void MainWindow::createPoseMenus() {
+  mPoseActions = new PoseActions(mDocument, this);
+  QMenu* poseMenu = menuBar()->addMenu(tr("P&ose"));
+  poseMenu->setObjectName(QStringLiteral("menuPose"));
+  mPoseActions->addTo(poseMenu);
+  connect(mPoseActions, &PoseActions::problem, this,
+          [this](const QString& message) { QMessageBox::information(this, tr("Pose"), message); });
+  mViewportMenu = new QMenu(this);
+  mViewportMenu->setObjectName(QStringLiteral("menuViewportContext"));
+  mViewportMenu->addAction(mKeyPoseAction);
+  mViewportMenu->addSeparator();
+  mPoseActions->addTo(mViewportMenu);
+  mViewportMenu->addSeparator();
+  mViewportMenu->addAction(mRigDock->snapFkToIkAction());
+  mViewportMenu->addAction(mRigDock->snapIkToFkAction());
+  // Alt+right drag dollies the camera (Maya): only a plain right click opens the menu.
+  mViewport->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(mViewport, &QWidget::customContextMenuRequested, this, [this](const QPoint& position) {
+    if (!(QGuiApplication::keyboardModifiers() & Qt::AltModifier))
+      mViewportMenu->popup(mViewport->mapToGlobal(position));
   });
 }
 
@@ -663,12 +692,41 @@ void MainWindow::openShowingErrors(const QString& path) {
   if (!opened && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Open File"), message);
 }
 
+namespace {
+
+// What the editor shows is what the file holds: with the rig on, every clip is baked through
+// it (its handles' curves, the stride curves, the ground plane the document solves on) and
+// reduced to 0.1 % of the character's height before it is written.
+std::optional<std::string> exportThroughRig(Scene scene, const std::optional<RigDefinition>& rig,
+                                            const std::string& file, TaskProgress& progress) {
+  if (rig) {
+    BakePipelineOptions options;
+    options.bake.reduction.toleranceModel = 1e-3f * scene.characterHeight();
+    Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+    if (ground) options.ground = std::move(ground).value();
+    for (Clip& clip : scene.clips) {
+      if (clip.frameCount() < 1) continue;
+      Result<BakePipelineResult> baked = bakeThroughRig(
+          scene, clip, *rig, options, [&progress](int done, int total) { return progress.report(done, total); });
+      if (!baked) return file + ": clip '" + clip.name + "' does not bake through the rig: " + baked.error();
+      clip = std::move(baked->clip);
+    }
+  }
+  return exportGltf(scene, file);
+}
+
+}  // namespace
+
 bool MainWindow::exportGltfTo(const QString& path) {
   // The worker writes a copy: the document may repaint (or be edited) while it runs.
   const std::string file = path.toStdString();
+  std::optional<RigDefinition> rig;
+  if (mDocument->rigEnabled() && mDocument->boundRig()) rig = *mDocument->activeRig();
   std::optional<std::optional<std::string>> outcome = runInBackground<std::optional<std::string>>(
       this, tr("Exporting %1…").arg(QFileInfo(path).fileName()),
-      [scene = mDocument->scene(), file](TaskProgress&) { return exportGltf(scene, file); });
+      [scene = mDocument->scene(), rig = std::move(rig), file](TaskProgress& progress) {
+        return exportThroughRig(scene, rig, file, progress);
+      });
   if (!outcome) return false;
   if (*outcome) {
     emit exportFailed(QString::fromStdString(**outcome));

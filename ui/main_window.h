@@ -24,6 +24,7 @@ class HistoryDock;
 class OutlinerDock;
 class PropertiesDock;
 class PlaybackController;
+class PoseActions;
 class ProjectSession;
 class RigDock;
 class TimelineDock;
@@ -50,6 +51,9 @@ class MainWindow : public QMainWindow {
   PlaybackController* playback() const { return mPlayback; }
   CurveEditorDock* curveEditorDock() const { return mCurveEditorDock; }
   RigDock* rigDock() const { return mRigDock; }
+  PoseActions* poseActions() const { return mPoseActions; }
+  // What a right click in the viewport shows: key pose, the pose tools, IK/FK snap.
+  QMenu* viewportMenu() const { return mViewportMenu; }
   ProjectSession* session() const { return mSession; }
 
   // Opens a project (.articula) or imports an asset completely and only then replaces the
@@ -68,8 +72,9 @@ class MainWindow : public QMainWindow {
   void openScene(Scene scene, const QString& name);
 
   // Writes the open scene (every clip) as glTF 2.0 (.glb, or .gltf with its .bin and images
-  // beside it), off the GUI thread, and says in the status bar what it wrote. On failure
-  // emits exportFailed with a message naming the file and returns false.
+  // beside it), off the GUI thread, and says in the status bar what it wrote. With the active
+  // rig on, each clip is baked through it first, so the file holds what the editor shows. On
+  // failure emits exportFailed with a message naming the file and returns false.
   bool exportGltfTo(const QString& path);
   // Finds the foot contacts of the current clip off the GUI thread and writes its stride
   // curves (contact.left_foot, contact.right_foot) as one undoable command. On failure
@@ -113,6 +118,7 @@ class MainWindow : public QMainWindow {
   void createAnimationMenu();
   // The Rig panel under the outliner and its actions in Animation ▸ Rig.
   void createRigDock(QMenu* animationMenu, QMenu* viewMenu);
+  void createPoseMenus();
   void createWindowAndHelpMenus();
   void addPlaybackRangeActions(QMenu* playbackMenu);
   // View ▸ Show Mesh, Bones, Rig and Grid.
@@ -159,6 +165,8 @@ class MainWindow : public QMainWindow {
   CurveEditorDock* mCurveEditorDock = nullptr;
   std::function<UnsavedChoice()> mUnsavedChangesPrompt;
   RigDock* mRigDock = nullptr;
+  PoseActions* mPoseActions = nullptr;
+  QMenu* mViewportMenu = nullptr;
 };
 
 }  // namespace articula::ui

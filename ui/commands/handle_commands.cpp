@@ -67,6 +67,7 @@ MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, 
     return;
   }
   mPrevious = *current;
+  mPreviousPosed = document->posedHandles();
   mValue = *current;
   if (part == Part::Target) {
     mValue.targetSource = TargetSource::Handle;
@@ -87,16 +88,28 @@ MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, 
     return;
   }
   mPrevious = *current;
+  mPreviousPosed = document->posedHandles();
   mValue = startValue;
   if (mValue == mPrevious) setObsolete(true);
 }
 
 void MoveHandleCommand::redo() {
-  if (!isObsolete()) mDocument->setHandle({}, mHandle, mValue);
+  if (isObsolete()) return;
+  if (!mDocument->posedHandles().contains(mHandle)) {
+    std::set<int> posed = mPreviousPosed;
+    posed.insert(mHandle);
+    mDocument->setPosedHandles({}, std::move(posed));
+  }
+  mDocument->setHandle({}, mHandle, mValue);
 }
 
 void MoveHandleCommand::undo() {
-  if (!isObsolete()) mDocument->setHandle({}, mHandle, mPrevious);
+  if (!isObsolete()) restorePrevious();
+}
+
+void MoveHandleCommand::restorePrevious() {
+  mDocument->setHandle({}, mHandle, mPrevious);
+  if (mDocument->posedHandles() != mPreviousPosed) mDocument->setPosedHandles({}, mPreviousPosed);
 }
 
 int MoveHandleCommand::id() const { return kMoveHandleCommandId; }
@@ -110,7 +123,7 @@ bool MoveHandleCommand::mergeWith(const QUndoCommand* other) {
   if (mValue == mPrevious) {
     // Back where the drag started: the stack drops an obsolete command without undoing
     // it, so put the document back ourselves.
-    mDocument->setHandle({}, mHandle, mPrevious);
+    restorePrevious();
     setObsolete(true);
   }
   return true;

@@ -3,6 +3,7 @@
 #include <QUndoCommand>
 
 #include <optional>
+#include <set>
 
 #include "core/rig/ik_handle.h"
 
@@ -42,6 +43,8 @@ class EditHandleCommand : public QUndoCommand {
 // one command per move, mergeable after the first (Tiled's object drag), so a drag is one
 // undo step; a drag back to the start leaves an obsolete command, which the stack drops.
 // A target move switches the handle to TargetSource::Handle; undo restores its source.
+// The moved handle is posed (Document::posedHandles) so the move shows even where clip
+// curves animate it; undo restores the posed handles too.
 class MoveHandleCommand : public QUndoCommand {
  public:
   enum class Part { Target, Pole };
@@ -53,6 +56,7 @@ class MoveHandleCommand : public QUndoCommand {
   MoveHandleCommand(Document* document, int handle, Part part, const IkHandle& startValue,
                     QUndoCommand* parent = nullptr);
 
+  int handle() const { return mHandle; }
   void setMergeable(bool mergeable) { mMergeable = mergeable; }
   void redo() override;
   void undo() override;
@@ -60,12 +64,15 @@ class MoveHandleCommand : public QUndoCommand {
   bool mergeWith(const QUndoCommand* other) override;
 
  private:
+  void restorePrevious();
+
   Document* const mDocument;
   const int mHandle;
   const Part mPart;
   bool mMergeable = false;
-  IkHandle mValue;     // applied by redo
-  IkHandle mPrevious;  // the handle before the first command of the drag
+  IkHandle mValue;               // applied by redo
+  IkHandle mPrevious;            // the handle before the first command of the drag
+  std::set<int> mPreviousPosed;  // the posed handles before the first command of the drag
 };
 
 }  // namespace articula::ui

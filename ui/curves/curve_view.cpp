@@ -70,6 +70,19 @@ RotationOrder rotationOrderOf(const Scene& scene, int joint) {
   return index < scene.rotationOrders.size() ? scene.rotationOrders[index] : RotationOrder::XYZ;
 }
 
+// Curves of the active rig's handles ("ik.<handle>.target.x", ...) belong to their handle:
+// shown while it is selected, as a joint's channels are while the joint is; every other
+// curve (stride curves, curves of handles no rig has) always.
+bool showsCurve(const Document& document, const std::string& curve) {
+  const RigDefinition* rig = document.activeRig();
+  if (!rig) return true;
+  for (int handle = 0; handle < static_cast<int>(rig->handles.size()); ++handle) {
+    const IkHandle& ik = rig->handles[static_cast<std::size_t>(handle)];
+    if (curve.starts_with(handleCurveName(ik.name, ""))) return handle == document.selectedHandle();
+  }
+  return true;
+}
+
 }  // namespace
 
 // The QCustomPlot the view draws into; its input and paint go back to the view.
@@ -232,9 +245,17 @@ void CurveView::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::TimeChanged:
       mPlot->update();
       break;
+    case ChangeEvent::Type::RigChanged:  // handles (which own their curves) came or went
+      rebuildEntries();
+      mPlot->replot();
+      break;
+    case ChangeEvent::Type::HandleEdited:  // a rename gives its curves another prefix
+      if (event.handle == mDocument->selectedHandle()) {
+        rebuildEntries();
+        mPlot->replot();
+      }
+      break;
     case ChangeEvent::Type::PoseEdited:
-    case ChangeEvent::Type::RigChanged:  // rigs move the pose, never the clip's keys
-    case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
       break;
   }
@@ -248,6 +269,7 @@ void CurveView::rebuildEntries() {
   const Scene& scene = mDocument->scene();
   int curveIndex = 0;
   for (const KeyChannel& channel : curveChannels(*clip)) {
+    if (!showsCurve(*mDocument, channel.curve)) continue;
     mEntries.push_back({channel, -1, QString::fromStdString(channel.curve), entryColour(channel, -1, curveIndex),
                         entryStyle(channel, curveIndex)});
     ++curveIndex;

@@ -25,8 +25,9 @@ class CurvePlot;
 class Document;
 struct ChangeEvent;
 
-// The curve editor (Olive's CurveView over its KeyframeView): the stride curves and the
-// channels of the selected joints plotted against time, one colour each with a legend.
+// The curve editor (Olive's CurveView over its KeyframeView): the stride curves, the
+// channels of the selected joints and the curves of the selected IK handle (target, pole,
+// weight) plotted against time, one colour each with a legend.
 // Scalar curves (translation and scale components, named curves) show their keys and, for
 // selected Bézier keys, their handles; rotations show as Euler angles in degrees in the
 // joint's rotation order, unwrapped by the continuity filter of core/math/euler.h, with

@@ -57,6 +57,8 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), mTable(
   addRow(mTable, viewport + tr(" ▸ Pan"), tr("Alt+Middle drag (Maya), Shift+Middle drag (Blender)"));
   addRow(mTable, viewport + tr(" ▸ Zoom"), tr("Wheel, Alt+Right drag (Maya), Ctrl+Middle drag (Blender)"));
   addRow(mTable, viewport + tr(" ▸ Select joint"), tr("Click; Shift+Click adds"));
+  addRow(mTable, viewport + tr(" ▸ Move IK target or pole"), tr("Left drag its marker (Auto Key keys it)"));
+  addRow(mTable, viewport + tr(" ▸ Pose and IK/FK menu"), tr("Right click"));
   // The timeline's and curve editor's mouse, and how the keyboard leaves a text field.
   const QString timeline = tr("Timeline");
   addRow(mTable, timeline + tr(" ▸ Scrub"), tr("Click or drag on the ruler"));

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "ui/commands/handle_commands.h"
+#include "ui/commands/ik_fk_snap_command.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/commands/rig_set_command.h"
 #include "ui/commands/set_rig_enabled_command.h"
@@ -53,7 +54,9 @@ RigDock::RigDock(Document* document, QWidget* parent)
       mRemoveHandleAction(new QAction(tr("&Remove IK Handle"), this)),
       mBuildHumanoidAction(new QAction(tr("Build &Humanoid Rig"), this)),
       mEnableRigAction(new QAction(tr("Rig &Enabled"), this)),
-      mKeyPoseAction(new QAction(tr("&Key Pose"), this)) {
+      mKeyPoseAction(new QAction(tr("&Key Pose"), this)),
+      mSnapFkToIkAction(new QAction(tr("Snap &FK to IK"), this)),
+      mSnapIkToFkAction(new QAction(tr("Snap &IK to FK"), this)) {
   setObjectName(QStringLiteral("RigDock"));
   mAddHandleAction->setObjectName(QStringLiteral("actionAddIkHandle"));
   mAddHandleAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_I));
@@ -66,11 +69,19 @@ RigDock::RigDock(Document* document, QWidget* parent)
   mEnableRigAction->setCheckable(true);
   mEnableRigAction->setToolTip(tr("Solve the active rig (off: the pose is pure FK)"));
   mKeyPoseAction->setObjectName(QStringLiteral("actionRigKeyPose"));
-  mKeyPoseAction->setToolTip(tr("Key the posed and selected joints at the current frame"));
+  mKeyPoseAction->setToolTip(
+      tr("Key the pose shown at the current frame: posed and selected joints, every joint the rig moved, and the "
+         "selected handle's target"));
+  mSnapFkToIkAction->setObjectName(QStringLiteral("actionSnapFkToIk"));
+  mSnapFkToIkAction->setToolTip(tr("Pose the selected handle's FK joints where the IK solve put them"));
+  mSnapIkToFkAction->setObjectName(QStringLiteral("actionSnapIkToFk"));
+  mSnapIkToFkAction->setToolTip(tr("Move the selected handle's target and pole to the FK pose"));
   connect(mAddHandleAction, &QAction::triggered, this, &RigDock::addHandle);
   connect(mRemoveHandleAction, &QAction::triggered, this, &RigDock::removeSelectedHandle);
   connect(mBuildHumanoidAction, &QAction::triggered, this, &RigDock::buildHumanoidRig);
   connect(mKeyPoseAction, &QAction::triggered, this, &RigDock::keyPose);
+  connect(mSnapFkToIkAction, &QAction::triggered, this, &RigDock::snapFkToIk);
+  connect(mSnapIkToFkAction, &QAction::triggered, this, &RigDock::snapIkToFk);
   connect(mEnableRigAction, &QAction::toggled, this, [this](bool enabled) {
     if (mRefreshing || enabled == mDocument->rigEnabled()) return;
     mDocument->undoStack()->push(new SetRigEnabledCommand(mDocument, enabled));
@@ -138,6 +149,11 @@ RigDock::RigDock(Document* document, QWidget* parent)
   buildRow->addWidget(makeButton(mKeyPoseAction, content));
   buildRow->addStretch(1);
   layout->addLayout(buildRow);
+  auto* snapRow = new QHBoxLayout;
+  snapRow->addWidget(makeButton(mSnapFkToIkAction, content));
+  snapRow->addWidget(makeButton(mSnapIkToFkAction, content));
+  snapRow->addStretch(1);
+  layout->addLayout(snapRow);
   layout->addWidget(mHandleView, 1);
   auto* solverRow = new QHBoxLayout;
   solverRow->addWidget(new QLabel(tr("Solver"), content));
@@ -246,8 +262,38 @@ void RigDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::ClipEdited:
       break;
   }
-  // Posed or selected joints of a clip can be keyed: any change may alter that.
+  // What can be keyed or snapped depends on the pose, the selection and the rig: any change
+  // may alter it.
+  refreshActions();
+}
+
+void RigDock::refreshActions() {
   mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument));
+  const int handle = mDocument->selectedHandle();
+  mSnapFkToIkAction->setEnabled(SnapFkToIkCommand::canSnap(*mDocument, handle));
+  mSnapIkToFkAction->setEnabled(SnapIkToFkCommand::canSnap(*mDocument, handle));
+}
+
+bool RigDock::snapFkToIk() {
+  const int handle = mDocument->selectedHandle();
+  if (!SnapFkToIkCommand::canSnap(*mDocument, handle)) {
+    showProblem(tr("Nothing to snap: select an IK handle of the rig while it solves."));
+    return false;
+  }
+  mDocument->undoStack()->push(new SnapFkToIkCommand(mDocument, handle));
+  showInfo(tr("Posed the FK joints on the IK result."));
+  return true;
+}
+
+bool RigDock::snapIkToFk() {
+  const int handle = mDocument->selectedHandle();
+  if (!SnapIkToFkCommand::canSnap(*mDocument, handle)) {
+    showProblem(tr("Nothing to snap: select an IK handle of the rig."));
+    return false;
+  }
+  mDocument->undoStack()->push(new SnapIkToFkCommand(mDocument, handle));
+  showInfo(tr("Moved the IK target and pole to the FK pose."));
+  return true;
 }
 
 void RigDock::refreshRigState() {
@@ -264,7 +310,7 @@ void RigDock::refreshRigState() {
   mEnableRigAction->setChecked(mDocument->rigEnabled());
   mRefreshing = false;
   mEnableRigAction->setEnabled(rig != nullptr);
-  mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument));
+  refreshActions();
   refreshWeight();
 }
 

@@ -18,7 +18,8 @@ struct ChangeEvent;
 // The Rig panel: the active rig's IK handles (name, solver, state of the last solve) and
 // what an animator does with them — build the humanoid rig from the joint names, add a
 // handle on the selected joints with a chosen solver, remove the selected handle, switch
-// the rig on and off, blend the selected handle between FK (0) and IK (1), key the pose.
+// the rig on and off, blend the selected handle between FK (0) and IK (1), snap its FK
+// joints to the IK result or its target and pole to the FK pose, key the pose.
 // Every edit is one undo step (a weight-slider drag included). Selecting a handle row
 // selects the handle in the document and a handle selected elsewhere (outliner,
 // viewport) is selected here. Refusals (a selection that is not an ancestor line, a
@@ -42,6 +43,8 @@ class RigDock : public QDockWidget {
   QAction* buildHumanoidAction() const { return mBuildHumanoidAction; }
   QAction* enableRigAction() const { return mEnableRigAction; }  // checkable
   QAction* keyPoseAction() const { return mKeyPoseAction; }
+  QAction* snapFkToIkAction() const { return mSnapFkToIkAction; }
+  QAction* snapIkToFkAction() const { return mSnapIkToFkAction; }
 
   IkSolverKind chosenSolver() const;
   void setChosenSolver(IkSolverKind solver);
@@ -52,6 +55,8 @@ class RigDock : public QDockWidget {
   bool removeSelectedHandle();
   bool buildHumanoidRig();
   bool keyPose();
+  bool snapFkToIk();  // the selected handle's chain
+  bool snapIkToFk();
 
  signals:
   void problem(const QString& message);
@@ -62,6 +67,7 @@ class RigDock : public QDockWidget {
   void syncSelectionFromDocument();
   void refreshRigState();
   void refreshWeight();
+  void refreshActions();
   void weightSliderMoved(int value);
   void showProblem(const QString& message);
   void showInfo(const QString& message);
@@ -79,6 +85,8 @@ class RigDock : public QDockWidget {
   QAction* const mBuildHumanoidAction;
   QAction* const mEnableRigAction;
   QAction* const mKeyPoseAction;
+  QAction* const mSnapFkToIkAction;
+  QAction* const mSnapIkToFkAction;
   bool mSyncing = false;
   bool mRefreshing = false;
   // Set once a slider drag has pushed its first command: the drag's later commands merge

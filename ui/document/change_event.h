@@ -16,7 +16,8 @@ struct ChangeEvent {
     JointRenamed,        // `joint` has a new name
     ClipEdited,          // keys of clip `clip` changed; the pose was re-evaluated
     RigChanged,          // the rigs, the active rig or its handle list changed; pose re-evaluated
-    HandleEdited,        // handle `handle` of the active rig changed (settings, target, pole)
+    HandleEdited,        // handle `handle` of the active rig changed (settings, target, pole,
+                         // posed or not); -1: several handles' posed state
     RigEnabledChanged,   // the active rig was switched on or off; the pose was re-evaluated
   };
 

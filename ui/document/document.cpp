@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "core/skeleton/local_to_model.h"
@@ -34,6 +35,7 @@ void Document::replaceScene(Scene scene, const QString& filePath, const QString&
   mSelectedJoints.clear();
   mSelectedHandle = -1;
   mPoseOverrides.clear();
+  mPosedHandles.clear();
   mRigSet = std::move(rigs);
   mRigEnabled = rigEnabled;
   bindRig();
@@ -53,6 +55,7 @@ void Document::setCurrentClip(int index) {
   mSampler.reset(currentClip());
   mTime = currentClip()->startTime;
   mPoseOverrides.clear();
+  mPosedHandles.clear();
   evaluatePose();
   emitChanged(ChangeEvent::Type::CurrentClipChanged);
 }
@@ -64,6 +67,7 @@ void Document::setTime(double seconds) {
   if (seconds == mTime) return;
   mTime = seconds;
   mPoseOverrides.clear();
+  mPosedHandles.clear();
   evaluatePose();
   emitChanged(ChangeEvent::Type::TimeChanged);
 }
@@ -133,10 +137,28 @@ void Document::evaluatePose() {
   mRigSolved = false;
   if (!mRigEnabled || !mRig) return;
   mInputModelPose.assign(mModelPose.begin(), mModelPose.end());
-  if (!mRig->solve(mLocalPose, mTime, currentClip())) return;
+  mInputLocalPose.assign(mLocalPose.begin(), mLocalPose.end());
+  if (!mRig->solve(mLocalPose, mTime, clipForSolve())) return;
   const auto solvedModel = mRig->modelMatrices();
   std::copy_n(solvedModel.begin(), std::min(solvedModel.size(), mModelPose.size()), mModelPose.begin());
   mRigSolved = true;
+}
+
+const Clip* Document::clipForSolve() {
+  const Clip* clip = currentClip();
+  const RigDefinition* rig = activeRig();
+  if (!clip || !rig || mPosedHandles.empty()) return clip;
+  // The rig reads only the clip's named curves; a posed handle's curves (all but `enabled`,
+  // which a drag does not set) are left out so its own values show.
+  mSolveCurves.curves = clip->curves;
+  for (int handle : mPosedHandles) {
+    const std::string& name = rig->handles[static_cast<std::size_t>(handle)].name;
+    const std::string prefix = handleCurveName(name, "");
+    const std::string enabled = handleCurveName(name, "enabled");
+    std::erase_if(mSolveCurves.curves,
+                  [&](const auto& entry) { return entry.first.starts_with(prefix) && entry.first != enabled; });
+  }
+  return &mSolveCurves;
 }
 
 void Document::bindRig() {
@@ -157,6 +179,8 @@ void Document::bindRig() {
 
 RigSet Document::setRigSet(DocumentEditKey, RigSet rigs) {
   std::swap(rigs, mRigSet);
+  // Handle indices may name other handles now.
+  mPosedHandles.clear();
   bindRig();
   evaluatePose();
   const RigDefinition* rig = activeRig();
@@ -196,6 +220,20 @@ bool Document::setRigEnabled(DocumentEditKey, bool enabled) {
   evaluatePose();
   emitChanged(ChangeEvent::Type::RigEnabledChanged);
   return previous;
+}
+
+std::set<int> Document::setPosedHandles(DocumentEditKey, std::set<int> handles) {
+  std::erase_if(handles, [this](int handle) { return !activeHandle(handle); });
+  if (handles == mPosedHandles) return handles;
+  std::vector<int> changed;
+  std::set_symmetric_difference(handles.begin(), handles.end(), mPosedHandles.begin(), mPosedHandles.end(),
+                                std::back_inserter(changed));
+  std::swap(handles, mPosedHandles);
+  evaluatePose();
+  // A handle edit, not a pose edit: a target drag that poses its handle on the first mouse
+  // move goes on (the viewport ends a handle drag on any other change).
+  emitChanged(ChangeEvent::Type::HandleEdited, -1, -1, changed.size() == 1 ? changed.front() : -1);
+  return handles;
 }
 
 std::optional<Transform> Document::setPoseOverride(DocumentEditKey, int joint, std::optional<Transform> local) {
@@ -248,6 +286,7 @@ std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clip
   mSampler.reset(currentClip());
   mTime = currentClip() ? currentClip()->startTime : 0.0;
   mPoseOverrides.clear();
+  mPosedHandles.clear();
   evaluatePose();
   emitChanged(ChangeEvent::Type::CurrentClipChanged);
   return clips;

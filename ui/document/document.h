@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -111,6 +112,15 @@ class Document : public QObject {
   // Model-space matrices of the pose the rig started from (clip + overrides, before IK):
   // what IkPole::Space::Joint poles are carried by. Equals modelPose() when no rig solved.
   std::span<const Affine> inputModelPose() const { return mRigSolved ? mInputModelPose : mModelPose; }
+  // Local transforms of that same pose (clip + overrides, before IK): comparing them with
+  // localPose() tells which joints the rig moved. Equals localPose() when no rig solved.
+  std::span<const Transform> inputLocalPose() const { return mRigSolved ? mInputLocalPose : mLocalPose; }
+
+  // Handles of the active rig posed by hand at the current time (a target or pole drag):
+  // their own target, pole, weight and orientation replace what the current clip's curves
+  // give them, as a pose override replaces a joint's keys, so an animated target can be
+  // dragged. Moving the time, changing the clip or the rigs drops them; keying writes them.
+  const std::set<int>& posedHandles() const { return mPosedHandles; }
 
   // Pose overrides: joints posed by hand at the current time, as local transforms that
   // replace what the clip gives. As in Maya and Blender, such an edit shows at once but is
@@ -139,6 +149,10 @@ class Document : public QObject {
   // (a drag) goes to the bound rig without rebinding; anything else rebinds. Emits
   // HandleEdited. Ignored (returns nullopt) without an active rig or for a bad index.
   std::optional<IkHandle> setHandle(DocumentEditKey, int handle, IkHandle value);
+  // Replaces the posed handles (indices outside the active rig are dropped), re-evaluates
+  // the pose and emits HandleEdited (the handle whose posed state changed, -1 for several),
+  // nothing when the set is the same; returns the set it replaced.
+  std::set<int> setPosedHandles(DocumentEditKey, std::set<int> handles);
   // Emits RigEnabledChanged; returns the previous state.
   bool setRigEnabled(DocumentEditKey, bool enabled);
 
@@ -149,6 +163,7 @@ class Document : public QObject {
   void evaluatePose();
   void emitChanged(ChangeEvent::Type type, int joint = -1, int clip = -1, int handle = -1);
   void bindRig();
+  const Clip* clipForSolve();
 
   Scene mScene;
   QString mFilePath;
@@ -168,6 +183,9 @@ class Document : public QObject {
   QString mRigError;
   bool mRigSolved = false;
   std::vector<Affine> mInputModelPose;
+  Pose mInputLocalPose;
+  std::set<int> mPosedHandles;
+  Clip mSolveCurves;  // the current clip's curves without the posed handles' (clipForSolve)
 };
 
 }  // namespace articula::ui
