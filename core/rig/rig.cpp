@@ -158,7 +158,6 @@ Result<Rig> Rig::bind(const Skeleton& skeleton, RigDefinition definition) {
     BoundHandle b;
     b.chain = std::move(*chain);
     b.workspace.resize(b.chain);
-    b.twoBoneWorkspace.reserve(b.chain.path().size());
     for (const JointLimit& l : h.limits) b.constraints.push_back(l.toConstraint());
     if (!h.limits.empty()) {
       b.tipConstraint = b.constraints.back();
@@ -578,7 +577,6 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
       job.toleranceModel = h.toleranceModel;
       job.method =
           h.solver == IkSolverKind::TwoBone ? TwoBoneIkJob::Method::LawOfCosines : TwoBoneIkJob::Method::TrigFree;
-      job.workspace = &b.twoBoneWorkspace;
       job.report = &ik;
       ok = job.run();
       break;

@@ -158,7 +158,6 @@ class Rig {
   struct BoundHandle {
     IkChain chain;
     IkChainWorkspace workspace;
-    TwoBoneIkWorkspace twoBoneWorkspace;       // two-bone solvers: the limb, derived once per change
     std::vector<JointConstraint> constraints;  // empty or one per chain joint
     bool tipLimited = false;
     JointConstraint tipConstraint;

@@ -1,7 +1,6 @@
 #include "core/skeleton/skeleton.h"
 
 #include <algorithm>
-#include <atomic>
 #include <unordered_set>
 
 namespace articula {
@@ -13,13 +12,7 @@ int Skeleton::addJoint(std::string name, int parent, const Transform& restLocal,
   mKinds.push_back(kind);
   mIds.push_back(mNextId++);
   mRestPose.push_back(restLocal);
-  mHierarchyRevision = newHierarchyRevision();
   return index;
-}
-
-std::uint64_t Skeleton::newHierarchyRevision() {
-  static std::atomic<std::uint64_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 int Skeleton::findJoint(std::string_view name) const {
