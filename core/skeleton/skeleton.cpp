@@ -42,6 +42,21 @@ bool Skeleton::isAncestorOrSelf(int ancestor, int joint) const {
   return false;
 }
 
+std::vector<int> Skeleton::subtree(int joint) const {
+  std::vector<int> result{joint};
+  // inside[i - joint]: joint i is in the sub-tree; parents come first, so each is known in turn.
+  std::vector<char> inside(static_cast<std::size_t>(jointCount() - joint), 0);
+  inside[0] = 1;
+  for (int i = joint + 1; i < jointCount(); ++i) {
+    const int p = parent(i);
+    if (p >= joint && inside[static_cast<std::size_t>(p - joint)] != 0) {
+      inside[static_cast<std::size_t>(i - joint)] = 1;
+      result.push_back(i);
+    }
+  }
+  return result;
+}
+
 std::optional<std::string> Skeleton::validate() const {
   std::unordered_set<std::string_view> seen;
   for (int i = 0; i < jointCount(); ++i) {

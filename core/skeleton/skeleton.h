@@ -61,6 +61,9 @@ class Skeleton {
   std::vector<int> children(int joint) const;
   // True if `ancestor` is `joint` or lies on its parent line.
   bool isAncestorOrSelf(int ancestor, int joint) const;
+  // `joint` and all its descendants, parent before child (ascending indices), found in one
+  // pass over the joints after it: a joint is inside when its parent is.
+  std::vector<int> subtree(int joint) const;
 
   // nullopt when valid; otherwise a message naming the first bad joint (parent order,
   // parent out of range, empty or duplicate name, non-finite or zero-scale rest pose).
