@@ -264,6 +264,7 @@ Result<BakeReport> BakeJob::run() const {
   std::set<int> joints(options.joints.begin(), options.joints.end());
   std::set<int> rotated, translated;
   if (corrector != nullptr) {
+    corrector->begin(clip);
     for (const int j : corrector->rotatedJoints()) rotated.insert(j);
     for (const int j : corrector->translatedJoints()) translated.insert(j);
   }

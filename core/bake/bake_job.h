@@ -20,6 +20,9 @@ namespace articula {
 class PoseCorrector {
  public:
   virtual ~PoseCorrector() = default;
+  // The clip of the correct() calls that follow, until the next begin(); called by a bake
+  // before its frames, so that what a corrector finds in the clip by name is found once.
+  virtual void begin(const Clip& /*clip*/) {}
   // Corrects `pose` (local transforms, one per skeleton node) at clip time `timeSeconds`;
   // `clip` supplies animated handle inputs and stride curves. False when it refused the pose.
   virtual bool correct(std::span<Transform> pose, double timeSeconds, const Clip& clip) = 0;

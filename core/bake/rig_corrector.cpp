@@ -4,7 +4,13 @@
 
 namespace articula {
 
+void RigPoseCorrector::begin(const Clip& clip) {
+  mRig->findCurves(&clip, mCurves);
+  mCurvesClip = &clip;
+}
+
 bool RigPoseCorrector::correct(std::span<Transform> pose, double timeSeconds, const Clip& clip) {
+  if (&clip == mCurvesClip) return mRig->solve(pose, timeSeconds, mCurves);
   return mRig->solve(pose, timeSeconds, &clip);
 }
 

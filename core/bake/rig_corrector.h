@@ -17,6 +17,7 @@ class RigPoseCorrector final : public PoseCorrector {
  public:
   explicit RigPoseCorrector(Rig& rig) : mRig(&rig) {}
 
+  void begin(const Clip& clip) override;
   bool correct(std::span<Transform> pose, double timeSeconds, const Clip& clip) override;
   std::vector<int> rotatedJoints() const override;
   std::vector<int> translatedJoints() const override;
@@ -25,6 +26,9 @@ class RigPoseCorrector final : public PoseCorrector {
 
  private:
   Rig* mRig;
+  // The rig's curves in the clip of the last begin(), read by correct() for that clip.
+  const Clip* mCurvesClip = nullptr;
+  RigCurves mCurves;
 };
 
 }  // namespace articula

@@ -9,22 +9,7 @@ namespace articula {
 namespace {
 
 std::optional<std::string> checkInputs(const CcdIkJob& job) {
-  if (job.chain == nullptr) return std::string("CCD IK: no chain");
-  if (job.workspace == nullptr) return std::string("CCD IK: no workspace");
-  if (job.workspace->size() != job.chain->size())
-    return std::string("CCD IK: the workspace is not sized for the chain");
-  if (!job.constraints.empty()) {
-    if (job.constraints.size() != static_cast<std::size_t>(job.chain->size()))
-      return std::string("CCD IK: constraints must be empty or one per chain joint");
-    for (std::size_t k = 0; k < job.constraints.size(); ++k) {
-      if (auto e = job.constraints[k].isValid() ? std::nullopt : job.constraints[k].validate())
-        return "CCD IK: constraint of chain joint " + std::to_string(k) + ": " + *e;
-    }
-  }
-  if (!job.targetModel.allFinite()) return std::string("CCD IK: the target is not finite");
-  if (!(job.toleranceModel >= 0.0f) || !std::isfinite(job.toleranceModel))
-    return std::string("CCD IK: the tolerance is negative or not finite");
-  if (job.maxIterations < 1) return std::string("CCD IK: maxIterations must be at least 1");
+  if (auto e = checkChainJob("CCD IK", job)) return e;
   if (!(job.maxAngleStepRad > 0.0f && job.maxAngleStepRad <= kPi + 1e-6f))
     return std::string("CCD IK: maxAngleStepRad is not in (0, pi]");
   return std::nullopt;

@@ -28,26 +28,6 @@ constexpr float kStallRatio2 = 0.99f * 0.99f;
 constexpr float kFreeFirstPassRatio2 = 0.0f;
 constexpr float kLimitedFirstPassRatio2 = 0.3f * 0.3f;
 
-std::optional<std::string> checkInputs(const FabrikIkJob& job) {
-  if (job.chain == nullptr) return std::string("FABRIK IK: no chain");
-  if (job.workspace == nullptr) return std::string("FABRIK IK: no workspace");
-  if (job.workspace->size() != job.chain->size())
-    return std::string("FABRIK IK: the workspace is not sized for the chain");
-  if (!job.constraints.empty()) {
-    if (job.constraints.size() != static_cast<std::size_t>(job.chain->size()))
-      return std::string("FABRIK IK: constraints must be empty or one per chain joint");
-    for (std::size_t k = 0; k < job.constraints.size(); ++k) {
-      if (auto e = job.constraints[k].isValid() ? std::nullopt : job.constraints[k].validate())
-        return "FABRIK IK: constraint of chain joint " + std::to_string(k) + ": " + *e;
-    }
-  }
-  if (!job.targetModel.allFinite()) return std::string("FABRIK IK: the target is not finite");
-  if (!(job.toleranceModel >= 0.0f) || !std::isfinite(job.toleranceModel))
-    return std::string("FABRIK IK: the tolerance is negative or not finite");
-  if (job.maxIterations < 1) return std::string("FABRIK IK: maxIterations must be at least 1");
-  return std::nullopt;
-}
-
 // Direction of bone k in chain space from the current rotations (fallback when two solved
 // positions coincide).
 Vec3 boneDirection(const IkChainJoint& J) {
@@ -162,17 +142,14 @@ Vec3 boneAlong(const Vec3& dir, const IkChainJoint& J) {
 
 // FABRIK's passes on positions without limits, each joint placed along the line to its
 // neighbour's new position: only the new position is needed, one scale of the difference.
-// Each is a function of its own (ARTICULA_IK_HOT's clones are never inlined), so that the
-// position carried from joint to joint stays in registers: inlined into solvePasses, the
-// clones spilled it to the stack, a store and a reload on the serial path of every joint.
-ARTICULA_IK_HOT void backwardFree(Vec3* p, const IkChainJoint* joints, int n, const Vec3& target) {
+void backwardFree(Vec3* p, const IkChainJoint* joints, int n, const Vec3& target) {
   Vec3 next = target;
   for (int k = n - 2; k >= 0; --k) {
     next -= boneAlong(next - p[k], joints[k]);
     p[k] = next;
   }
 }
-ARTICULA_IK_HOT void forwardFree(Vec3* p, const IkChainJoint* joints, int n) {
+void forwardFree(Vec3* p, const IkChainJoint* joints, int n) {
   Vec3 above = p[0];
   for (int k = 0; k + 1 < n; ++k) {
     above += boneAlong(p[k + 1] - above, joints[k]);
@@ -196,7 +173,7 @@ struct Passes {
 // FABRIK passes from the workspace's positions until the tip is within tolerance, the passes
 // stall under limits, or maxIterations; the rotations are recovered however it ends.
 // Returns the passes used.
-ARTICULA_IK_HOT int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
+int solvePasses(IkChainWorkspace& ws, const Passes& s, float error) {
   // Locals, not `s`'s members: the passes store floats through `p`, which could alias them.
   const Vec3 target = s.target;
   const Vec3 root = s.root;
@@ -276,7 +253,8 @@ ARTICULA_IK_HOT int solvePasses(IkChainWorkspace& ws, const Passes& s, float err
 // (π: none), for chains whose bounds are the limits themselves.
 float largestBoundTurnRad(const IkChainWorkspace& ws) {
   float cosTurn = -1.0f;
-  for (int k = 1; k + 1 < ws.size(); ++k) cosTurn = std::max(cosTurn, ws.joints[static_cast<std::size_t>(k)].backwardCos);
+  for (int k = 1; k + 1 < ws.size(); ++k)
+    cosTurn = std::max(cosTurn, ws.joints[static_cast<std::size_t>(k)].backwardCos);
   return std::acos(cosTurn);
 }
 
@@ -362,13 +340,13 @@ void restoreInput(IkChainWorkspace& ws, const Vec3& root) {
 }  // namespace
 
 std::optional<std::string> FabrikIkJob::validate() const {
-  if (auto e = checkInputs(*this)) return e;
+  if (auto e = checkChainJob("FABRIK IK", *this)) return e;
   IkChainWorkspace scratch(*chain);
   return scratch.load(*chain, pose, model);
 }
 
 bool FabrikIkJob::run() const {
-  if (checkInputs(*this)) return false;
+  if (checkChainJob("FABRIK IK", *this)) return false;
   IkChainWorkspace& ws = *workspace;
   if (ws.load(*chain, pose, model)) return false;
 

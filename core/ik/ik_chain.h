@@ -11,13 +11,13 @@
 //    the solvers can move positions keeping bone lengths;
 //  - a joint's parent space, where its local rotation and its constraints live;
 //  - a joint's rotation space (before its local rotation), where its bone axis lives.
+#include <cmath>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/ik/ik_constraints.h"
-#include "core/ik/ik_input_record.h"
 #include "core/math/transform.h"
 #include "core/skeleton/skeleton.h"
 #include "core/util/result.h"
@@ -123,14 +123,6 @@ struct IkChainWorkspace {
   // size()-2) has a non-uniform scale (|sx|, |sy|, |sz| differ by more than 1e-4
   // relatively; signs may differ: mirrors are fine); a bone is shorter than 1e-6 of the
   // chain's length (zero-length bone).
-  // The rigid data (frame, bone offsets and lengths, links, scale checks) is derived only
-  // when what it comes from changed since the last successful load (compared bit for bit:
-  // the path's translations and scales, the rotations of joints between chain joints, the
-  // frame); the chain joints' rotations are read every time. When they are, bit for bit,
-  // the ones the last store() wrote (a solve tracking its own result, as a live drag or a
-  // runtime does), the solve's state carries on instead of FK: input rotations are the
-  // stored ones and positions and frames are where the solve left them, which FK of those
-  // rotations reproduces within float rounding.
   std::optional<std::string> load(const IkChain& chain, std::span<const Transform> pose, std::span<const Affine> model);
 
   // FK in chain space from chain joint `from` down, with the current rotations: positions of
@@ -149,9 +141,8 @@ struct IkChainWorkspace {
   void recoverRotations(std::span<const JointConstraint> constraints);
 
   // Writes the solved local rotations (in the input's hemisphere) into the pose; with
-  // writeRootTranslation, also the root's local translation (positions[0]). Remembers the
-  // rotations written, so that the next load() of them carries the solve on.
-  void store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation);
+  // writeRootTranslation, also the root's local translation (positions[0]).
+  void store(const IkChain& chain, std::span<Transform> pose, bool writeRootTranslation) const;
 
   Vec3 toChainPoint(const Vec3& pointModel) const { return modelToChain * (pointModel - originModel); }
   Vec3 toModelPoint(const Vec3& pointChain) const { return originModel + chainToModel * pointChain; }
@@ -167,23 +158,33 @@ struct IkChainWorkspace {
   Vec3 originModel = Vec3::Zero();
   float totalLength = 0.0f;  // sum of bone lengths, chain space
 
-  // load()'s record of what the rigid data was derived from (see load()).
-  IkInputRecord structure;
-
  private:
-  // The chain joints' rotations the last store() wrote (all but the tip's), while the state
-  // is still that solve's: any load() that does not carry it on forgets them.
-  std::vector<Quat> mStoredRotations;
-  bool mStoredValid = false;
-
-  // Records the structure inputs; true when they differ from the last successful load's.
-  bool updateStructure(const IkChain& chain, std::span<const Transform> pose, const Affine& frame);
-  // load() when the structure is unchanged: the chain joints' rotations and FK only; with
-  // carryOn (the rotations are the stored ones), the rotations only.
-  std::optional<std::string> loadRotations(const IkChain& chain, std::span<const Transform> pose, bool carryOn);
-  // The solved joints' rotations in the pose are, bit for bit, the last store()'s.
-  bool matchesStored(const IkChain& chain, std::span<const Transform> pose) const;
+  // load()'s stages: the chain frame and its inverse; the bones, links and input rotations.
+  std::optional<std::string> loadFrame(const IkChain& chain, std::span<const Transform> pose,
+                                       std::span<const Affine> model);
+  void loadBones(const IkChain& chain, std::span<const Transform> pose);
 };
+
+// The checks CCD and FABRIK make alike on their jobs, messages prefixed with the solver's
+// name ("CCD IK"): a chain, a workspace sized for it, constraints empty or one valid per chain
+// joint, a finite target, a finite non-negative tolerance, maxIterations at least 1.
+template <class ChainJob>
+std::optional<std::string> checkChainJob(const std::string& solver, const ChainJob& job) {
+  if (job.chain == nullptr) return solver + ": no chain";
+  if (job.workspace == nullptr) return solver + ": no workspace";
+  if (job.workspace->size() != job.chain->size()) return solver + ": the workspace is not sized for the chain";
+  if (!job.constraints.empty() && job.constraints.size() != static_cast<std::size_t>(job.chain->size()))
+    return solver + ": constraints must be empty or one per chain joint";
+  for (std::size_t k = 0; k < job.constraints.size(); ++k) {
+    if (auto e = job.constraints[k].isValid() ? std::nullopt : job.constraints[k].validate())
+      return solver + ": constraint of chain joint " + std::to_string(k) + ": " + *e;
+  }
+  if (!job.targetModel.allFinite()) return solver + ": the target is not finite";
+  if (!(job.toleranceModel >= 0.0f) || !std::isfinite(job.toleranceModel))
+    return solver + ": the tolerance is negative or not finite";
+  if (job.maxIterations < 1) return solver + ": maxIterations must be at least 1";
+  return std::nullopt;
+}
 
 // A model-space rotation (axisModel, angleRad) expressed in another space whose linear map to
 // model space is spaceToModelLinear (ozz's way): the axis, a direction, is carried into the

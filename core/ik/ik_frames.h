@@ -1,48 +1,11 @@
 #pragma once
 // Helpers shared inside core/ik: finiteness checks cheap enough for every run() (plain loops
 // the compiler inlines), the split of a uniform, possibly mirroring, scale into a signed scale
-// and a rotation, the shortest-arc rotation between unit vectors, a vector rotated by an
-// unnormalised quaternion, and the per-CPU clones of hot functions.
+// and a rotation, the shortest-arc rotation between unit vectors, and the frame above a skeleton root.
 #include <cmath>
 
 #include "core/math/quaternion.h"
 #include "core/math/transform.h"
-
-// The hot functions of a solve, compiled twice where the loader can pick per CPU (x86-64
-// ELF): for CPUs with AVX and for any x86-64. AVX's three-operand encoding saves most of the
-// register copies of scalar float code; the operations are the same IEEE ones in the same
-// order (no FMA: the IK sources build with -ffp-contract=off), so the clones write the same
-// bits. GCC does not inline the default-target helpers (Eigen's among them) into the AVX
-// clone unless the clones are flattened; clang inlines them and refuses flatten on clones. A
-// function's clones must be on its first declaration or definition in the file (clang).
-// ARTICULA_IK_HOT_WIDE adds a clone for x86-64-v4 (AVX-512): its 32 vector registers hold
-// the two-bone solve's live values, which spill to the stack with AVX's 16. The chain
-// solvers' functions measured slower with that clone, so they keep ARTICULA_IK_HOT.
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && !defined(ARTICULA_NO_TARGET_CLONES)
-#if defined(__clang__)
-#define ARTICULA_IK_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
-#else
-#define ARTICULA_IK_CLONES(...) __attribute__((target_clones(__VA_ARGS__), flatten))
-#endif
-#define ARTICULA_IK_HOT ARTICULA_IK_CLONES("avx", "default")
-#define ARTICULA_IK_HOT_WIDE ARTICULA_IK_CLONES("arch=x86-64-v4", "avx", "default")
-#else
-#define ARTICULA_IK_HOT
-#define ARTICULA_IK_HOT_WIDE
-#endif
-
-// A hot function's conditions that nearly never hold (RARE) or nearly always (USUAL), for
-// GCC and clang's block layout and register allocation: with the frequencies known, GCC keeps
-// the common path's values in registers and saves them only around the rare branches' calls
-// (every vector register is caller-saved), where without them it spilled about 20 of them
-// to the stack on the common path of the two-bone solve.
-#if defined(__GNUC__)
-#define ARTICULA_IK_RARE(condition) __builtin_expect(static_cast<bool>(condition), 0)
-#define ARTICULA_IK_USUAL(condition) __builtin_expect(static_cast<bool>(condition), 1)
-#else
-#define ARTICULA_IK_RARE(condition) static_cast<bool>(condition)
-#define ARTICULA_IK_USUAL(condition) static_cast<bool>(condition)
-#endif
 
 namespace articula::ik {
 
@@ -95,32 +58,12 @@ inline Quat fromToUnit(const Vec3& a, const Vec3& b) {
   return q;
 }
 
-// Shortest-arc rotation from `a` to `b`, non-zero vectors with |a|·|b| = normProduct (one of
-// them unit, typically), without normalising either: the half-way quaternion
-// (|a||b| + a·b, a × b), normalised once; fromToRotation's careful path near 180°.
-inline Quat fromToScaled(const Vec3& a, const Vec3& b, float normProduct) {
-  const float d = a.dot(b);
-  if (d < -0.9f * normProduct) return fromToRotation(a, b);
-  const Vec3 c = a.cross(b);
-  Quat q(normProduct + d, c.x(), c.y(), c.z());
-  q.coeffs() *= 1.0f / q.coeffs().norm();
-  return q;
-}
-
 // The model matrix above a skeleton root (its parent space), from the root's model matrix
 // and local transform; the local rotation as the rotation it stands for (toAffine assumes a
 // unit quaternion).
 inline Affine frameAboveRoot(const Affine& rootModel, Transform rootLocal) {
   rootLocal.rotation.normalize();
   return rootModel * rootLocal.toAffine().inverse(Eigen::Affine);
-}
-
-// q v q* for any non-zero q: v rotated by q / |q| and scaled by |q|², the homogeneous form of
-// the rotation, which needs no normalised q (Eigen's product assumes a unit q). With
-// t = 2 u × v: |q|² v + w t + u × t.
-inline Vec3 rotateScaled(const Quat& q, const Vec3& v) {
-  const Vec3 t = 2.0f * q.vec().cross(v);
-  return q.squaredNorm() * v + q.w() * t + q.vec().cross(t);
 }
 
 }  // namespace articula::ik

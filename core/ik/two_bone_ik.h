@@ -4,12 +4,10 @@
 //
 // Geometry is solved in the start joint's parent space (chain space, see ik_chain.h), where
 // the bones are rigid whatever the transforms above the start joint (translation, rotation,
-// non-uniform scale, mirroring): the end joint lands on the target in model space. The limb
-// itself is handled one step further in, in the start joint's rotation space, where the
-// upper bone is fixed; the target's direction and the pole's plane stay in chain space. The
-// start joint's new rotation is the rotation between the two (it maps its rotation space
-// into chain space), formed against its input rotation as reference; the mid joint's is the
-// knee's turn times its input.
+// non-uniform scale, mirroring): the end joint lands on the target in model space. The stages
+// (two_bone_ik.cpp), as ozz's: setup (bones, chain frame), soften (the reach), mid joint (the
+// knee's turn about the bend axis), start joint (the limb onto the target, the bend plane onto
+// the pole), weight (slerp from the input, into the input's hemisphere).
 //
 // The knee bends in the plane holding the start joint, the target and the pole, on the
 // pole's side. Both methods turn the knee by the law of cosines in its half-angle form
@@ -21,80 +19,16 @@
 //  - TrigFree: the upper bone goes to the knee's place on the intersection circle of the
 //    spheres about the start (radius of the upper bone) and the target (lower bone), picked
 //    in the pole's plane.
-// Either rotation is one rotation between two frames (a direction in the bend plane and the
-// bend axis, in start space and in chain space), normalised once. Only a non-zero twistAngleRad costs one sin/cos
-// pair.
+// Only a non-zero twistAngleRad costs one sin/cos pair.
 #include <optional>
 #include <span>
 #include <string>
 
 #include "core/ik/ik_chain.h"
-#include "core/ik/ik_input_record.h"
 #include "core/math/transform.h"
 #include "core/skeleton/skeleton.h"
 
 namespace articula {
-
-// What run() derives from everything but the target, the pole and the two solved rotations,
-// in chain space (the start joint's parent space): the chain frame and its inverse, the
-// bones as offsets in their joints' rotation spaces, and the link carrying the start joint's
-// rotation space into the mid joint's parent space. Vectors and the frames' columns are held
-// as (x, y, z, 0): the four lanes the solve loads.
-struct TwoBoneLimb {
-  Vec4 chainToModel[3] = {Vec4::UnitX(), Vec4::UnitY(), Vec4::UnitZ()};  // columns
-  Vec4 modelToChain[3] = {Vec4::UnitX(), Vec4::UnitY(), Vec4::UnitZ()};  // columns
-  Vec4 originModel = Vec4::Zero();
-  Vec4 start = Vec4::Zero();             // start joint position
-  Vec4 upperLocal = Vec4::Zero();        // start → mid, start rotation space
-  Vec4 upperDir = Vec4::Zero();          // upperLocal / upperLength
-  Vec4 lowerLocal = Vec4::Zero();        // mid → end, mid rotation space
-  Quat linkRotation = Quat::Identity();  // start rotation space → mid parent space, with linkScale
-  bool linkIsIdentity = true;            // exactly: the product with it can be left out
-  // The factors of the knee's four half-angle square roots: 0.5, 0.5 (the current angle's),
-  // then 1 / (2 √(upperLength · lowerLength)) twice (the wanted angle's).
-  Vec4 halfAngleScale = Vec4::Zero();
-  float chainDeterminant = 1.0f;  // of chainToModel: negative for a mirror
-  float linkScale = 1.0f;
-  float upperLength = 0.0f;  // chain space
-  float lowerLength = 0.0f;
-  // 1 / upperLength and linkScale / lowerLength: what turns the rotated bone offsets into
-  // unit chain-space directions without a division per run.
-  float upperInverse = 0.0f;
-  float lowerDirScale = 0.0f;
-  // upperLength² − lowerLength² and 1 / (2 upperLength): the law of cosines' terms that do
-  // not depend on the target.
-  float squaresDifference = 0.0f;
-  float halfUpperInverse = 0.0f;
-  // 1 / (16 upperLength lowerLength): the knee turn's squared norm from the half-angle
-  // squares before their roots.
-  float kneeNormScale = 0.0f;
-};
-
-// Keeps a limb's TwoBoneLimb between runs (pinocchio's Data for a Model): give one to every
-// run of the same limb, as a rig does once per frame. run() re-derives the limb only when
-// what it comes from changed since the workspace's last successful run, bit for bit: the
-// skeleton and its hierarchy (Skeleton::hierarchyRevision), the three joints, the translations of the joints
-// from start to end and the scales of those above the end joint, the rotations of the joints
-// between the solved ones, and the chain frame. The solved joints' rotations are read every run. A run writes the same
-// bits with or without one.
-struct TwoBoneIkWorkspace {
-  // Room for a limb whose end-to-start path has this many joints, so that no run allocates.
-  void reserve(std::size_t pathJoints) { source.reserve(pathJoints); }
-
-  TwoBoneLimb limb;
-  // What `limb` was derived from.
-  const Skeleton* skeleton = nullptr;
-  std::uint64_t hierarchyRevision = 0;
-  int jointCount = 0;
-  int startJoint = kNoParent;
-  int midJoint = kNoParent;
-  int endJoint = kNoParent;
-  // Of that hierarchy: the start joint's parent, and whether each joint is the next one's.
-  int startParent = kNoParent;
-  bool direct = false;
-  // The path from the end joint up to the start joint, and the frame.
-  IkInputRecord source;
-};
 
 struct TwoBoneIkJob {
   enum class Method : unsigned char { LawOfCosines, TrigFree };
@@ -138,10 +72,6 @@ struct TwoBoneIkJob {
   float toleranceModel = 1e-3f;  // reached when the end is this close to the target, model space
   Method method = Method::LawOfCosines;
 
-  // Optional: the limb's derived data kept between runs of the same limb (see
-  // TwoBoneIkWorkspace); null derives it at every run.
-  TwoBoneIkWorkspace* workspace = nullptr;
-
   // Output, optional: reached, final error, iterations (1 when solved).
   IkReport* report = nullptr;
 
@@ -158,8 +88,7 @@ struct TwoBoneIkJob {
   // run().
   std::optional<std::string> validate() const;
 
-  // Validates first (with a workspace, only what can have changed since it was derived); on
-  // failure returns false and writes nothing. Target beyond reach: the
+  // Validates first; on failure returns false and writes nothing. Target beyond reach: the
   // limb points straight at it (with soften = 1; softening keeps a slight bend). Target
   // closer than |upper − lower|: the limb folds towards it. Target at the start joint: the
   // limb keeps its current direction. Pole collinear with the start–target axis: the bend

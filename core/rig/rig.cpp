@@ -58,6 +58,23 @@ const Curve* findCurve(const Clip* clip, const std::string& name) {
   return it == clip->curves.end() || it->second.empty() ? nullptr : &it->second;
 }
 
+// A handle's curve channels, in RigCurves' order: weight, enabled, target, pole, orientation.
+constexpr std::size_t kWeightCurve = 0;
+constexpr std::size_t kEnabledCurve = 1;
+constexpr std::size_t kTargetCurves = 2;       // x, y, z
+constexpr std::size_t kPoleCurves = 5;         // x, y, z
+constexpr std::size_t kOrientationCurves = 8;  // w, x, y, z
+constexpr std::array<const char*, Rig::kHandleCurves> kHandleCurveChannels = {
+    "weight", "enabled", "target.x",      "target.y",      "target.z",      "pole.x",
+    "pole.y", "pole.z",  "orientation.w", "orientation.x", "orientation.y", "orientation.z"};
+
+Eigen::Index axis(std::size_t c) { return static_cast<Eigen::Index>(c); }
+
+// A curve's value at a time, or `fallback` without the curve.
+float valueOr(const Curve* curve, double timeSeconds, float fallback) {
+  return curve != nullptr ? static_cast<float>(curve->evaluate(timeSeconds)) : fallback;
+}
+
 // Orthonormal frame with x along a and y towards b (any y when they are parallel).
 Mat3 frameOf(const Vec3& a, const Vec3& b) {
   Mat3 f;
@@ -111,194 +128,212 @@ float dropToReach(const Vec3& hip, const Vec3& target, const Vec3& up, float rea
   return across2 < reach * reach ? along - std::sqrt(reach * reach - across2) : along;
 }
 
+// A handle's values that need no skeleton: pole, target, orientation, weight, soften,
+// tolerance, iterations, limits.
+std::optional<std::string> checkHandleValues(const IkHandle& h, int jointCount) {
+  if (!h.limits.empty() && h.limits.size() != h.chain.size())
+    return "limits must be empty or one per chain joint (" + std::to_string(h.chain.size()) + "), got " +
+           std::to_string(h.limits.size());
+  for (std::size_t k = 0; k < h.limits.size(); ++k) {
+    if (auto e = h.limits[k].validate()) return "limit of chain joint " + std::to_string(k) + ": " + *e;
+  }
+  if (h.pole.space == IkPole::Space::Joint && (h.pole.joint < 0 || h.pole.joint >= jointCount))
+    return "the pole joint " + std::to_string(h.pole.joint) + " is not in the skeleton";
+  if (!h.pole.position.allFinite()) return std::string("the pole position is not finite");
+  if (!h.targetModel.allFinite()) return std::string("the target is not finite");
+  if (!h.orientationModel.coeffs().allFinite() || h.orientationModel.coeffs().squaredNorm() < 1e-12f)
+    return std::string("the orientation target is not a finite non-zero quaternion");
+  if (!finiteIn(h.weight, 0.0f, 1.0f)) return std::string("the weight is not in [0, 1]");
+  if (!finiteIn(h.soften, 0.0f, 1.0f)) return std::string("soften is not in [0, 1]");
+  if (!(h.toleranceModel >= 0.0f) || !std::isfinite(h.toleranceModel))
+    return std::string("the tolerance is negative or not finite");
+  if (h.maxIterations < 1) return std::string("iterations must be at least 1");
+  return std::nullopt;
+}
+
+// The tip's bone axis (for its limit), in the tip's rotation space: towards its first child,
+// else continuing the incoming bone.
+Vec3 tipBoneAxisLocal(const Skeleton& skeleton, int tip) {
+  const Transform& tipRest = skeleton.restLocal(tip);
+  Vec3 axis = Vec3::Zero();
+  const auto kids = skeleton.children(tip);
+  if (!kids.empty()) axis = tipRest.scale.cwiseProduct(skeleton.restLocal(kids.front()).translation);
+  if (!(axis.squaredNorm() > 0.0f)) axis = tipRest.rotation.conjugate() * tipRest.translation;
+  return axis.squaredNorm() > 0.0f ? Vec3(axis.normalized()) : Vec3::UnitX();
+}
+
 }  // namespace
 
 Result<Rig> Rig::bind(const Skeleton& skeleton, RigDefinition definition) {
   Rig rig;
   rig.mSkeleton = skeleton;
-  const int jointCount = skeleton.jointCount();
-  const std::vector<Affine> rest = localToModel(skeleton, skeleton.restPose());
-  auto restLinear = [&](int parent) {
-    return parent == kNoParent ? Mat3(Mat3::Identity()) : Mat3(rest[static_cast<std::size_t>(parent)].linear());
-  };
-  auto restPos = [&](int j) { return Vec3(rest[static_cast<std::size_t>(j)].translation()); };
-
   std::unordered_set<std::string> names;
   for (const IkHandle& h : definition.handles) {
-    auto fail = [&](const std::string& what) { return makeError(handleError(definition, h, what)); };
     if (auto e = validateHandleName(h.name)) return makeError(rigError(definition, *e));
-    if (!names.insert(h.name).second) return fail("the name is used by another handle");
-    if (!isSolverAvailable(h.solver)) {
-      std::string what = "solver '";
-      what.append(solverKindName(h.solver)).append("' is not available");
-      return fail(what);
-    }
-    auto chain = IkChain::build(skeleton, h.chain);
-    if (!chain) return fail(chain.error());
-    if (isTwoBone(h.solver) && h.chain.size() != 3)
-      return fail("a two-bone solver needs a chain of 3 joints, got " + std::to_string(h.chain.size()));
-    if (!h.limits.empty() && h.limits.size() != h.chain.size())
-      return fail("limits must be empty or one per chain joint (" + std::to_string(h.chain.size()) + "), got " +
-                  std::to_string(h.limits.size()));
-    for (std::size_t k = 0; k < h.limits.size(); ++k) {
-      if (auto e = h.limits[k].validate()) return fail("limit of chain joint " + std::to_string(k) + ": " + *e);
-    }
-    if (h.pole.space == IkPole::Space::Joint && (h.pole.joint < 0 || h.pole.joint >= jointCount))
-      return fail("the pole joint " + std::to_string(h.pole.joint) + " is not in the skeleton");
-    if (!h.pole.position.allFinite()) return fail("the pole position is not finite");
-    if (!h.targetModel.allFinite()) return fail("the target is not finite");
-    if (!h.orientationModel.coeffs().allFinite() || h.orientationModel.coeffs().squaredNorm() < 1e-12f)
-      return fail("the orientation target is not a finite non-zero quaternion");
-    if (!finiteIn(h.weight, 0.0f, 1.0f)) return fail("the weight is not in [0, 1]");
-    if (!finiteIn(h.soften, 0.0f, 1.0f)) return fail("soften is not in [0, 1]");
-    if (!(h.toleranceModel >= 0.0f) || !std::isfinite(h.toleranceModel))
-      return fail("the tolerance is negative or not finite");
-    if (h.maxIterations < 1) return fail("iterations must be at least 1");
-
-    BoundHandle b;
-    b.chain = std::move(*chain);
-    b.workspace.resize(b.chain);
-    b.twoBoneWorkspace.reserve(b.chain.path().size());
-    for (const JointLimit& l : h.limits) b.constraints.push_back(l.toConstraint());
-    if (!h.limits.empty()) {
-      b.tipConstraint = b.constraints.back();
-      b.tipLimited = b.tipConstraint.isActive();
-    }
-    // The tip's bone axis (for its limit): towards its first child, else continuing the
-    // incoming bone; in the tip's rotation space.
-    const int tip = b.chain.tip();
-    const Transform& tipRest = skeleton.restLocal(tip);
-    Vec3 axis = Vec3::Zero();
-    const auto kids = skeleton.children(tip);
-    if (!kids.empty()) axis = tipRest.scale.cwiseProduct(skeleton.restLocal(kids.front()).translation);
-    if (!(axis.squaredNorm() > 0.0f)) axis = tipRest.rotation.conjugate() * tipRest.translation;
-    b.tipBoneAxisLocal = axis.squaredNorm() > 0.0f ? Vec3(axis.normalized()) : Vec3::UnitX();
-    if (jacobianMethod(h.solver)) {
-      for (std::size_t t = 0; t < 2; ++t) {
-        const IkTreeEffector effector{tip, t == 1};
-        auto tree = IkTree::build(skeleton, b.chain.root(), std::span<const IkTreeEffector>(&effector, 1));
-        if (!tree) return fail(tree.error());
-        b.trees[t] = std::move(*tree);
-        b.treeWorkspaces[t].resize(b.trees[t]);
-      }
-      // Tree nodes are the chain's path (joints between chain joints included, solved but
-      // free); the tip's limit is applied by solveHandle with the tip's own bone axis.
-      if (!h.limits.empty()) {
-        const IkTree& tree = b.trees[0];
-        b.treeConstraints.assign(static_cast<std::size_t>(tree.nodeCount()), JointConstraint::free());
-        for (int node = 0; node < tree.nodeCount(); ++node) {
-          for (int k = 0; k + 1 < b.chain.size(); ++k) {
-            if (b.chain.joint(k) == tree.joint(node))
-              b.treeConstraints[static_cast<std::size_t>(node)] = b.constraints[static_cast<std::size_t>(k)];
-          }
-        }
-      }
-    }
-    b.hingeSeed = h.solver == IkSolverKind::Ccd && h.chain.size() == 3 && h.limits.size() == 3 &&
-                  h.limits[1].kind == JointLimit::Kind::Hinge;
-    b.startRotations.resize(h.chain.size());
-    b.curveWeight = handleCurveName(h.name, "weight");
-    b.curveEnabled = handleCurveName(h.name, "enabled");
-    const char* axes[] = {"x", "y", "z"};
-    for (std::size_t c = 0; c < 3; ++c) {
-      b.curveTarget[c] = handleCurveName(h.name, std::string("target.").append(axes[c]));
-      b.curvePole[c] = handleCurveName(h.name, std::string("pole.").append(axes[c]));
-    }
-    const char* quatAxes[] = {"w", "x", "y", "z"};
-    for (std::size_t c = 0; c < 4; ++c) {
-      b.curveOrientation[c] = handleCurveName(h.name, std::string("orientation.").append(quatAxes[c]));
-    }
-    rig.mBound.push_back(std::move(b));
+    if (!names.insert(h.name).second)
+      return makeError(handleError(definition, h, "the name is used by another handle"));
+    auto bound = bindHandle(skeleton, h);
+    if (!bound) return makeError(handleError(definition, h, bound.error()));
+    rig.mBound.push_back(std::move(*bound));
   }
-
   const int handleCount = static_cast<int>(definition.handles.size());
   for (int i = 0; i < handleCount; ++i) rig.mOrder.push_back(i);
   std::stable_sort(rig.mOrder.begin(), rig.mOrder.end(), [&](int a, int b) {
     return stageOf(definition.handles[static_cast<std::size_t>(a)].role) <
            stageOf(definition.handles[static_cast<std::size_t>(b)].role);
   });
+  // The grounding is checked whether or not it is enabled, so setGroundingEnabled() can turn
+  // a valid one on later; it is an error only when enabled.
+  const std::optional<std::string> groundingError = rig.bindGrounding(definition);
+  if (definition.grounding.enabled && groundingError) return makeError(rigError(definition, *groundingError));
+  rig.mGroundingReady = !groundingError;
+  if (rig.mGroundingReady) rig.mPelvisSubtree = skeleton.subtree(definition.grounding.pelvis);
+  rig.mDefinition = std::move(definition);
+  rig.mReports.resize(static_cast<std::size_t>(handleCount));
+  rig.mFrameCurves.curves.resize(static_cast<std::size_t>(handleCount) * kHandleCurves + 2);
+  rig.mModel.assign(static_cast<std::size_t>(skeleton.jointCount()), Affine::Identity());
+  return rig;
+}
 
-  // Grounding: one foot per leg handle.
-  const GroundingSetup& g = definition.grounding;
-  for (std::size_t s = 0; s < 2; ++s) {
-    const HandleRole role = s == 0 ? HandleRole::LeftLeg : HandleRole::RightLeg;
-    for (int i = 0; i < handleCount; ++i) {
-      const IkHandle& h = definition.handles[static_cast<std::size_t>(i)];
-      if (h.role == role && h.chain.size() == 3) {
-        rig.mFeet[s].handle = i;
-        break;
-      }
+Result<Rig::BoundHandle> Rig::bindHandle(const Skeleton& skeleton, const IkHandle& h) {
+  if (!isSolverAvailable(h.solver)) {
+    std::string what = "solver '";
+    what.append(solverKindName(h.solver)).append("' is not available");
+    return makeError(what);
+  }
+  auto chain = IkChain::build(skeleton, h.chain);
+  if (!chain) return makeError(chain.error());
+  if (isTwoBone(h.solver) && h.chain.size() != 3)
+    return makeError("a two-bone solver needs a chain of 3 joints, got " + std::to_string(h.chain.size()));
+  if (auto e = checkHandleValues(h, skeleton.jointCount())) return makeError(*e);
+  BoundHandle b;
+  b.chain = std::move(*chain);
+  b.workspace.resize(b.chain);
+  b.fkSubtree = skeleton.subtree(b.chain.root());
+  for (const JointLimit& l : h.limits) b.constraints.push_back(l.toConstraint());
+  if (!h.limits.empty()) {
+    b.tipConstraint = b.constraints.back();
+    b.tipLimited = b.tipConstraint.isActive();
+  }
+  b.tipBoneAxisLocal = tipBoneAxisLocal(skeleton, b.chain.tip());
+  if (jacobianMethod(h.solver)) {
+    if (auto e = bindTrees(skeleton, h, b)) return makeError(*e);
+  }
+  b.hingeSeed = h.solver == IkSolverKind::Ccd && h.chain.size() == 3 && h.limits.size() == 3 &&
+                h.limits[1].kind == JointLimit::Kind::Hinge;
+  b.startRotations.resize(h.chain.size());
+  for (std::size_t c = 0; c < kHandleCurves; ++c) b.curveNames[c] = handleCurveName(h.name, kHandleCurveChannels[c]);
+  return b;
+}
+
+std::optional<std::string> Rig::bindTrees(const Skeleton& skeleton, const IkHandle& h, BoundHandle& b) {
+  for (std::size_t t = 0; t < 2; ++t) {
+    const IkTreeEffector effector{b.chain.tip(), t == 1};
+    auto tree = IkTree::build(skeleton, b.chain.root(), std::span<const IkTreeEffector>(&effector, 1));
+    if (!tree) return tree.error();
+    b.trees[t] = std::move(*tree);
+    b.treeWorkspaces[t].resize(b.trees[t]);
+  }
+  // Tree nodes are the chain's path (joints between chain joints included, solved but free);
+  // the tip's limit is applied by solveHandle with the tip's own bone axis.
+  if (h.limits.empty()) return std::nullopt;
+  const IkTree& tree = b.trees[0];
+  b.treeConstraints.assign(static_cast<std::size_t>(tree.nodeCount()), JointConstraint::free());
+  for (int node = 0; node < tree.nodeCount(); ++node) {
+    for (int k = 0; k + 1 < b.chain.size(); ++k) {
+      if (b.chain.joint(k) == tree.joint(node))
+        b.treeConstraints[static_cast<std::size_t>(node)] = b.constraints[static_cast<std::size_t>(k)];
     }
   }
-  const bool anyLeg = rig.mFeet[0].handle >= 0 || rig.mFeet[1].handle >= 0;
-  const bool upOk = g.upModel.allFinite() && g.upModel.squaredNorm() > 0.0f;
-  // The setup is checked whether or not it is enabled, so setGroundingEnabled() can turn a
-  // valid one on later; it is an error only when enabled.
-  std::optional<std::string> groundingError;
-  if (g.pelvis < 0 || g.pelvis >= jointCount) {
-    groundingError = "grounding: no pelvis joint";
-  } else if (!upOk) {
-    groundingError = "grounding: the up vector is zero or not finite";
-  } else if (!(g.maxReach > 0.0f && g.maxReach <= 1.0f)) {
-    groundingError = "grounding: maxReach is not in (0, 1]";
-  } else if (!anyLeg) {
-    groundingError = "grounding: no leg handle (role left_leg or right_leg, 3 joints)";
+  return std::nullopt;
+}
+
+std::optional<std::string> Rig::bindGrounding(const RigDefinition& definition) {
+  const GroundingSetup& g = definition.grounding;
+  const int jointCount = mSkeleton.jointCount();
+  // One foot per leg handle.
+  for (std::size_t s = 0; s < 2; ++s) {
+    const HandleRole role = s == 0 ? HandleRole::LeftLeg : HandleRole::RightLeg;
+    const auto& handles = definition.handles;
+    const auto leg = std::find_if(handles.begin(), handles.end(),
+                                  [&](const IkHandle& h) { return h.role == role && h.chain.size() == 3; });
+    if (leg != handles.end()) mFeet[s].handle = static_cast<int>(leg - handles.begin());
   }
+  const bool upOk = g.upModel.allFinite() && g.upModel.squaredNorm() > 0.0f;
+  std::optional<std::string> error;
+  if (g.pelvis < 0 || g.pelvis >= jointCount) {
+    error = "grounding: no pelvis joint";
+  } else if (!upOk) {
+    error = "grounding: the up vector is zero or not finite";
+  } else if (!(g.maxReach > 0.0f && g.maxReach <= 1.0f)) {
+    error = "grounding: maxReach is not in (0, 1]";
+  } else if (mFeet[0].handle < 0 && mFeet[1].handle < 0) {
+    error = "grounding: no leg handle (role left_leg or right_leg, 3 joints)";
+  }
+  const std::vector<Affine> rest = localToModel(mSkeleton, mSkeleton.restPose());
   const Vec3 up = upOk ? Vec3(g.upModel.normalized()) : Vec3::UnitY();
   Vec3 left = Vec3::UnitX();
-  if (rig.mFeet[0].handle >= 0 && rig.mFeet[1].handle >= 0) {
-    left = restPos(definition.handles[static_cast<std::size_t>(rig.mFeet[0].handle)].chain[0]) -
-           restPos(definition.handles[static_cast<std::size_t>(rig.mFeet[1].handle)].chain[0]);
+  if (mFeet[0].handle >= 0 && mFeet[1].handle >= 0) {
+    const auto hip = [&](int handle) {
+      return Vec3(
+          rest[static_cast<std::size_t>(definition.handles[static_cast<std::size_t>(handle)].chain[0])].translation());
+    };
+    left = hip(mFeet[0].handle) - hip(mFeet[1].handle);
   }
   Vec3 forward = left.cross(up);
   forward = forward.squaredNorm() > 0.0f ? Vec3(forward.normalized()) : Vec3(up.unitOrthogonal());
   for (std::size_t s = 0; s < 2; ++s) {
-    BoundFoot& foot = rig.mFeet[s];
-    if (foot.handle < 0) continue;
-    const FootGrounding& fg = s == 0 ? g.left : g.right;
-    const IkHandle& h = definition.handles[static_cast<std::size_t>(foot.handle)];
-    const char* side = s == 0 ? "grounding: left foot: " : "grounding: right foot: ";
-    foot.thigh = h.chain[0];
-    foot.knee = h.chain[1];
-    foot.ankle = h.chain[2];
-    foot.toe = fg.toe;
-    if (fg.toe >= 0 &&
-        (fg.toe >= jointCount || fg.toe == foot.ankle || !skeleton.isAncestorOrSelf(foot.ankle, fg.toe))) {
-      if (!groundingError) groundingError = std::string(side).append("the toe joint is not below the ankle");
-      foot.toe = -1;
-    }
-    if (!finiteIn(fg.ankleHeight, 0.0f, 1e30f) && !groundingError)
-      groundingError = std::string(side).append("the ankle height is negative or not finite");
-    foot.legLength =
-        (restPos(foot.knee) - restPos(foot.thigh)).norm() + (restPos(foot.ankle) - restPos(foot.knee)).norm();
-    // Rest directions of the sole in the ankle's rotation space.
-    const Mat3 toRotation = skeleton.restLocal(foot.ankle).rotation.conjugate().toRotationMatrix() *
-                            restLinear(skeleton.parent(foot.ankle)).inverse();
-    Vec3 soleForward = forward;
-    if (foot.toe >= 0) {
-      const Vec3 d = restPos(foot.toe) - restPos(foot.ankle);
-      const Vec3 along = d - up * up.dot(d);
-      foot.soleLength = along.norm();
-      if (foot.soleLength > 1e-3f * foot.legLength) soleForward = along / foot.soleLength;
-      const auto toeKids = skeleton.children(foot.toe);
-      if (!toeKids.empty()) {
-        foot.toeTip = toeKids.front();
-        const Vec3 bone = restPos(foot.toeTip) - restPos(foot.toe);
-        if (bone.squaredNorm() > 0.0f)
-          foot.toeElevationRad = std::asin(std::clamp(up.dot(bone.normalized()), -1.0f, 1.0f));
-        else
-          foot.toeTip = -1;
-      }
-    }
-    foot.soleForwardAnkle = (toRotation * soleForward).normalized();
-    foot.soleUpAnkle = (toRotation * up).normalized();
+    if (mFeet[s].handle < 0) continue;
+    const IkHandle& h = definition.handles[static_cast<std::size_t>(mFeet[s].handle)];
+    auto footError = bindFoot(mFeet[s], h, s == 0 ? g.left : g.right, rest, up, forward);
+    if (footError && !error) error = (s == 0 ? "grounding: left foot: " : "grounding: right foot: ") + *footError;
   }
-  if (g.enabled && groundingError) return makeError(rigError(definition, *groundingError));
-  rig.mGroundingReady = !groundingError;
-  rig.mDefinition = std::move(definition);
-  rig.mReports.resize(static_cast<std::size_t>(handleCount));
-  rig.mModel.assign(static_cast<std::size_t>(jointCount), Affine::Identity());
-  return rig;
+  return error;
+}
+
+std::optional<std::string> Rig::bindFoot(BoundFoot& foot, const IkHandle& leg, const FootGrounding& fg,
+                                         std::span<const Affine> rest, const Vec3& up, const Vec3& forward) {
+  const Skeleton& skeleton = mSkeleton;
+  const auto restPos = [&](int j) { return Vec3(rest[static_cast<std::size_t>(j)].translation()); };
+  std::optional<std::string> error;
+  foot.thigh = leg.chain[0];
+  foot.knee = leg.chain[1];
+  foot.ankle = leg.chain[2];
+  foot.toe = fg.toe;
+  if (fg.toe >= 0 &&
+      (fg.toe >= skeleton.jointCount() || fg.toe == foot.ankle || !skeleton.isAncestorOrSelf(foot.ankle, fg.toe))) {
+    error = "the toe joint is not below the ankle";
+    foot.toe = -1;
+  }
+  if (foot.toe >= 0) foot.toeSubtree = skeleton.subtree(foot.toe);
+  if (!finiteIn(fg.ankleHeight, 0.0f, 1e30f) && !error) error = "the ankle height is negative or not finite";
+  foot.legLength =
+      (restPos(foot.knee) - restPos(foot.thigh)).norm() + (restPos(foot.ankle) - restPos(foot.knee)).norm();
+  // Rest directions of the sole in the ankle's rotation space.
+  const int ankleParent = skeleton.parent(foot.ankle);
+  const Mat3 parentLinear =
+      ankleParent == kNoParent ? Mat3(Mat3::Identity()) : Mat3(rest[static_cast<std::size_t>(ankleParent)].linear());
+  const Mat3 toRotation =
+      skeleton.restLocal(foot.ankle).rotation.conjugate().toRotationMatrix() * parentLinear.inverse();
+  Vec3 soleForward = forward;
+  if (foot.toe >= 0) {
+    const Vec3 d = restPos(foot.toe) - restPos(foot.ankle);
+    const Vec3 along = d - up * up.dot(d);
+    foot.soleLength = along.norm();
+    if (foot.soleLength > 1e-3f * foot.legLength) soleForward = along / foot.soleLength;
+    const auto toeKids = skeleton.children(foot.toe);
+    if (!toeKids.empty()) {
+      foot.toeTip = toeKids.front();
+      const Vec3 bone = restPos(foot.toeTip) - restPos(foot.toe);
+      if (bone.squaredNorm() > 0.0f)
+        foot.toeElevationRad = std::asin(std::clamp(up.dot(bone.normalized()), -1.0f, 1.0f));
+      else
+        foot.toeTip = -1;
+    }
+  }
+  foot.soleForwardAnkle = (toRotation * soleForward).normalized();
+  foot.soleUpAnkle = (toRotation * up).normalized();
+  return error;
 }
 
 int Rig::findHandle(std::string_view name) const {
@@ -348,76 +383,85 @@ void Rig::setWorldFromModel(const Affine& worldFromModel) {
   mWorldFromModel = worldFromModel;
 }
 
-void Rig::updateModel(std::span<const Transform> pose, int from) {
+void Rig::updateModel(std::span<const Transform> pose, std::span<const int> subtree) {
   LocalToModelJob fk;
   fk.skeleton = &mSkeleton;
   fk.local = pose;
   fk.model = mModel;
-  fk.from = from;
+  fk.subtree = subtree;
   fk.run();
 }
 
 bool Rig::solve(std::span<Transform> pose, double timeSeconds, const Clip* clip) {
+  findCurves(clip, mFrameCurves);
+  return solve(pose, timeSeconds, mFrameCurves);
+}
+
+bool Rig::solve(std::span<Transform> pose, double timeSeconds, const RigCurves& curves) {
   const auto jointCount = static_cast<std::size_t>(mSkeleton.jointCount());
   if (jointCount == 0 || pose.size() < jointCount) return false;
   for (std::size_t j = 0; j < jointCount; ++j) {
     if (!pose[j].isFinite()) return false;
   }
-  updateModel(pose, kNoParent);
-  for (int i = 0; i < handleCount(); ++i) resolveInputs(i, clip, timeSeconds, false);
+  updateModel(pose, {});
+  if (curves.curves.size() != mBound.size() * kHandleCurves + 2) return false;
+  for (int i = 0; i < handleCount(); ++i) resolveInputs(i, curves, timeSeconds, false);
   for (BoundFoot& foot : mFeet) {
     foot.grounded = false;
     foot.report = FootReport{};
   }
   if (mDefinition.grounding.enabled && mGround)
-    groundFeet(pose, clip, timeSeconds);
+    groundFeet(pose, curves, timeSeconds);
   else if (mLowerPelvisToTargets && mGroundingReady)
-    lowerPelvisToTargets(pose, clip, timeSeconds);
+    lowerPelvisToTargets(pose, curves, timeSeconds);
   for (const int i : mOrder) solveHandle(i, pose);
   return true;
 }
 
-void Rig::resolveInputs(int index, const Clip* clip, double timeSeconds, bool keepTarget) {
+void Rig::findCurves(const Clip* clip, RigCurves& curves) const {
+  curves.curves.resize(mBound.size() * kHandleCurves + 2);
+  for (std::size_t i = 0; i < mBound.size(); ++i) {
+    for (std::size_t c = 0; c < kHandleCurves; ++c)
+      curves.curves[i * kHandleCurves + c] = findCurve(clip, mBound[i].curveNames[c]);
+  }
+  const GroundingSetup& g = mDefinition.grounding;
+  curves.curves[mBound.size() * kHandleCurves] = findCurve(clip, g.left.contactCurve);
+  curves.curves[mBound.size() * kHandleCurves + 1] = findCurve(clip, g.right.contactCurve);
+}
+
+void Rig::resolveInputs(int index, const RigCurves& curves, double timeSeconds, bool keepTarget) {
   const IkHandle& h = mDefinition.handles[static_cast<std::size_t>(index)];
   BoundHandle& b = mBound[static_cast<std::size_t>(index)];
-  bool enabled = h.enabled;
-  if (const Curve* c = findCurve(clip, b.curveEnabled)) enabled = c->evaluate(timeSeconds) > 0.5;
-  float weight = h.weight;
-  if (const Curve* c = findCurve(clip, b.curveWeight)) weight = static_cast<float>(c->evaluate(timeSeconds));
+  const Curve* const* curve = &curves.curves[static_cast<std::size_t>(index) * kHandleCurves];
+  const bool enabled = curve[kEnabledCurve] != nullptr ? curve[kEnabledCurve]->evaluate(timeSeconds) > 0.5 : h.enabled;
+  const float weight = valueOr(curve[kWeightCurve], timeSeconds, h.weight);
   b.weight = std::isfinite(weight) ? std::clamp(weight, 0.0f, 1.0f) : 0.0f;
   b.active = enabled && b.weight > 0.0f;
   const auto tip = static_cast<std::size_t>(b.chain.tip());
   if (!keepTarget) {
-    b.targetModel = h.targetSource == TargetSource::InputPose ? Vec3(mModel[tip].translation()) : h.targetModel;
-    for (int c = 0; c < 3; ++c) {
-      if (const Curve* curve = findCurve(clip, b.curveTarget[static_cast<std::size_t>(c)]))
-        b.targetModel[c] = static_cast<float>(curve->evaluate(timeSeconds));
-    }
+    const Vec3 target = h.targetSource == TargetSource::InputPose ? Vec3(mModel[tip].translation()) : h.targetModel;
+    for (std::size_t c = 0; c < 3; ++c)
+      b.targetModel(axis(c)) = valueOr(curve[kTargetCurves + c], timeSeconds, target(axis(c)));
   }
-  Vec3 pole = h.pole.position;
-  for (int c = 0; c < 3; ++c) {
-    if (const Curve* curve = findCurve(clip, b.curvePole[static_cast<std::size_t>(c)]))
-      pole[c] = static_cast<float>(curve->evaluate(timeSeconds));
-  }
+  Vec3 pole;
+  for (std::size_t c = 0; c < 3; ++c)
+    pole(axis(c)) = valueOr(curve[kPoleCurves + c], timeSeconds, h.pole.position(axis(c)));
   b.hasPole = h.pole.space != IkPole::Space::None;
   b.poleModel =
       h.pole.space == IkPole::Space::Joint ? Vec3(mModel[static_cast<std::size_t>(h.pole.joint)] * pole) : pole;
+  resolveOrientation(h, b, curve + kOrientationCurves, timeSeconds);
+}
 
+void Rig::resolveOrientation(const IkHandle& h, BoundHandle& b, const Curve* const* curve, double timeSeconds) {
   b.orientation = h.orientation;
+  // Curves in w, x, y, z order; Eigen's coefficients are x, y, z, w.
   Quat q = h.orientationModel;
-  bool fromCurves = false;
-  for (int c = 0; c < 4; ++c) {
-    if (const Curve* curve = findCurve(clip, b.curveOrientation[static_cast<std::size_t>(c)])) {
-      const float v = static_cast<float>(curve->evaluate(timeSeconds));
-      if (c == 0)
-        q.w() = v;
-      else
-        q.vec()[c - 1] = v;
-      fromCurves = true;
-    }
-  }
+  const bool fromCurves = std::any_of(curve, curve + 4, [](const Curve* c) { return c != nullptr; });
+  q.w() = valueOr(curve[0], timeSeconds, q.w());
+  for (std::size_t c = 0; c < 3; ++c) q.vec()(axis(c)) = valueOr(curve[1 + c], timeSeconds, q.vec()(axis(c)));
   if (fromCurves && q.coeffs().allFinite() && q.coeffs().squaredNorm() > 1e-12f)
     b.orientation = OrientationMode::Target;
+  const auto tip = static_cast<std::size_t>(b.chain.tip());
   if (b.orientation == OrientationMode::KeepPose) {
     b.tipXModel = mModel[tip].linear().col(0);
     b.tipYModel = mModel[tip].linear().col(1);
@@ -428,7 +472,7 @@ void Rig::resolveInputs(int index, const Clip* clip, double timeSeconds, bool ke
   }
 }
 
-void Rig::groundFeet(std::span<Transform> pose, const Clip* clip, double timeSeconds) {
+void Rig::groundFeet(std::span<Transform> pose, const RigCurves& curves, double timeSeconds) {
   const GroundingSetup& g = mDefinition.grounding;
   const Ground& ground = *mGround;
   const Vec3 up = g.upModel.normalized();
@@ -448,8 +492,7 @@ void Rig::groundFeet(std::span<Transform> pose, const Clip* clip, double timeSec
     BoundHandle& b = mBound[static_cast<std::size_t>(foot.handle)];
     if (!b.active) continue;
     const FootGrounding& fg = s == 0 ? g.left : g.right;
-    float planted = 1.0f;
-    if (const Curve* c = findCurve(clip, fg.contactCurve)) planted = static_cast<float>(c->evaluate(timeSeconds));
+    float planted = valueOr(curves.curves[mBound.size() * kHandleCurves + s], timeSeconds, 1.0f);
     planted = std::isfinite(planted) ? std::clamp(planted, 0.0f, 1.0f) : 0.0f;
 
     const Vec3 hip = model(foot.thigh);
@@ -508,10 +551,10 @@ void Rig::groundFeet(std::span<Transform> pose, const Clip* clip, double timeSec
 
     drop = std::max(drop, dropToReach(hip, target, up, g.maxReach * foot.legLength) * b.weight);
   }
-  lowerPelvis(pose, clip, timeSeconds, drop);
+  lowerPelvis(pose, curves, timeSeconds, drop);
 }
 
-void Rig::lowerPelvisToTargets(std::span<Transform> pose, const Clip* clip, double timeSeconds) {
+void Rig::lowerPelvisToTargets(std::span<Transform> pose, const RigCurves& curves, double timeSeconds) {
   const GroundingSetup& g = mDefinition.grounding;
   const Vec3 up = g.upModel.normalized();
   float drop = 0.0f;
@@ -522,10 +565,10 @@ void Rig::lowerPelvisToTargets(std::span<Transform> pose, const Clip* clip, doub
     const Vec3 hip = mModel[static_cast<std::size_t>(foot.thigh)].translation();
     drop = std::max(drop, dropToReach(hip, b.targetModel, up, g.maxReach * foot.legLength) * b.weight);
   }
-  lowerPelvis(pose, clip, timeSeconds, drop);
+  lowerPelvis(pose, curves, timeSeconds, drop);
 }
 
-void Rig::lowerPelvis(std::span<Transform> pose, const Clip* clip, double timeSeconds, float drop) {
+void Rig::lowerPelvis(std::span<Transform> pose, const RigCurves& curves, double timeSeconds, float drop) {
   if (!(drop > 0.0f)) return;
   const GroundingSetup& g = mDefinition.grounding;
   const Vec3 up = g.upModel.normalized();
@@ -533,11 +576,11 @@ void Rig::lowerPelvis(std::span<Transform> pose, const Clip* clip, double timeSe
   const Mat3 parentLinear =
       parent == kNoParent ? Mat3(Mat3::Identity()) : Mat3(mModel[static_cast<std::size_t>(parent)].linear());
   pose[static_cast<std::size_t>(g.pelvis)].translation -= parentLinear.inverse() * (up * drop);
-  updateModel(pose, g.pelvis);
+  updateModel(pose, mPelvisSubtree);
   for (int i = 0; i < handleCount(); ++i) {
     const bool grounded = (mFeet[0].grounded && mFeet[0].handle == i) || (mFeet[1].grounded && mFeet[1].handle == i);
     // Targets from the input pose follow the lowered pelvis; grounded and curve-driven ones stay.
-    resolveInputs(i, clip, timeSeconds, grounded);
+    resolveInputs(i, curves, timeSeconds, grounded);
   }
 }
 
@@ -550,8 +593,7 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
   report.targetModel = b.targetModel;
   if (!b.active) return;
   const IkChain& chain = b.chain;
-  const int n = chain.size();
-  for (int k = 0; k < n; ++k)
+  for (int k = 0; k < chain.size(); ++k)
     b.startRotations[static_cast<std::size_t>(k)] = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
 
   // Seeds only when there is work: a tip already on its target (a target following the
@@ -559,122 +601,129 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
   const bool needsWork =
       (Vec3(mModel[static_cast<std::size_t>(chain.tip())].translation()) - b.targetModel).norm() > h.toleranceModel;
   IkReport ik;
-  bool ok = false;
-  switch (h.solver) {
-    case IkSolverKind::TwoBone:
-    case IkSolverKind::TwoBoneTrigFree: {
-      TwoBoneIkJob job;
-      job.skeleton = &mSkeleton;
-      job.startJoint = chain.joint(0);
-      job.midJoint = chain.joint(1);
-      job.endJoint = chain.joint(2);
-      job.pose = pose;
-      job.model = mModel;
-      job.targetModel = b.targetModel;
-      // Without a pole, a pole on the start–target axis keeps the current bend plane.
-      job.poleMode = TwoBoneIkJob::PoleMode::Target;
-      job.poleModel = b.hasPole ? b.poleModel : b.targetModel;
-      job.soften = h.soften;
-      job.toleranceModel = h.toleranceModel;
-      job.method =
-          h.solver == IkSolverKind::TwoBone ? TwoBoneIkJob::Method::LawOfCosines : TwoBoneIkJob::Method::TrigFree;
-      job.workspace = &b.twoBoneWorkspace;
-      job.report = &ik;
-      ok = job.run();
-      break;
-    }
-    case IkSolverKind::Ccd: {
-      if (b.hingeSeed && needsWork) seedHinge(b, pose);
-      CcdIkJob job;
-      job.chain = &chain;
-      job.workspace = &b.workspace;
-      job.pose = pose;
-      job.model = mModel;
-      job.constraints = b.constraints;
-      job.targetModel = b.targetModel;
-      job.toleranceModel = h.toleranceModel;
-      job.maxIterations = h.maxIterations;
-      job.report = &ik;
-      ok = job.run();
-      break;
-    }
-    case IkSolverKind::Fabrik: {
-      // FABRIK converges as 1/iterations when the chain starts nearly straight (a spine
-      // leaning: the error halves each time the iterations double). Bent to the target's
-      // distance and swung onto it, the chain starts next to the answer; FABRIK refines.
-      if (needsWork && nearlyStraight(b)) {
-        bendToReach(b, pose);
-        swingRoot(b, pose);
-      }
-      FabrikIkJob job;
-      job.chain = &chain;
-      job.workspace = &b.workspace;
-      job.pose = pose;
-      job.model = mModel;
-      job.constraints = b.constraints;
-      job.targetModel = b.targetModel;
-      job.toleranceModel = h.toleranceModel;
-      job.maxIterations = h.maxIterations;
-      job.report = &ik;
-      ok = job.run();
-      break;
-    }
-    case IkSolverKind::JacobianTranspose:
-    case IkSolverKind::JacobianPseudoInverse:
-    case IkSolverKind::DampedLeastSquares:
-    case IkSolverKind::SelectivelyDampedLeastSquares:
-      ok = solveJacobian(h, b, pose, ik);
-      break;
-  }
-  if (!ok) {
+  if (!runSolver(h, b, pose, needsWork, ik)) {
     // A seed may have turned joints before the solver refused the pose.
-    for (int k = 0; k < n; ++k)
+    for (int k = 0; k < chain.size(); ++k)
       pose[static_cast<std::size_t>(chain.joint(k))].rotation = b.startRotations[static_cast<std::size_t>(k)];
-    updateModel(pose, chain.root());
+    updateModel(pose, b.fkSubtree);
     return;
   }
-
-  const int tip = chain.tip();
-  const auto tipIndex = static_cast<std::size_t>(tip);
   BoundFoot* foot = nullptr;
   for (BoundFoot& f : mFeet) {
     if (f.handle == index && f.grounded) foot = &f;
   }
   // With the tip already on target the chain did not move: a kept or free orientation is
   // what it was, and the tip's limit is not imposed on a pose nobody asked to change.
-  const bool orientTip = foot != nullptr || b.orientation == OrientationMode::Target ||
-                         (needsWork && (b.orientation != OrientationMode::Free || b.tipLimited));
-  if (orientTip) {
-    // The tip's parent frame after the solve: FK along the chain.
-    chain.updateModel(pose, chainFrame(b), mModel);
-    const Mat3 tipParent = mModel[static_cast<std::size_t>(mSkeleton.parent(tip))].linear();
-    Quat q = pose[tipIndex].rotation;
-    if (b.orientation != OrientationMode::Free) {
-      const Vec3& s = pose[tipIndex].scale;
-      q = alignLocal(tipParent, Vec3(s.x() < 0.0f ? -1.0f : 1.0f, 0.0f, 0.0f), b.tipXModel,
-                     Vec3(0.0f, s.y() < 0.0f ? -1.0f : 1.0f, 0.0f), b.tipYModel);
-    }
-    if (foot != nullptr) {
-      const Quat planted =
-          alignLocal(tipParent, foot->soleForwardAnkle, foot->forwardModel, foot->soleUpAnkle, foot->normalModel);
-      q = q.slerp(foot->planted, alignHemisphere(planted, q)).normalized();
-    }
-    if (b.tipLimited) q = b.tipConstraint.project(q, b.tipBoneAxisLocal);
-    pose[tipIndex].rotation = alignHemisphere(q, b.startRotations.back());
-  }
+  if (foot != nullptr || b.orientation == OrientationMode::Target ||
+      (needsWork && (b.orientation != OrientationMode::Free || b.tipLimited)))
+    orientTip(b, foot, pose);
   if (b.weight < 1.0f) {
-    for (int k = 0; k < n; ++k) {
+    for (int k = 0; k < chain.size(); ++k) {
       Quat& r = pose[static_cast<std::size_t>(chain.joint(k))].rotation;
       r = b.startRotations[static_cast<std::size_t>(k)].slerp(b.weight, r).normalized();
     }
   }
-  updateModel(pose, chain.root());
+  updateModel(pose, b.fkSubtree);
   if (foot != nullptr) alignToe(*foot, pose, b.weight);
 
   report.solved = true;
   report.iterations = ik.iterations;
-  report.errorModel = (Vec3(mModel[tipIndex].translation()) - b.targetModel).norm();
+  report.errorModel = (Vec3(mModel[static_cast<std::size_t>(chain.tip())].translation()) - b.targetModel).norm();
   report.reached = report.errorModel <= h.toleranceModel;
+}
+
+bool Rig::runSolver(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report) {
+  switch (h.solver) {
+    case IkSolverKind::TwoBone:
+    case IkSolverKind::TwoBoneTrigFree:
+      return solveTwoBone(h, b, pose, report);
+    case IkSolverKind::Ccd:
+      return solveCcd(h, b, pose, needsWork, report);
+    case IkSolverKind::Fabrik:
+      return solveFabrik(h, b, pose, needsWork, report);
+    case IkSolverKind::JacobianTranspose:
+    case IkSolverKind::JacobianPseudoInverse:
+    case IkSolverKind::DampedLeastSquares:
+    case IkSolverKind::SelectivelyDampedLeastSquares:
+      return solveJacobian(h, b, pose, report);
+  }
+  return false;
+}
+
+bool Rig::solveTwoBone(const IkHandle& h, const BoundHandle& b, std::span<Transform> pose, IkReport& report) {
+  TwoBoneIkJob job;
+  job.skeleton = &mSkeleton;
+  job.startJoint = b.chain.joint(0);
+  job.midJoint = b.chain.joint(1);
+  job.endJoint = b.chain.joint(2);
+  job.pose = pose;
+  job.model = mModel;
+  job.targetModel = b.targetModel;
+  // Without a pole, a pole on the start–target axis keeps the current bend plane.
+  job.poleMode = TwoBoneIkJob::PoleMode::Target;
+  job.poleModel = b.hasPole ? b.poleModel : b.targetModel;
+  job.soften = h.soften;
+  job.toleranceModel = h.toleranceModel;
+  job.method = h.solver == IkSolverKind::TwoBone ? TwoBoneIkJob::Method::LawOfCosines : TwoBoneIkJob::Method::TrigFree;
+  job.report = &report;
+  return job.run();
+}
+
+bool Rig::solveCcd(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report) {
+  if (b.hingeSeed && needsWork) seedHinge(b, pose);
+  CcdIkJob job;
+  job.chain = &b.chain;
+  job.workspace = &b.workspace;
+  job.pose = pose;
+  job.model = mModel;
+  job.constraints = b.constraints;
+  job.targetModel = b.targetModel;
+  job.toleranceModel = h.toleranceModel;
+  job.maxIterations = h.maxIterations;
+  job.report = &report;
+  return job.run();
+}
+
+bool Rig::solveFabrik(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report) {
+  // FABRIK converges as 1/iterations when the chain starts nearly straight (a spine leaning:
+  // the error halves each time the iterations double). Bent to the target's distance and
+  // swung onto it, the chain starts next to the answer; FABRIK refines.
+  if (needsWork && nearlyStraight(b)) {
+    bendToReach(b, pose);
+    swingRoot(b, pose);
+  }
+  FabrikIkJob job;
+  job.chain = &b.chain;
+  job.workspace = &b.workspace;
+  job.pose = pose;
+  job.model = mModel;
+  job.constraints = b.constraints;
+  job.targetModel = b.targetModel;
+  job.toleranceModel = h.toleranceModel;
+  job.maxIterations = h.maxIterations;
+  job.report = &report;
+  return job.run();
+}
+
+void Rig::orientTip(const BoundHandle& b, const BoundFoot* foot, std::span<Transform> pose) {
+  const int tip = b.chain.tip();
+  const auto tipIndex = static_cast<std::size_t>(tip);
+  // The tip's parent frame after the solve: FK along the chain.
+  b.chain.updateModel(pose, chainFrame(b), mModel);
+  const Mat3 tipParent = mModel[static_cast<std::size_t>(mSkeleton.parent(tip))].linear();
+  Quat q = pose[tipIndex].rotation;
+  if (b.orientation != OrientationMode::Free) {
+    const Vec3& s = pose[tipIndex].scale;
+    q = alignLocal(tipParent, Vec3(s.x() < 0.0f ? -1.0f : 1.0f, 0.0f, 0.0f), b.tipXModel,
+                   Vec3(0.0f, s.y() < 0.0f ? -1.0f : 1.0f, 0.0f), b.tipYModel);
+  }
+  if (foot != nullptr) {
+    const Quat planted =
+        alignLocal(tipParent, foot->soleForwardAnkle, foot->forwardModel, foot->soleUpAnkle, foot->normalModel);
+    q = q.slerp(foot->planted, alignHemisphere(planted, q)).normalized();
+  }
+  if (b.tipLimited) q = b.tipConstraint.project(q, b.tipBoneAxisLocal);
+  pose[tipIndex].rotation = alignHemisphere(q, b.startRotations.back());
 }
 
 bool Rig::solveJacobian(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, IkReport& report) {
@@ -861,7 +910,7 @@ void Rig::alignToe(BoundFoot& foot, std::span<Transform> pose, float weight) {
       modelRotationToSpace(mModel[static_cast<std::size_t>(parent)].linear(), turn.axis(), turn.angle());
   Quat& r = pose[static_cast<std::size_t>(foot.toe)].rotation;
   r = r.slerp(foot.planted * weight, (turnLocal * r).normalized()).normalized();
-  updateModel(pose, foot.toe);
+  updateModel(pose, foot.toeSubtree);
 }
 
 }  // namespace articula

@@ -40,47 +40,10 @@
 #include "core/ik/two_bone_ik.h"
 #include "core/rig/ground.h"
 #include "core/rig/ik_handle.h"
+#include "core/rig/rig_definition.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula {
-
-// One foot of the grounding, for the leg handle of its side (a 3-joint chain thigh, knee,
-// ankle with role LeftLeg or RightLeg).
-struct FootGrounding {
-  int toe = -1;              // toe joint (ball of the foot), optional
-  float ankleHeight = 0.0f;  // ankle above the sole, model units, along the sole normal
-  std::string contactCurve;  // stride curve (1 = planted, 0 = free); missing curve: planted
-
-  bool operator==(const FootGrounding& o) const {
-    return toe == o.toe && ankleHeight == o.ankleHeight && contactCurve == o.contactCurve;
-  }
-};
-
-struct GroundingSetup {
-  bool enabled = false;
-  int pelvis = -1;               // joint translated down so the legs reach their targets
-  Vec3 upModel = Vec3::UnitY();  // the character's up, model space
-  FootGrounding left, right;
-  // Longest distance from hip to ankle a grounded leg is given, as a fraction of its length
-  // (1 = fully straight); the pelvis is lowered to keep both legs within it.
-  float maxReach = 0.995f;
-
-  bool operator==(const GroundingSetup& o) const {
-    return enabled == o.enabled && pelvis == o.pelvis && upModel == o.upModel && left == o.left && right == o.right &&
-           maxReach == o.maxReach;
-  }
-};
-
-// The editable description of a rig (what the project file and rig_json.h store).
-struct RigDefinition {
-  std::string name;
-  std::vector<IkHandle> handles;
-  GroundingSetup grounding;
-
-  bool operator==(const RigDefinition& o) const {
-    return name == o.name && handles == o.handles && grounding == o.grounding;
-  }
-};
 
 // What one handle did in the last solve.
 struct HandleReport {
@@ -99,8 +62,19 @@ struct FootReport {
   Vec3 groundNormalModel = Vec3::UnitY();
 };
 
+// The clip curves a rig reads, found by name once (Rig::findCurves): each handle's channels
+// (ik_handle.h names them) and the feet's stride curves. A bake or a playback finds them once
+// and solves frame after frame without a name look-up; they stay valid while the clip's set of
+// curves does (keys may change).
+struct RigCurves {
+  std::vector<const Curve*> curves;  // null where the clip has no such curve (or an empty one)
+};
+
 class Rig {
  public:
+  // Curve channels per handle: weight, enabled, target x y z, pole x y z, orientation w x y z.
+  static constexpr std::size_t kHandleCurves = 12;
+
   Rig() = default;
 
   // Checks the definition against the skeleton and allocates the workspace. Fails, naming
@@ -147,6 +121,11 @@ class Rig {
   // constructed), the pose is shorter than the skeleton or not finite; a handle whose solver refuses its part of the
   // pose is skipped (its report says solved = false) and the others still run.
   bool solve(std::span<Transform> pose, double timeSeconds, const Clip* clip);
+  // The same with the clip's curves found beforehand (findCurves); false, with the pose
+  // untouched, also when they were found for a rig with other handles.
+  bool solve(std::span<Transform> pose, double timeSeconds, const RigCurves& curves);
+  // The curves of `clip` (null: none) this rig reads, into `curves`.
+  void findCurves(const Clip* clip, RigCurves& curves) const;
 
   // Reports of the last solve, one per handle in definition order.
   std::span<const HandleReport> reports() const { return mReports; }
@@ -158,7 +137,7 @@ class Rig {
   struct BoundHandle {
     IkChain chain;
     IkChainWorkspace workspace;
-    TwoBoneIkWorkspace twoBoneWorkspace;       // two-bone solvers: the limb, derived once per change
+    std::vector<int> fkSubtree;                // the chain root and its descendants: what the handle moves
     std::vector<JointConstraint> constraints;  // empty or one per chain joint
     bool tipLimited = false;
     JointConstraint tipConstraint;
@@ -170,10 +149,8 @@ class Rig {
     std::array<IkTreeWorkspace, 2> treeWorkspaces;
     std::vector<JointConstraint> treeConstraints;  // empty or one per tree node (same nodes in both trees)
     std::array<IkEffectorTarget, 1> treeTarget;
-    std::vector<Quat> startRotations;  // chain joints' local rotations before the handle
-    std::string curveWeight, curveEnabled;
-    std::array<std::string, 3> curveTarget, curvePole;
-    std::array<std::string, 4> curveOrientation;
+    std::vector<Quat> startRotations;                   // chain joints' local rotations before the handle
+    std::array<std::string, kHandleCurves> curveNames;  // in RigCurves' order
     // Inputs of this frame.
     bool active = false;
     float weight = 0.0f;
@@ -193,6 +170,7 @@ class Rig {
     Vec3 soleForwardAnkle = Vec3::UnitZ();  // ankle's rotation space, rest pose
     Vec3 soleUpAnkle = Vec3::UnitY();
     float toeElevationRad = 0.0f;  // toe bone above the sole plane, rest pose
+    std::vector<int> toeSubtree;   // the toe and its descendants
     // This frame.
     bool grounded = false;  // ray hit and the leg is active
     float planted = 0.0f;
@@ -202,11 +180,29 @@ class Rig {
     FootReport report;
   };
 
-  void resolveInputs(int index, const Clip* clip, double timeSeconds, bool keepTarget);
-  void groundFeet(std::span<Transform> pose, const Clip* clip, double timeSeconds);
-  void lowerPelvisToTargets(std::span<Transform> pose, const Clip* clip, double timeSeconds);
-  void lowerPelvis(std::span<Transform> pose, const Clip* clip, double timeSeconds, float drop);
+  // bind's stages: one handle (its checks, chain, limits, curve names), a Jacobian solver's
+  // trees, the grounding's feet (nullopt when the setup is valid), one foot's rest geometry.
+  static Result<BoundHandle> bindHandle(const Skeleton& skeleton, const IkHandle& h);
+  static std::optional<std::string> bindTrees(const Skeleton& skeleton, const IkHandle& h, BoundHandle& b);
+  std::optional<std::string> bindGrounding(const RigDefinition& definition);
+  std::optional<std::string> bindFoot(BoundFoot& foot, const IkHandle& leg, const FootGrounding& fg,
+                                      std::span<const Affine> rest, const Vec3& up, const Vec3& forward);
+
+  void resolveInputs(int index, const RigCurves& curves, double timeSeconds, bool keepTarget);
+  void resolveOrientation(const IkHandle& h, BoundHandle& b, const Curve* const* curve, double timeSeconds);
+  void groundFeet(std::span<Transform> pose, const RigCurves& curves, double timeSeconds);
+  void lowerPelvisToTargets(std::span<Transform> pose, const RigCurves& curves, double timeSeconds);
+  void lowerPelvis(std::span<Transform> pose, const RigCurves& curves, double timeSeconds, float drop);
   void solveHandle(int index, std::span<Transform> pose);
+  // The handle's solver kind's adapter: its job set up from the handle and run; false when
+  // the solver refused the pose.
+  bool runSolver(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report);
+  bool solveTwoBone(const IkHandle& h, const BoundHandle& b, std::span<Transform> pose, IkReport& report);
+  bool solveCcd(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report);
+  bool solveFabrik(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report);
+  // The tip turned to its orientation target or kept orientation, laid on the ground when its
+  // foot is grounded, within its limit.
+  void orientTip(const BoundHandle& b, const BoundFoot* foot, std::span<Transform> pose);
   bool solveJacobian(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, IkReport& report);
   void seedHinge(BoundHandle& b, std::span<Transform> pose);
   void swingRoot(BoundHandle& b, std::span<Transform> pose);
@@ -214,16 +210,19 @@ class Rig {
   bool nearlyStraight(const BoundHandle& b) const;
   Affine chainFrame(const BoundHandle& b) const;  // model matrix of the chain root's parent
   void alignToe(BoundFoot& foot, std::span<Transform> pose, float weight);
-  void updateModel(std::span<const Transform> pose, int from);
+  // FK of a sub-tree (Skeleton::subtree, kept from bind), linear in its size; empty: all.
+  void updateModel(std::span<const Transform> pose, std::span<const int> subtree);
 
   Skeleton mSkeleton;
   RigDefinition mDefinition;
   bool mGroundingReady = false;
   bool mLowerPelvisToTargets = false;
   std::vector<BoundHandle> mBound;
-  std::vector<int> mOrder;         // handle indices in solve order
-  std::array<BoundFoot, 2> mFeet;  // left, right
+  std::vector<int> mOrder;          // handle indices in solve order
+  std::array<BoundFoot, 2> mFeet;   // left, right
+  std::vector<int> mPelvisSubtree;  // the grounding's pelvis and its descendants
   std::vector<HandleReport> mReports;
+  RigCurves mFrameCurves;  // solve(pose, time, clip)'s look-ups, sized by bind
   std::vector<Affine> mModel;
   std::optional<Ground> mGround;
   Affine mWorldFromModel = Affine::Identity();

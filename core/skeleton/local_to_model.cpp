@@ -6,11 +6,28 @@ bool LocalToModelJob::validate() const {
   if (skeleton == nullptr) return false;
   const auto n = static_cast<std::size_t>(skeleton->jointCount());
   if (local.size() < n || model.size() < n) return false;
+  for (const int j : subtree) {
+    if (j < 0 || j >= skeleton->jointCount()) return false;
+  }
   return from == kNoParent || (from >= 0 && from < skeleton->jointCount());
+}
+
+void LocalToModelJob::updateJoint(int i) const {
+  const int p = skeleton->parent(i);
+  const Affine localMatrix = local[static_cast<std::size_t>(i)].toAffine();
+  if (p == kNoParent) {
+    model[static_cast<std::size_t>(i)] = root ? (*root) * localMatrix : localMatrix;
+  } else {
+    model[static_cast<std::size_t>(i)] = model[static_cast<std::size_t>(p)] * localMatrix;
+  }
 }
 
 bool LocalToModelJob::run() const {
   if (!validate()) return false;
+  if (!subtree.empty()) {
+    for (const int j : subtree) updateJoint(j);
+    return true;
+  }
   const auto parents = skeleton->parents();
   const int count = skeleton->jointCount();
   const int begin = from == kNoParent ? 0 : from;
@@ -23,12 +40,7 @@ bool LocalToModelJob::run() const {
       while (a > from) a = parents[static_cast<std::size_t>(a)];
       if (a != from) continue;
     }
-    const Affine localMatrix = local[static_cast<std::size_t>(i)].toAffine();
-    if (p == kNoParent) {
-      model[static_cast<std::size_t>(i)] = root ? (*root) * localMatrix : localMatrix;
-    } else {
-      model[static_cast<std::size_t>(i)] = model[static_cast<std::size_t>(p)] * localMatrix;
-    }
+    updateJoint(i);
   }
   return true;
 }

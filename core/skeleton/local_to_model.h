@@ -21,11 +21,20 @@ struct LocalToModelJob {
   // every other joint (and of `from`'s parent) must already be up to date.
   // kNoParent updates everything.
   int from = kNoParent;
+  // Partial update over a sub-tree listed parent first (Skeleton::subtree): only those joints
+  // are recomputed, in time linear in their count, where `from` alone walks every later joint
+  // up its parents (quadratic along a long chain). Used instead of `from` when not empty;
+  // each joint's parent outside the list must already be up to date.
+  std::span<const int> subtree = {};
 
-  // False when: no skeleton, spans shorter than jointCount(), `from` out of range.
+  // False when: no skeleton, spans shorter than jointCount(), `from` or a sub-tree joint out
+  // of range.
   bool validate() const;
   // Validates first; on failure `model` is left untouched.
   bool run() const;
+
+ private:
+  void updateJoint(int i) const;
 };
 
 // Convenience: full FK into a new vector.

@@ -1,7 +1,6 @@
 #include "core/skeleton/skeleton.h"
 
 #include <algorithm>
-#include <atomic>
 #include <unordered_set>
 
 namespace articula {
@@ -13,13 +12,7 @@ int Skeleton::addJoint(std::string name, int parent, const Transform& restLocal,
   mKinds.push_back(kind);
   mIds.push_back(mNextId++);
   mRestPose.push_back(restLocal);
-  mHierarchyRevision = newHierarchyRevision();
   return index;
-}
-
-std::uint64_t Skeleton::newHierarchyRevision() {
-  static std::atomic<std::uint64_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 int Skeleton::findJoint(std::string_view name) const {
@@ -47,6 +40,21 @@ bool Skeleton::isAncestorOrSelf(int ancestor, int joint) const {
     if (j == ancestor) return true;
   }
   return false;
+}
+
+std::vector<int> Skeleton::subtree(int joint) const {
+  std::vector<int> result{joint};
+  // inside[i - joint]: joint i is in the sub-tree; parents come first, so each is known in turn.
+  std::vector<char> inside(static_cast<std::size_t>(jointCount() - joint), 0);
+  inside[0] = 1;
+  for (int i = joint + 1; i < jointCount(); ++i) {
+    const int p = parent(i);
+    if (p >= joint && inside[static_cast<std::size_t>(p - joint)] != 0) {
+      inside[static_cast<std::size_t>(i - joint)] = 1;
+      result.push_back(i);
+    }
+  }
+  return result;
 }
 
 std::optional<std::string> Skeleton::validate() const {

@@ -34,10 +34,6 @@ class Skeleton {
   int addJoint(std::string name, int parent, const Transform& restLocal, NodeKind kind = NodeKind::Joint);
 
   int jointCount() const { return static_cast<int>(mParents.size()); }
-  // Names the hierarchy (the parent of every joint): a new value at construction and at every
-  // addJoint, kept by copies. What is derived from a skeleton's parents (an IK workspace's
-  // limb) stays valid while its address and this revision are the ones it was derived from.
-  std::uint64_t hierarchyRevision() const { return mHierarchyRevision; }
   bool empty() const { return mParents.empty(); }
 
   std::span<const int> parents() const { return mParents; }
@@ -65,6 +61,9 @@ class Skeleton {
   std::vector<int> children(int joint) const;
   // True if `ancestor` is `joint` or lies on its parent line.
   bool isAncestorOrSelf(int ancestor, int joint) const;
+  // `joint` and all its descendants, parent before child (ascending indices), found in one
+  // pass over the joints after it: a joint is inside when its parent is.
+  std::vector<int> subtree(int joint) const;
 
   // nullopt when valid; otherwise a message naming the first bad joint (parent order,
   // parent out of range, empty or duplicate name, non-finite or zero-scale rest pose).
@@ -77,9 +76,6 @@ class Skeleton {
   std::vector<JointId> mIds;
   std::vector<Transform> mRestPose;
   JointId mNextId = 1;
-  std::uint64_t mHierarchyRevision = newHierarchyRevision();
-
-  static std::uint64_t newHierarchyRevision();
 };
 
 }  // namespace articula

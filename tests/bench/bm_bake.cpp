@@ -255,5 +255,56 @@ void BM_BakeLongTake(benchmark::State& state) {
   return true;
 }();
 
+// Bake cost of a long chain: N joints in a line, the root turning over 60 frames, a two-bone
+// handle on the first three joints holding a fixed target, so that every frame's FK below the
+// handle spans the whole chain. Linear in N: items_per_second is joints × frames per second.
+void BM_BakeLongChain(benchmark::State& state) {
+  const auto joints = static_cast<int>(state.range(0));
+  constexpr int kFrames = 60;
+  Skeleton skeleton;
+  Transform step;
+  step.translation = Vec3(0.0f, 0.1f, 0.0f);
+  for (int j = 0; j < joints; ++j) skeleton.addJoint("joint" + std::to_string(j), j - 1, step);
+  Clip clip;
+  clip.endTime = (kFrames - 1) / clip.frameRate;
+  JointTrack& track = clip.tracks.emplace_back();
+  track.joint = 0;
+  track.rotation.setKeys({{0.0, Quat::Identity()}, {clip.endTime, Quat(Eigen::AngleAxisf(0.5f, Vec3::UnitZ()))}});
+  IkHandle leg;
+  leg.name = "leg";
+  leg.solver = IkSolverKind::TwoBone;
+  leg.chain = {0, 1, 2};
+  leg.targetModel = Vec3(0.05f, 0.15f, 0.05f);
+  RigDefinition definition;
+  definition.handles.push_back(leg);
+  auto rig = Rig::bind(skeleton, definition);
+  if (!rig) {
+    state.SkipWithError(rig.error().c_str());
+    return;
+  }
+  RigPoseCorrector corrector(*rig);
+  BakeJob job;
+  job.skeleton = &skeleton;
+  job.source = &clip;
+  job.corrector = &corrector;
+  job.options.joints = {0, 1, 2};
+  Clip baked;
+  job.output = &baked;
+  if (auto error = job.validate()) {
+    state.SkipWithError(error->c_str());
+    return;
+  }
+  for (auto _ : state) {
+    auto result = job.run();
+    benchmark::DoNotOptimize(baked.tracks.data());
+    if (!result) {
+      state.SkipWithError(result.error().c_str());
+      return;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kFrames * joints);
+}
+BENCHMARK(BM_BakeLongChain)->Arg(2500)->Arg(10000)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace articula

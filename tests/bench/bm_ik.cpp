@@ -85,10 +85,7 @@ void BM_TwoBoneIK(benchmark::State& state, TwoBoneIkJob::Method method) {
   const std::vector<Vec3> targets = ballTargets(1.9f);
   Pose pose = c.rest;
   IkReport report;
-  // As a rig solves a limb frame after frame: the limb's rigid data kept between runs.
-  TwoBoneIkWorkspace workspace;
   TwoBoneIkJob job;
-  job.workspace = &workspace;
   job.skeleton = &c.skeleton;
   job.startJoint = c.joints[0];
   job.midJoint = c.joints[1];

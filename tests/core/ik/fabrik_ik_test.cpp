@@ -379,8 +379,8 @@ TEST(FabrikIk, TrackingAMovingTargetHasNoFlips) {
 }
 
 TEST(FabrikIk, AReusedWorkspaceTracksAsAFreshOne) {
-  // Tracking from its own last result, a reused workspace carries the solve on (see
-  // IkChainWorkspace::load); each frame must end as a fresh workspace solving the same input.
+  // Tracking from its own last result, a reused workspace must end each frame as a fresh
+  // workspace solving the same input.
   for (const bool limited : {false, true}) {
     ChainRig rig = test::makeChain(test::framesOfReference()[5].parentModel, {.bones = 6, .twistJoint = true});
     std::vector<JointConstraint> constraints;

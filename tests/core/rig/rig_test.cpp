@@ -463,5 +463,58 @@ TEST(Rig, RefusesABadPose) {
   EXPECT_TRUE(identical(pose[1], before[1]));
 }
 
+// A handle near the root of a long chain moves every joint below it: the rig's FK after the
+// handle covers the chain root's sub-tree, and the model matrices it leaves match full FK.
+TEST(Rig, FkAfterAHandleCoversEveryJointBelowItsRoot) {
+  Skeleton s;
+  for (int j = 0; j < 2000; ++j)
+    s.addJoint("j" + std::to_string(j), j - 1, joint(Vec3(0.0f, 0.1f, 0.0f), 0.01f, Vec3::UnitZ()));
+  RigDefinition def;
+  def.name = "long";
+  def.handles.push_back(handle("leg", IkSolverKind::TwoBone, {1, 2, 3}, Vec3(0.05f, 0.25f, 0.05f)));
+  auto rig = Rig::bind(s, def);
+  ASSERT_TRUE(rig) << rig.error();
+  Pose pose(s.restPose().begin(), s.restPose().end());
+  ASSERT_TRUE(rig->solve(pose, 0.0, nullptr));
+  ASSERT_TRUE(rig->reports()[0].solved);
+  EXPECT_TRUE(rig->reports()[0].reached);
+  const std::vector<Affine> expected = localToModel(s, pose);
+  for (const int j : {0, 1, 2, 3, 1000, 1999}) {
+    EXPECT_TRUE(rig->modelMatrices()[static_cast<std::size_t>(j)].matrix().isApprox(
+        expected[static_cast<std::size_t>(j)].matrix(), 1e-5f))
+        << j;
+  }
+}
+
+// Curves found once give the solve that finding them by name gives, and curves found for
+// another rig are refused.
+TEST(Rig, CurvesFoundOnceSolveAsCurvesFoundByName) {
+  const Skeleton s = chainSkeleton();
+  RigDefinition def;
+  def.name = "curves";
+  def.handles.push_back(handle("arm", IkSolverKind::Ccd, {1, 2, 3, 4}, Vec3(0.2f, 1.6f, 0.1f)));
+  auto rig = Rig::bind(s, def);
+  ASSERT_TRUE(rig) << rig.error();
+  Clip clip;
+  clip.endTime = 1.0;
+  Curve x;
+  x.setKeys({CurveKey{0.0, 0.1, Interpolation::Linear}, CurveKey{1.0, 0.4, Interpolation::Linear}});
+  clip.curves[handleCurveName("arm", "target.x")] = x;
+  RigCurves curves;
+  rig->findCurves(&clip, curves);
+  Pose byName(s.restPose().begin(), s.restPose().end());
+  Pose found = byName;
+  ASSERT_TRUE(rig->solve(byName, 0.5, &clip));
+  const Vec3 targetByName = rig->reports()[0].targetModel;
+  ASSERT_TRUE(rig->solve(found, 0.5, curves));
+  EXPECT_EQ(rig->reports()[0].targetModel, targetByName);
+  EXPECT_NEAR(targetByName.x(), 0.25f, 1e-5f);
+  for (std::size_t j = 0; j < byName.size(); ++j) EXPECT_TRUE(identical(byName[j], found[j])) << j;
+  RigCurves other;
+  Rig empty;
+  empty.findCurves(&clip, other);
+  EXPECT_FALSE(rig->solve(found, 0.5, other));
+}
+
 }  // namespace
 }  // namespace articula

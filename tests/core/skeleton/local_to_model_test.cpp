@@ -83,7 +83,8 @@ TEST(LocalToModelJob, MatchesNaiveProductUnderEveryParentFrame) {
     job.root = &frame.parentModel;
     ASSERT_TRUE(job.run());
     for (int j = 0; j < s.jointCount(); ++j) {
-      EXPECT_TRUE(model[static_cast<std::size_t>(j)].matrix().isApprox(naiveModel(s, pose, j, frame.parentModel), 1e-5f))
+      EXPECT_TRUE(
+          model[static_cast<std::size_t>(j)].matrix().isApprox(naiveModel(s, pose, j, frame.parentModel), 1e-5f))
           << frame.name << " joint " << s.name(j);
     }
   }
@@ -112,13 +113,53 @@ TEST(LocalToModelJob, PartialUpdateEqualsFullUpdate) {
   ASSERT_TRUE(job.run());
   const std::vector<Affine> expected = localToModel(s, pose);
   for (int j = 0; j < s.jointCount(); ++j) {
-    EXPECT_TRUE(model[static_cast<std::size_t>(j)].matrix().isApprox(expected[static_cast<std::size_t>(j)].matrix(), 1e-6f))
+    EXPECT_TRUE(
+        model[static_cast<std::size_t>(j)].matrix().isApprox(expected[static_cast<std::size_t>(j)].matrix(), 1e-6f))
         << s.name(j);
   }
   // Joints outside the subtree were not touched at all (bit-identical).
   for (int j : {0, 1, 3, 5}) {
     EXPECT_EQ(model[static_cast<std::size_t>(j)].matrix(), before[static_cast<std::size_t>(j)].matrix()) << s.name(j);
   }
+}
+
+TEST(Skeleton, SubtreeListsAJointAndItsDescendantsParentFirst) {
+  const Skeleton s = breadthFirstTree();
+  EXPECT_EQ(s.subtree(2), (std::vector<int>{2, 4, 6}));
+  EXPECT_EQ(s.subtree(1), (std::vector<int>{1, 3, 5}));
+  EXPECT_EQ(s.subtree(0), (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(s.subtree(6), (std::vector<int>{6}));
+}
+
+// A sub-tree update recomputes exactly the listed joints: its work is the list's length, so
+// FK below a joint of a long chain is linear in the joints below it.
+TEST(LocalToModelJob, SubtreeUpdateEqualsFullUpdateAndTouchesNothingElse) {
+  const Skeleton s = breadthFirstTree();
+  std::mt19937 rng(10);
+  Pose pose = randomPose(s, rng);
+  std::vector<Affine> model = localToModel(s, pose);
+  pose[1].rotation = Quat(Eigen::AngleAxisf(-0.6f, Vec3::UnitZ()));
+  pose[4].rotation = Quat(Eigen::AngleAxisf(0.3f, Vec3::UnitY()));  // outside: must stay stale
+  const std::vector<Affine> before = model;
+  const std::vector<int> spine = s.subtree(1);
+  LocalToModelJob job;
+  job.skeleton = &s;
+  job.local = pose;
+  job.model = model;
+  job.subtree = spine;
+  ASSERT_TRUE(job.run());
+  const std::vector<Affine> expected = localToModel(s, pose);
+  for (const int j : spine) {
+    EXPECT_TRUE(
+        model[static_cast<std::size_t>(j)].matrix().isApprox(expected[static_cast<std::size_t>(j)].matrix(), 1e-6f))
+        << s.name(j);
+  }
+  for (int j : {0, 2, 4, 6}) {
+    EXPECT_EQ(model[static_cast<std::size_t>(j)].matrix(), before[static_cast<std::size_t>(j)].matrix()) << s.name(j);
+  }
+  const std::vector<int> outOfRange = {1, 7};
+  job.subtree = outOfRange;
+  EXPECT_FALSE(job.validate());
 }
 
 }  // namespace

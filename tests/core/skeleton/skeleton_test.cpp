@@ -35,24 +35,6 @@ TEST(Skeleton, LookupsAndIds) {
   EXPECT_FALSE(s.validate().has_value());
 }
 
-// Caches of what depends on the parents (IK workspaces) key on the revision: it must change
-// with the hierarchy, stay with a copy of it, and differ between skeletons built apart.
-TEST(Skeleton, HierarchyRevisionNamesTheParents) {
-  Skeleton s = threeJointChain();
-  const std::uint64_t built = s.hierarchyRevision();
-  EXPECT_NE(built, threeJointChain().hierarchyRevision());
-  Skeleton copy = s;
-  EXPECT_EQ(copy.hierarchyRevision(), built);
-  s.setName(1, "knee");
-  s.setRestLocal(1, Transform{});
-  s.setKind(2, NodeKind::Joint);
-  EXPECT_EQ(s.hierarchyRevision(), built);
-  copy.addJoint("toe", 2, Transform{});
-  EXPECT_NE(copy.hierarchyRevision(), built);
-  s = copy;
-  EXPECT_EQ(s.hierarchyRevision(), copy.hierarchyRevision());
-}
-
 TEST(Skeleton, ValidateNamesTheBadJoint) {
   Skeleton s = threeJointChain();
   s.addJoint("mid", 0, Transform{});
