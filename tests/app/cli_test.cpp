@@ -769,6 +769,9 @@ print("ARTICULA_BLENDER " + json.dumps(found))
     const double lastFrame = info["clips"][0]["duration"].get<double>() * imported["fps"].get<double>();
     EXPECT_NEAR(imported["actions"][0][0].get<double>(), 0.0, 1e-3) << file.out;
     EXPECT_NEAR(imported["actions"][0][1].get<double>(), lastFrame, 0.01) << file.out;
+  }
+}
+
 // The bake report names, per foot, the planted spans it held, how far the held joint slid in
 // each before and after, and the frames its leg could not reach.
 TEST(CliBake, DetectReportsEachFootsSpansSlidesAndUnreachedFrames) {

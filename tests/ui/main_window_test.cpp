@@ -11,6 +11,10 @@
 #include <QUndoStack>
 #include <QUndoView>
 
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
 #include "core/io/import.h"
 #include "core/samples/mannequin.h"
 #include "ui/commands/set_joint_transform_command.h"
@@ -83,7 +87,14 @@ TEST(MainWindowOpen, OpensEveryTestFileAndPlaysItsFirstClipAtItsFrameRate) {
     playback->pause();
     ++played;
   }
-  EXPECT_GE(opened, static_cast<int>(files.size()) - 1) << "the importers read (nearly) every test asset";
+  // The damaged copies tests/data keeps for the robustness tests (its README's "Mutants") are
+  // refused on purpose; of the real assets, one Assimp 5.2 cannot read.
+  const auto damaged = std::count_if(files.begin(), files.end(), [](const std::filesystem::path& file) {
+    const std::string name = file.filename().string();
+    return name.find("_deep.") != std::string::npos || name.find("_short_float_array.") != std::string::npos ||
+           name.find("_draco_required.") != std::string::npos;
+  });
+  EXPECT_GE(opened, static_cast<int>(files.size() - damaged) - 1) << "the importers read (nearly) every test asset";
   EXPECT_GE(played, 10) << "most test assets are animated";
 }
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/samples/mannequin.h"
-#include "rig_test_util.h"
+#include "core/rig/rig_test_util.h"
 
 namespace articula {
 namespace {
