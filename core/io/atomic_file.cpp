@@ -19,18 +19,6 @@ std::string failure(const std::string& path, const char* what, int error) {
   return message;
 }
 
-bool writeAll(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
-}
-
 std::filesystem::path folderOf(const std::string& path) {
   const std::filesystem::path target(path);
   return target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
@@ -59,7 +47,7 @@ std::optional<std::string> stage(const FileToWrite& file, StagedFile& staged) {
     return failure(file.path, what, error);
   };
   for (std::string_view part : file.parts) {
-    if (!writeAll(fd, part)) return abandon("writing");
+    if (!writeAllBytes(fd, part)) return abandon("writing");
   }
   if (::fsync(fd) != 0) return abandon("flushing to disk");
   // mkstemp makes the file private (0600): give it the old file's permissions, or the usual
@@ -89,6 +77,18 @@ void syncFolder(const std::filesystem::path& folder) {
 }
 
 }  // namespace
+
+bool writeAllBytes(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
 
 std::optional<std::string> writeFilesAtomically(std::span<const FileToWrite> files) {
   std::vector<StagedFile> staged;

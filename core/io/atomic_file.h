@@ -32,6 +32,10 @@ struct FileToWrite {
 // already renamed new and the rest old.
 std::optional<std::string> writeFilesAtomically(std::span<const FileToWrite> files);
 
+// Writes every byte to the descriptor (a file or a pipe), retrying short and interrupted
+// writes; false with errno set when the system refuses.
+bool writeAllBytes(int fd, std::string_view bytes);
+
 // The whole file, or a message naming it.
 std::optional<std::string> readWholeFile(const std::string& path, std::string& bytes);
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/io/atomic_file.h"
 #include "core/io/import.h"
 #include "core/io/import_scene_binary.h"
 
@@ -53,18 +54,6 @@ void limitChild(const AssimpImportLimits& limits, std::size_t inheritedBytes) {
   }
 }
 
-bool writeAll(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
-}
-
 std::string childAnswer(const std::string& path) {
   try {
     const Result<Scene> scene = importWithAssimpInProcess(path);
@@ -78,7 +67,7 @@ std::string childAnswer(const std::string& path) {
 [[noreturn]] void runChild(int answerFd, const std::string& path, const AssimpImportLimits& limits,
                            std::size_t inheritedBytes) {
   limitChild(limits, inheritedBytes);
-  const bool sent = writeAll(answerFd, childAnswer(path));
+  const bool sent = writeAllBytes(answerFd, childAnswer(path));
   // _exit: the parent's atexit handlers and static destructors (Qt, test runners) are the
   // parent's, not to be run twice.
   ::_exit(sent ? 0 : 1);
