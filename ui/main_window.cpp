@@ -22,6 +22,8 @@
 #include <QUrl>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "core/bake/bake_pipeline.h"
 #include "core/io/gltf_export.h"
@@ -608,8 +610,13 @@ bool MainWindow::openFile(const QString& path) {
     emit openFailed(QString::fromStdString(outcome->error()));
     return false;
   }
+  // What the user must know but that does not stop the opening (a project whose asset
+  // changed since it was saved): said in the status bar once the new document is shown.
+  std::vector<std::string> warnings;
+  if ((*outcome)->project) warnings = (*outcome)->project->warnings;
   mSession->adopt(std::move(**outcome));
   mLastOpenDirectory = QFileInfo(path).absolutePath();
+  if (!warnings.empty()) statusBar()->showMessage(tr("Warning: %1").arg(QString::fromStdString(warnings.front())));
   return true;
 }
 

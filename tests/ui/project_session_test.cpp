@@ -12,9 +12,11 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QUndoStack>
 
+#include <fstream>
 #include <memory>
 
 #include "core/project/project_file.h"
@@ -412,5 +414,26 @@ TEST(MainWindowProject, UnsavedEditsAreSavedDiscardedOrKeptBeforeTheyWouldBeLost
   EXPECT_NE(window.document()->scene().skeleton.name(1), "dropped");
 }
 
+// The project names its asset by a content hash: an asset changed since the save may no
+// longer fit the project's clips, so opening it says so in the status bar (and still opens).
+TEST(MainWindowProject, OpeningAProjectWhoseAssetChangedSaysSo) {
+  QStandardPaths::setTestModeEnabled(true);
+  QTemporaryDir folder;
+  const QString asset = folder.filePath(QStringLiteral("walk.bvh"));
+  ASSERT_TRUE(QFile::copy(dataFile("bvh/cmu-mb-2010/02_01.bvh"), asset));
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(asset));
+  const QString project = folder.filePath(QStringLiteral("walk.articula"));
+  ASSERT_EQ(window.session()->saveAs(project), std::nullopt);
+  ASSERT_TRUE(window.openFile(project));
+  EXPECT_FALSE(window.statusBar()->currentMessage().contains(QStringLiteral("has changed")));
+
+  std::ofstream(asset.toStdString(), std::ios::app) << "\n";  // the same motion, other bytes
+  ASSERT_TRUE(window.openFile(project));
+  const QString message = window.statusBar()->currentMessage();
+  EXPECT_TRUE(message.contains(QStringLiteral("walk.bvh' has changed since the project was saved"))) << message.toStdString();
+}
+
 }  // namespace
 }  // namespace articula::ui
+
