@@ -108,7 +108,15 @@ TEST(CliInfo, FileThatCrashesAssimpIsAOneLineError) {
     const CliRun run = runCli("info " + quoted(data(file)));
     EXPECT_FALSE(run.signaled) << file;
     EXPECT_EQ(run.exitCode, 1) << file;
-    EXPECT_EQ(run.stderrText.rfind("error: " + data(file) + ": the importer (Assimp) crashed", 0), 0u) << run.stderrText;
+    const std::string said = "error: " + data(file) + ": the importer (Assimp) ";
+#ifdef __SANITIZE_ADDRESS__
+    // AddressSanitizer catches the stack overflow itself and ends the child with its report
+    // and exit status 1, which comes back as the generic "stopped on this file".
+    EXPECT_TRUE(run.stderrText.rfind(said + "crashed", 0) == 0 || run.stderrText.rfind(said + "stopped", 0) == 0)
+        << run.stderrText;
+#else
+    EXPECT_EQ(run.stderrText.rfind(said + "crashed", 0), 0u) << run.stderrText;
+#endif
     EXPECT_EQ(std::count(run.stderrText.begin(), run.stderrText.end(), '\n'), 1) << run.stderrText;
   }
 }
