@@ -47,6 +47,39 @@ Quat yawBetween(const Vec3& from, const Vec3& to, const Vec3& up) {
   return Quat(Eigen::AngleAxisf(angle, up));
 }
 
+// A clip played into model space frame by frame: the rest pose fills the channels the clip
+// does not animate. One buffer set, reused for every frame.
+class ModelPosePlayer {
+ public:
+  ModelPosePlayer(const Skeleton& skeleton, const Clip& clip)
+      : mSkeleton(skeleton),
+        mClip(clip),
+        mSampler(&clip),
+        mRest(skeleton.restPose().begin(), skeleton.restPose().end()),
+        mPose(mRest),
+        mModel(static_cast<std::size_t>(skeleton.jointCount())) {}
+
+  // Model matrices of every joint at frame f.
+  const std::vector<Affine>& at(int f) {
+    std::copy(mRest.begin(), mRest.end(), mPose.begin());
+    mSampler.sample(mClip.timeOf(f), mPose);
+    LocalToModelJob fk;
+    fk.skeleton = &mSkeleton;
+    fk.local = mPose;
+    fk.model = mModel;
+    fk.run();
+    return mModel;
+  }
+
+ private:
+  const Skeleton& mSkeleton;
+  const Clip& mClip;
+  ClipSampler mSampler;
+  const Pose mRest;
+  Pose mPose;
+  std::vector<Affine> mModel;
+};
+
 }  // namespace
 
 namespace {
@@ -108,18 +141,9 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
   };
   std::vector<std::vector<Sample>> samples(feet.size(), std::vector<Sample>(static_cast<std::size_t>(frames)));
   {
-    ClipSampler sampler(&clip);
-    const Pose rest(skeleton.restPose().begin(), skeleton.restPose().end());
-    Pose pose = rest;
-    std::vector<Affine> model(static_cast<std::size_t>(skeleton.jointCount()));
+    ModelPosePlayer player(skeleton, clip);
     for (int f = 0; f < frames; ++f) {
-      std::copy(rest.begin(), rest.end(), pose.begin());
-      sampler.sample(clip.timeOf(f), pose);
-      LocalToModelJob fk;
-      fk.skeleton = &skeleton;
-      fk.local = pose;
-      fk.model = model;
-      fk.run();
+      const std::vector<Affine>& model = player.at(f);
       for (std::size_t i = 0; i < feet.size(); ++i) {
         const Affine& ankle = model[static_cast<std::size_t>(feet[i].joints.ankle)];
         Sample& s = samples[i][static_cast<std::size_t>(f)];
@@ -271,20 +295,10 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
 std::vector<float> slidePerContact(const Skeleton& skeleton, const Clip& clip, const FootLock& lock,
                                    const Vec3& upModel, const Vec3& groundVelocityModel) {
   const Vec3 up = upModel.normalized();
-  ClipSampler sampler(&clip);
-  const Pose rest(skeleton.restPose().begin(), skeleton.restPose().end());
-  Pose pose = rest;
-  std::vector<Affine> model(static_cast<std::size_t>(skeleton.jointCount()));
+  ModelPosePlayer player(skeleton, clip);
   // Where the joint is at frame f, in the ground's frame, across the up.
   auto onGround = [&](int joint, int f) {
-    std::copy(rest.begin(), rest.end(), pose.begin());
-    sampler.sample(clip.timeOf(f), pose);
-    LocalToModelJob fk;
-    fk.skeleton = &skeleton;
-    fk.local = pose;
-    fk.model = model;
-    fk.run();
-    const Vec3 p = Vec3(model[static_cast<std::size_t>(joint)].translation()) -
+    const Vec3 p = Vec3(player.at(f)[static_cast<std::size_t>(joint)].translation()) -
                    groundVelocityModel * static_cast<float>(clip.timeOf(f) - clip.timeOf(0));
     return Vec3(p - up * up.dot(p));
   };
