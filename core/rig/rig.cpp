@@ -669,9 +669,10 @@ bool Rig::solveTwoBone(const IkHandle& h, const BoundHandle& b, std::span<Transf
   return job.run();
 }
 
-bool Rig::solveCcd(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report) {
-  if (b.hingeSeed && needsWork) seedHinge(b, pose);
-  CcdIkJob job;
+// CCD and FABRIK read the same inputs from a bound chain handle.
+template <typename ChainJob>
+void Rig::fillChainJob(ChainJob& job, const IkHandle& h, BoundHandle& b, std::span<Transform> pose,
+                       IkReport& report) {
   job.chain = &b.chain;
   job.workspace = &b.workspace;
   job.pose = pose;
@@ -681,6 +682,12 @@ bool Rig::solveCcd(const IkHandle& h, BoundHandle& b, std::span<Transform> pose,
   job.toleranceModel = h.toleranceModel;
   job.maxIterations = h.maxIterations;
   job.report = &report;
+}
+
+bool Rig::solveCcd(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report) {
+  if (b.hingeSeed && needsWork) seedHinge(b, pose);
+  CcdIkJob job;
+  fillChainJob(job, h, b, pose, report);
   return job.run();
 }
 
@@ -693,15 +700,7 @@ bool Rig::solveFabrik(const IkHandle& h, BoundHandle& b, std::span<Transform> po
     swingRoot(b, pose);
   }
   FabrikIkJob job;
-  job.chain = &b.chain;
-  job.workspace = &b.workspace;
-  job.pose = pose;
-  job.model = mModel;
-  job.constraints = b.constraints;
-  job.targetModel = b.targetModel;
-  job.toleranceModel = h.toleranceModel;
-  job.maxIterations = h.maxIterations;
-  job.report = &report;
+  fillChainJob(job, h, b, pose, report);
   return job.run();
 }
 

@@ -198,6 +198,8 @@ class Rig {
   // the solver refused the pose.
   bool runSolver(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report);
   bool solveTwoBone(const IkHandle& h, const BoundHandle& b, std::span<Transform> pose, IkReport& report);
+  template <typename ChainJob>
+  void fillChainJob(ChainJob& job, const IkHandle& h, BoundHandle& b, std::span<Transform> pose, IkReport& report);
   bool solveCcd(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report);
   bool solveFabrik(const IkHandle& h, BoundHandle& b, std::span<Transform> pose, bool needsWork, IkReport& report);
   // The tip turned to its orientation target or kept orientation, laid on the ground when its
