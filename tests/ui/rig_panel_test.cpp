@@ -193,6 +193,13 @@ TEST_F(RigPanelTest, AWeightSliderDragIsOneUndoStepAndBlendsTowardsFk) {
   EXPECT_EQ(test::serializeDocument(document), before);
   EXPECT_EQ(dock.weightSlider()->value(), dock.weightSlider()->maximum()) << "the slider follows undo";
 
+  // A drag that ends where it began changes nothing and leaves no undo step.
+  dock.weightSlider()->setSliderDown(true);
+  for (int value : {900, 600, dock.weightSlider()->maximum()}) dock.weightSlider()->setValue(value);
+  dock.weightSlider()->setSliderDown(false);
+  EXPECT_EQ(document.undoStack()->count(), steps) << "a drag back to the start is no step";
+  EXPECT_EQ(test::serializeDocument(document), before);
+
   // Two key presses are two steps.
   dock.weightSlider()->setValue(500);
   dock.weightSlider()->setValue(400);

@@ -27,7 +27,7 @@ std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& ba
 }  // namespace
 
 ClipListCommand::ClipListCommand(Document* document, std::vector<Clip> clips, int currentIndex, const QString& text)
-    : QUndoCommand(text), mDocument(document), mClips(std::move(clips)), mCurrentIndex(currentIndex) {}
+    : ChangeValue(document, ClipList{std::move(clips), currentIndex}, text, nullptr) {}
 
 ClipListCommand* ClipListCommand::duplicate(Document* document, int clipIndex) {
   const QString text = QCoreApplication::translate("ClipListCommand", "Duplicate Clip");
@@ -64,14 +64,9 @@ ClipListCommand* ClipListCommand::remove(Document* document, int clipIndex) {
   return new ClipListCommand(document, std::move(clips), std::max(0, clipIndex - 1), text);
 }
 
-void ClipListCommand::redo() { swapClips(); }
-void ClipListCommand::undo() { swapClips(); }
-
-void ClipListCommand::swapClips() {
-  if (isObsolete()) return;
-  const int previousIndex = mDocument->currentClipIndex();
-  mClips = mDocument->replaceClips({}, std::move(mClips), mCurrentIndex);
-  mCurrentIndex = previousIndex;
+ClipList ClipListCommand::exchange(ClipList list) {
+  const int previousIndex = document()->currentClipIndex();
+  return {document()->replaceClips({}, std::move(list.clips), list.currentIndex), previousIndex};
 }
 
 }  // namespace articula::ui

@@ -1,18 +1,23 @@
 #pragma once
-#include <QUndoCommand>
+#include <QString>
 
 #include <string>
 #include <vector>
 
 #include "core/anim/clip.h"
+#include "ui/commands/change_value.h"
 
 namespace articula::ui {
 
-class Document;
+// The scene's clip list and the clip shown.
+struct ClipList {
+  std::vector<Clip> clips;
+  int currentIndex = -1;
+};
 
 // Duplicates or deletes a clip of the scene: swaps the whole clip list and the current
 // clip, so undo gives back exactly the list (and the clip shown) from before.
-class ClipListCommand : public QUndoCommand {
+class ClipListCommand : public ChangeValue<ClipList> {
  public:
   // A copy of clip `clipIndex` named "<name> copy" (made unique), inserted after it and made
   // current. Obsolete when the clip does not exist.
@@ -24,16 +29,9 @@ class ClipListCommand : public QUndoCommand {
   // Removes clip `clipIndex`; the clip before it (or the new first one) becomes current.
   static ClipListCommand* remove(Document* document, int clipIndex);
 
-  void redo() override;
-  void undo() override;
-
  private:
   ClipListCommand(Document* document, std::vector<Clip> clips, int currentIndex, const QString& text);
-  void swapClips();
-
-  Document* const mDocument;
-  std::vector<Clip> mClips;  // the list redo (or undo) puts in place
-  int mCurrentIndex;         // the clip made current with it
+  ClipList exchange(ClipList list) override;
 };
 
 }  // namespace articula::ui

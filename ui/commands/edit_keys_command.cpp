@@ -14,7 +14,7 @@ bool EditKeysCommand::mergeWith(const QUndoCommand* other) {
   const auto* next = dynamic_cast<const EditKeysCommand*>(other);
   // The stack has already run `next`, so the document holds the clip of the latest mouse
   // move; this command keeps the clip from before the drag for undo.
-  return next && next->mMergeable && next->mClipIndex == mClipIndex && !isObsolete();
+  return next && next->mClipIndex == mClipIndex && canFold(*next);
 }
 
 }  // namespace articula::ui

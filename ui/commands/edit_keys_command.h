@@ -12,14 +12,11 @@ class EditKeysCommand : public ReplaceClipCommand {
  public:
   EditKeysCommand(Document* document, int clipIndex, Clip clip, const QString& text, QUndoCommand* parent = nullptr);
 
-  void setMergeable(bool mergeable) { mMergeable = mergeable; }
-
   int id() const override;
   bool mergeWith(const QUndoCommand* other) override;
 
  private:
   const int mClipIndex;
-  bool mMergeable = false;
 };
 
 }  // namespace articula::ui

@@ -20,13 +20,9 @@ QString moveText(const IkHandle* handle, MoveHandleCommand::Part part) {
 
 EditHandleCommand::EditHandleCommand(Document* document, int handle, IkHandle value, const QString& text,
                                      QUndoCommand* parent)
-    : QUndoCommand(text, parent), mDocument(document), mHandle(handle), mValue(std::move(value)) {
+    : ChangeValue(document, std::move(value), text, parent), mHandle(handle) {
   const IkHandle* current = document->activeHandle(handle);
-  if (!current || *current == mValue) {
-    setObsolete(true);
-    return;
-  }
-  mPrevious = *current;
+  if (!current || *current == this->value()) setObsolete(true);
 }
 
 QString EditHandleCommand::validate(const Document& document, int handle, const IkHandle& value) {
@@ -39,22 +35,18 @@ QString EditHandleCommand::validate(const Document& document, int handle, const 
   return bound ? QString() : QString::fromStdString(bound.error());
 }
 
-void EditHandleCommand::redo() {
-  if (!isObsolete()) mDocument->setHandle({}, mHandle, mValue);
-}
-
-void EditHandleCommand::undo() {
-  if (!isObsolete()) mDocument->setHandle({}, mHandle, mPrevious);
+IkHandle EditHandleCommand::exchange(IkHandle value) {
+  // The stack keeps the rig as it was when the command ran, so the handle is there.
+  std::optional<IkHandle> replaced = document()->setHandle({}, mHandle, value);
+  return replaced ? std::move(*replaced) : value;
 }
 
 int EditHandleCommand::id() const { return kEditHandleCommandId; }
 
 bool EditHandleCommand::mergeWith(const QUndoCommand* other) {
   const auto* next = static_cast<const EditHandleCommand*>(other);
-  if (!next->mMergeable || next->mDocument != mDocument || next->mHandle != mHandle || next->isObsolete()) return false;
-  mValue = next->mValue;
-  setObsolete(mValue == mPrevious);
-  return true;
+  const IkHandle* current = document()->activeHandle(mHandle);
+  return next->mHandle == mHandle && current && foldDrag(*next, *current);
 }
 
 MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, const Vec3& position,

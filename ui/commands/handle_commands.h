@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/rig/ik_handle.h"
+#include "ui/commands/change_value.h"
 
 namespace articula::ui {
 
@@ -15,7 +16,7 @@ class Document;
 // tolerance, enabled, pole, limits, ...): the whole handle is swapped, so one command covers
 // every field. Slider drags are one undo step: commands after the first of a drag are made
 // mergeable and fold into the previous one when they edit the same handle.
-class EditHandleCommand : public QUndoCommand {
+class EditHandleCommand : public ChangeValue<IkHandle> {
  public:
   EditHandleCommand(Document* document, int handle, IkHandle value, const QString& text,
                     QUndoCommand* parent = nullptr);
@@ -24,18 +25,13 @@ class EditHandleCommand : public QUndoCommand {
   // Rig::bind's message), empty when it can.
   static QString validate(const Document& document, int handle, const IkHandle& value);
 
-  void setMergeable(bool mergeable) { mMergeable = mergeable; }
-  void redo() override;
-  void undo() override;
   int id() const override;
   bool mergeWith(const QUndoCommand* other) override;
 
  private:
-  Document* const mDocument;
+  IkHandle exchange(IkHandle value) override;
+
   const int mHandle;
-  bool mMergeable = false;
-  IkHandle mValue;     // applied by redo
-  IkHandle mPrevious;  // the handle before the first command of the drag
 };
 
 // Moves the target (model space) or the pole (in the pole's space, IkPole::space) of handle

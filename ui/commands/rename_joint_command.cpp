@@ -7,7 +7,7 @@
 namespace articula::ui {
 
 RenameJointCommand::RenameJointCommand(Document* document, int joint, const QString& name, QUndoCommand* parent)
-    : QUndoCommand(parent), mDocument(document), mJoint(joint), mName(name.toStdString()) {
+    : ChangeValue(document, name.toStdString(), QString(), parent), mJoint(joint) {
   const QString problem = validate(*document, joint, name);
   if (!problem.isEmpty()) {
     setText(problem);
@@ -17,7 +17,7 @@ RenameJointCommand::RenameJointCommand(Document* document, int joint, const QStr
   setText(QCoreApplication::translate("RenameJointCommand", "Rename %1 to %2")
               .arg(QString::fromStdString(document->scene().skeleton.name(joint)), name));
   // Renaming to the current name changes nothing.
-  if (document->scene().skeleton.name(joint) == mName) setObsolete(true);
+  if (document->scene().skeleton.name(joint) == value()) setObsolete(true);
 }
 
 QString RenameJointCommand::validate(const Document& document, int joint, const QString& name) {
@@ -38,12 +38,8 @@ QString RenameJointCommand::validate(const Document& document, int joint, const 
   return {};
 }
 
-void RenameJointCommand::redo() { swapName(); }
-void RenameJointCommand::undo() { swapName(); }
-
-void RenameJointCommand::swapName() {
-  if (isObsolete()) return;
-  mName = mDocument->renameJoint({}, mJoint, std::move(mName));
+std::string RenameJointCommand::exchange(std::string name) {
+  return document()->renameJoint({}, mJoint, std::move(name));
 }
 
 }  // namespace articula::ui

@@ -1,16 +1,15 @@
 #pragma once
 #include <QString>
-#include <QUndoCommand>
 
 #include <string>
 
-namespace articula::ui {
+#include "ui/commands/change_value.h"
 
-class Document;
+namespace articula::ui {
 
 // Renames one skeleton node. Names must stay non-empty and unique (exporters and rigs find
 // joints by name), so check with validate() before pushing.
-class RenameJointCommand : public QUndoCommand {
+class RenameJointCommand : public ChangeValue<std::string> {
  public:
   RenameJointCommand(Document* document, int joint, const QString& name, QUndoCommand* parent = nullptr);
 
@@ -18,15 +17,11 @@ class RenameJointCommand : public QUndoCommand {
   // a name another node has), or an empty string when it can.
   static QString validate(const Document& document, int joint, const QString& name);
 
-  void redo() override;
-  void undo() override;
 
  private:
-  void swapName();
+  std::string exchange(std::string name) override;
 
-  Document* const mDocument;
   const int mJoint;
-  std::string mName;  // the name redo (or undo) puts in place
 };
 
 }  // namespace articula::ui

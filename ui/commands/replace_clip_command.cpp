@@ -6,16 +6,10 @@ namespace articula::ui {
 
 ReplaceClipCommand::ReplaceClipCommand(Document* document, int clipIndex, Clip clip, const QString& text,
                                        QUndoCommand* parent)
-    : QUndoCommand(text, parent), mDocument(document), mClipIndex(clipIndex), mClip(std::move(clip)) {
+    : ChangeValue(document, std::move(clip), text, parent), mClipIndex(clipIndex) {
   if (clipIndex < 0 || clipIndex >= static_cast<int>(document->scene().clips.size())) setObsolete(true);
 }
 
-void ReplaceClipCommand::redo() { swapClip(); }
-void ReplaceClipCommand::undo() { swapClip(); }
-
-void ReplaceClipCommand::swapClip() {
-  if (isObsolete()) return;
-  mClip = mDocument->replaceClip({}, mClipIndex, std::move(mClip));
-}
+Clip ReplaceClipCommand::exchange(Clip clip) { return document()->replaceClip({}, mClipIndex, std::move(clip)); }
 
 }  // namespace articula::ui

@@ -62,17 +62,11 @@ std::string sanitizedName(const std::string& name) {
 }  // namespace
 
 RigSetCommand::RigSetCommand(Document* document, RigSet rigs, const QString& text, QUndoCommand* parent)
-    : QUndoCommand(text, parent), mDocument(document), mRigs(std::move(rigs)) {
-  if (mRigs == document->rigSet()) setObsolete(true);
+    : ChangeValue(document, std::move(rigs), text, parent) {
+  if (value() == document->rigSet()) setObsolete(true);
 }
 
-void RigSetCommand::redo() { swapRigs(); }
-void RigSetCommand::undo() { swapRigs(); }
-
-void RigSetCommand::swapRigs() {
-  if (isObsolete()) return;
-  mRigs = mDocument->setRigSet({}, std::move(mRigs));
-}
+RigSet RigSetCommand::exchange(RigSet rigs) { return document()->setRigSet({}, std::move(rigs)); }
 
 BuildHumanoidRigCommand::BuildHumanoidRigCommand(Document* document, RigDefinition rig, QUndoCommand* parent)
     : RigSetCommand(document, withHumanoid(*document, std::move(rig)), translate("Build Humanoid Rig"), parent) {}

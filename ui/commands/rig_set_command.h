@@ -1,29 +1,22 @@
 #pragma once
 #include <QString>
-#include <QUndoCommand>
 
 #include "core/rig/rig.h"
 #include "core/util/result.h"
+#include "ui/commands/change_value.h"
 #include "ui/document/document.h"
 
 namespace articula::ui {
 
-// Puts a whole new RigSet in place (Tiled's ChangeValue: redo and undo swap it with the
-// document's). The structural rig edits below are this command with the new set computed
-// from the current one; rigs are a few handles, so holding two copies is cheap and exact.
-// A set equal to the current one makes the command obsolete.
-class RigSetCommand : public QUndoCommand {
+// Puts a whole new RigSet in place. The structural rig edits below are this command with
+// the new set computed from the current one; rigs are a few handles, so holding a copy is
+// cheap and exact. A set equal to the current one makes the command obsolete.
+class RigSetCommand : public ChangeValue<RigSet> {
  public:
   RigSetCommand(Document* document, RigSet rigs, const QString& text, QUndoCommand* parent = nullptr);
 
-  void redo() override;
-  void undo() override;
-
  private:
-  void swapRigs();
-
-  Document* const mDocument;
-  RigSet mRigs;  // the set redo (or undo) puts in place
+  RigSet exchange(RigSet rigs) override;
 };
 
 // Adds the humanoid rig built from the skeleton (buildHumanoidRig) and makes it active; a

@@ -7,20 +7,13 @@
 namespace articula::ui {
 
 SetRigEnabledCommand::SetRigEnabledCommand(Document* document, bool enabled, QUndoCommand* parent)
-    : QUndoCommand(enabled ? QCoreApplication::translate("SetRigEnabledCommand", "Enable Rig")
-                           : QCoreApplication::translate("SetRigEnabledCommand", "Disable Rig"),
-                   parent),
-      mDocument(document),
-      mEnabled(enabled) {
+    : ChangeValue(document, enabled,
+                  enabled ? QCoreApplication::translate("SetRigEnabledCommand", "Enable Rig")
+                          : QCoreApplication::translate("SetRigEnabledCommand", "Disable Rig"),
+                  parent) {
   if (document->rigEnabled() == enabled) setObsolete(true);
 }
 
-void SetRigEnabledCommand::redo() {
-  if (!isObsolete()) mDocument->setRigEnabled({}, mEnabled);
-}
-
-void SetRigEnabledCommand::undo() {
-  if (!isObsolete()) mDocument->setRigEnabled({}, !mEnabled);
-}
+bool SetRigEnabledCommand::exchange(bool enabled) { return document()->setRigEnabled({}, enabled); }
 
 }  // namespace articula::ui

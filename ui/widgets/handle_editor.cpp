@@ -11,7 +11,6 @@
 
 #include <utility>
 
-#include "ui/commands/handle_commands.h"
 #include "ui/document/document.h"
 #include "ui/models/rig_handle_model.h"
 #include "ui/widgets/field_spin_box.h"
@@ -217,21 +216,18 @@ void HandleEditor::fieldEdited(Field field) {
     case Field::None:
       return;
   }
-  const QString problemText = handleProblem(*mDocument, mHandle, edited);
-  if (!problemText.isEmpty()) {
-    const QString message = tr("Not applied: %1").arg(problemText);
-    mMessageLabel->setText(message);
+  const QString name = QString::fromStdString(current->name);
+  const QString refusal =
+      pushHandleEditOrRefuse(*mDocument, mHandle, std::move(edited), text.arg(name), spinBox && mMergeUndo);
+  mMessageLabel->setText(refusal);
+  if (!refusal.isEmpty()) {
     endMerge();
     refreshValues();
-    emit problem(message);
+    emit problem(refusal);
     return;
   }
-  mMessageLabel->clear();
   mMergeField = field;
-  auto* command =
-      new EditHandleCommand(mDocument, mHandle, std::move(edited), text.arg(QString::fromStdString(current->name)));
-  command->setMergeable(spinBox && std::exchange(mMergeUndo, true));
-  mDocument->undoStack()->push(command);
+  mMergeUndo = spinBox;
 }
 
 void HandleEditor::endMerge() {

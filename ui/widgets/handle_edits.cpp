@@ -81,6 +81,15 @@ QString handleProblem(const Document& document, int handle, const IkHandle& valu
   return EditHandleCommand::validate(document, handle, value);
 }
 
+QString pushHandleEditOrRefuse(Document& document, int handle, IkHandle value, const QString& text, bool mergeable) {
+  const QString problem = handleProblem(document, handle, value);
+  if (!problem.isEmpty()) return translate("Not applied: %1").arg(problem);
+  auto* command = new EditHandleCommand(&document, handle, std::move(value), text);
+  command->setMergeable(mergeable);
+  document.undoStack()->push(command);
+  return {};
+}
+
 std::vector<JointLimit> limitsPerJoint(const IkHandle& handle) {
   std::vector<JointLimit> limits = handle.limits;
   limits.resize(handle.chain.size());

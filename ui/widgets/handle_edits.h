@@ -26,6 +26,12 @@ QString limitProblem(const JointLimit& limit);
 // it can.
 QString handleProblem(const Document& document, int handle, const IkHandle& value);
 
+// What the handle and limit editors do with an edit: push `value` for handle `handle` as
+// one EditHandleCommand named `text` (folded into the previous command when `mergeable`,
+// so a spin-box drag is one undo step), or refuse it when handleProblem finds a problem.
+// Returns the refusal in the editors' words ("Not applied: ..."), empty when pushed.
+QString pushHandleEditOrRefuse(Document& document, int handle, IkHandle value, const QString& text, bool mergeable);
+
 // `handle` with its chain running from `root` (the tip itself or one of its ancestors) down
 // to its tip; each joint that stays in the chain keeps its limit, new joints are free (and
 // the limits stay empty when every one is free).

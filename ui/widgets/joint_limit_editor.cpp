@@ -14,7 +14,6 @@
 #include <numbers>
 #include <utility>
 
-#include "ui/commands/handle_commands.h"
 #include "ui/document/document.h"
 #include "ui/widgets/field_spin_box.h"
 #include "ui/widgets/handle_edits.h"
@@ -275,21 +274,17 @@ void JointLimitEditor::edited(int field, bool spinBox) {
   const bool allFree = std::all_of(value.limits.begin(), value.limits.end(),
                                    [](const JointLimit& l) { return l == JointLimit::free(); });
   if (allFree) value.limits.clear();
-  const QString problemText = handleProblem(*mDocument, mHandle, value);
-  if (!problemText.isEmpty()) {
-    const QString message = tr("Not applied: %1").arg(problemText);
-    mMessageLabel->setText(message);
+  const QString text = tr("Edit Joint Limit %1").arg(mJointBox->currentText());
+  const QString refusal = pushHandleEditOrRefuse(*mDocument, mHandle, std::move(value), text, spinBox && mMergeUndo);
+  mMessageLabel->setText(refusal);
+  if (!refusal.isEmpty()) {
     endMerge();
     refreshValues();
-    emit problem(message);
+    emit problem(refusal);
     return;
   }
-  mMessageLabel->clear();
   mMergeField = field;
-  const QString text = tr("Edit Joint Limit %1").arg(mJointBox->currentText());
-  auto* command = new EditHandleCommand(mDocument, mHandle, std::move(value), text);
-  command->setMergeable(spinBox && std::exchange(mMergeUndo, true));
-  mDocument->undoStack()->push(command);
+  mMergeUndo = spinBox;
 }
 
 void JointLimitEditor::endMerge() {
