@@ -245,8 +245,8 @@ Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const st
 
   // Model-space positions of every ankle and toe at every frame.
   const std::size_t frames = static_cast<std::size_t>(lastFrame) + 1;
-  std::vector<std::vector<Vec3>> ankles(feet.size(), std::vector<Vec3>(frames));
-  std::vector<std::vector<Vec3>> toes(feet.size(), std::vector<Vec3>(frames));
+  std::vector<std::vector<Vec3>> ankles(feet.size(), std::vector<Vec3>(frames, Vec3::Zero()));
+  std::vector<std::vector<Vec3>> toes(feet.size(), std::vector<Vec3>(frames, Vec3::Zero()));
   Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
   std::vector<Affine> model(pose.size(), Affine::Identity());
   ClipSampler sampler(&clip);
@@ -260,8 +260,9 @@ Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const st
     fk.run();
     for (std::size_t f = 0; f < feet.size(); ++f) {
       ankles[f][i] = model[static_cast<std::size_t>(feet[f].ankle)].translation();
+      // A foot without a toe joint leaves its toe track unset: only the ankle is read.
       if (feet[f].toe >= 0) toes[f][i] = model[static_cast<std::size_t>(feet[f].toe)].translation();
-      if (!ankles[f][i].allFinite() || !toes[f][i].allFinite())
+      if (!ankles[f][i].allFinite() || (feet[f].toe >= 0 && !toes[f][i].allFinite()))
         return makeError("clip '" + clip.name + "': the pose of foot '" + feet[f].curveName +
                          "' is not finite at frame " + std::to_string(i));
     }
