@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/cli_batch.h"
+#include "app/cli_retarget.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
 #include "core/io/gltf_export.h"
@@ -450,6 +451,15 @@ int main(int argc, char** argv) {
   bake->add_flag("--keep-source", bakeArgs.keepSource,
                  "Write the source clip too, the baked one beside it as '<clip> baked' (default: in its place)");
 
+  std::string mapPath;
+  bool mapJson = false;
+  CLI::App* map = app.add_subcommand("map", "Print the humanoid role (hips, spine, limbs) of each joint of a file");
+  map->add_option("FILE", mapPath, "Any file articula-cli info reads")->required();
+  map->add_flag("--json", mapJson, "Print one JSON object, role → joint name");
+
+  articula::cli::RetargetArgs retargetArgs;
+  CLI::App* retarget = articula::cli::addRetargetCommand(app, retargetArgs);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -473,6 +483,8 @@ int main(int argc, char** argv) {
         return runBake(bakeArgs);
       });
     }
+    if (*map) return articula::cli::runMap(mapPath, mapJson);
+    if (*retarget) return articula::cli::runRetarget(retargetArgs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -41,16 +41,6 @@ std::vector<RotationKey> rotationKeysOutside(const RotationTrack& track, double 
   return kept;
 }
 
-CurveKey guardKey(double time, float value) {
-  CurveKey key;
-  key.time = time;
-  key.value = value;
-  key.interpolation = Interpolation::Linear;
-  key.leftType = key.rightType = HandleType::Free;
-  key.left = key.right = Vec2d(time, value);
-  return key;
-}
-
 // A channel the reduction kept as one key (it did not move within its budget) holds that
 // value to the range's end: spliced before the source's later keys, it would otherwise
 // interpolate towards them across the range.
@@ -82,8 +72,8 @@ void spliceVec3(Vec3Track& destination, const Vec3Track& source, const Vec3Track
         const Transform& t = pose[static_cast<std::size_t>(joint)];
         return (isScale ? t.scale : t.translation)[c];
       };
-      if (guards.beforeTime) keys.push_back(guardKey(*guards.beforeTime, value(guards.before)));
-      if (guards.afterTime) keys.push_back(guardKey(*guards.afterTime, value(guards.after)));
+      if (guards.beforeTime) keys.push_back(linearKey(*guards.beforeTime, value(guards.before)));
+      if (guards.afterTime) keys.push_back(linearKey(*guards.afterTime, value(guards.after)));
     }
     dst[c]->setKeys(std::move(keys));
   }
@@ -110,36 +100,6 @@ void spliceRotation(RotationTrack& destination, const RotationTrack& source, con
     }
   }
   destination.setKeys(std::move(keys));
-}
-
-// One key per baked frame (no reduction): linear translation and scale, slerped rotation.
-std::vector<JointTrack> denseKeys(const DenseClip& dense) {
-  std::vector<JointTrack> tracks(dense.tracks.size());
-  auto vec3Keys = [&](const std::vector<Vec3>& samples, Vec3Track& track) {
-    std::vector<CurveKey> keys[3];
-    for (int f = 0; f < dense.frames; ++f) {
-      for (int c = 0; c < 3; ++c) keys[c].push_back(guardKey(dense.timeOf(f), samples[static_cast<std::size_t>(f)][c]));
-    }
-    track.x.setKeys(std::move(keys[0]));
-    track.y.setKeys(std::move(keys[1]));
-    track.z.setKeys(std::move(keys[2]));
-  };
-  for (std::size_t i = 0; i < dense.tracks.size(); ++i) {
-    const DenseTrack& source = dense.tracks[i];
-    JointTrack& track = tracks[i];
-    track.joint = source.joint;
-    if (source.translates) vec3Keys(source.translation, track.translation);
-    if (source.scales) vec3Keys(source.scale, track.scale);
-    if (source.rotates) {
-      std::vector<RotationKey> keys(static_cast<std::size_t>(dense.frames));
-      for (int f = 0; f < dense.frames; ++f) {
-        keys[static_cast<std::size_t>(f)].time = dense.timeOf(f);
-        keys[static_cast<std::size_t>(f)].value = source.rotation[static_cast<std::size_t>(f)];
-      }
-      track.rotation.setKeys(std::move(keys));
-    }
-  }
-  return tracks;
 }
 
 // Times of the user's own keys on the baked joints: keys of channels that are not sampled
@@ -188,7 +148,7 @@ void reduceMorphWeights(const Clip& source, int first, int last, int step, Clip&
       if (track.weights[c].empty()) continue;
       std::vector<CurveKey> keys = curveKeysOutside(track.weights[c], startTime, endTime);
       for (const int k : kept) {
-        keys.push_back(guardKey(source.timeOf(first + k * step), samples[static_cast<std::size_t>(k) * width + c]));
+        keys.push_back(linearKey(source.timeOf(first + k * step), samples[static_cast<std::size_t>(k) * width + c]));
       }
       if (kept.size() == 1 && last < source.frameCount() - 1) keys.push_back(heldTo(keys.back(), endTime));
       track.weights[c].setKeys(std::move(keys));
@@ -343,7 +303,7 @@ Result<BakeReport> BakeJob::run() const {
     report.reduction = reduceDenseClip(*skeleton, rest, dense, reduction, baked);
     report.reduced = true;
   } else {
-    baked = denseKeys(dense);
+    baked = perFrameTracks(dense);
   }
 
   // Splice the baked range into the result.

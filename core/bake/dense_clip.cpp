@@ -51,4 +51,43 @@ DenseClip sampleDense(const Skeleton& skeleton, const Clip& clip, int firstFrame
   return dense;
 }
 
+CurveKey linearKey(double time, float value) {
+  CurveKey key;
+  key.time = time;
+  key.value = value;
+  key.interpolation = Interpolation::Linear;
+  key.leftType = key.rightType = HandleType::Free;
+  key.left = key.right = Vec2d(time, value);
+  return key;
+}
+
+std::vector<JointTrack> perFrameTracks(const DenseClip& dense) {
+  std::vector<JointTrack> tracks(dense.tracks.size());
+  auto vec3Keys = [&](const std::vector<Vec3>& samples, Vec3Track& track) {
+    std::vector<CurveKey> keys[3];
+    for (int f = 0; f < dense.frames; ++f) {
+      for (int c = 0; c < 3; ++c) keys[c].push_back(linearKey(dense.timeOf(f), samples[static_cast<std::size_t>(f)][c]));
+    }
+    track.x.setKeys(std::move(keys[0]));
+    track.y.setKeys(std::move(keys[1]));
+    track.z.setKeys(std::move(keys[2]));
+  };
+  for (std::size_t i = 0; i < dense.tracks.size(); ++i) {
+    const DenseTrack& source = dense.tracks[i];
+    JointTrack& track = tracks[i];
+    track.joint = source.joint;
+    if (source.translates) vec3Keys(source.translation, track.translation);
+    if (source.scales) vec3Keys(source.scale, track.scale);
+    if (source.rotates) {
+      std::vector<RotationKey> keys(static_cast<std::size_t>(dense.frames));
+      for (int f = 0; f < dense.frames; ++f) {
+        keys[static_cast<std::size_t>(f)].time = dense.timeOf(f);
+        keys[static_cast<std::size_t>(f)].value = source.rotation[static_cast<std::size_t>(f)];
+      }
+      track.rotation.setKeys(std::move(keys));
+    }
+  }
+  return tracks;
+}
+
 }  // namespace articula

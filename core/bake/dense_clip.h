@@ -36,6 +36,13 @@ struct DenseClip {
   void appendFrame(std::span<const Transform> pose);
 };
 
+// A linear key at (time, value), its handles on the key.
+CurveKey linearKey(double time, float value);
+
+// One key per frame (no reduction): linear translation and scale, slerped rotation, each
+// track for the same joint and channels as its dense track.
+std::vector<JointTrack> perFrameTracks(const DenseClip& dense);
+
 // Frames [firstFrame, lastFrame] of `clip` (frame f at clip.startTime + f / frameRate),
 // channels as the clip animates them. The range must lie within [0, clip.frameCount() - 1].
 DenseClip sampleDense(const Skeleton& skeleton, const Clip& clip, int firstFrame, int lastFrame);

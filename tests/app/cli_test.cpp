@@ -19,38 +19,15 @@
 #include "core/io/gltf_export.h"
 #include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
+#include "cli_run.h"
 #include "tools/gltf_validator.h"
 
 namespace {
 
-struct CliRun {
-  int exitCode = -1;
-  bool signaled = false;
-  std::string stdoutText;
-  std::string stderrText;
-};
-
-CliRun runCli(const std::string& args) {
-  const auto errPath = std::filesystem::temp_directory_path() / ("articula_cli_stderr_" + std::to_string(::getpid()));
-  const std::string command = std::string(ARTICULA_CLI) + " " + args + " 2>" + errPath.string();
-  CliRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.stdoutText.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  run.signaled = WIFSIGNALED(status);
-  run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(errPath);
-  run.stderrText.assign(std::istreambuf_iterator<char>(err), {});
-  std::filesystem::remove(errPath);
-  return run;
-}
-
-std::string data(const std::string& relative) { return std::string(ARTICULA_TEST_DATA_DIR) + "/" + relative; }
-
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+using articula::testing_tools::CliRun;
+using articula::testing_tools::data;
+using articula::testing_tools::quoted;
+using articula::testing_tools::runCli;
 
 TEST(CliInfo, JsonReportsCesiumManJointsAndClip) {
   const CliRun run = runCli("info --json " + quoted(data("gltf/CesiumMan/CesiumMan.glb")));

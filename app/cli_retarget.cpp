@@ -1,0 +1,176 @@
+#include "app/cli_retarget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "core/bake/bake_pipeline.h"
+#include "core/bake/key_reduction.h"
+#include "core/io/gltf_export.h"
+#include "core/project/project_file.h"
+#include "core/retarget/retarget.h"
+#include "core/rig/humanoid_rig.h"
+
+namespace articula::cli {
+namespace {
+
+int fail(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::cerr << "error: " << message << '\n';
+  return 1;
+}
+
+Result<Scene> loadWithWarnings(const std::string& path) {
+  std::vector<std::string> warnings;
+  auto scene = loadSceneOrProject(path, nullptr, &warnings);
+  for (const std::string& warning : warnings) std::cerr << "warning: " << warning << '\n';
+  return scene;
+}
+
+// `name`, or "name 2", "name 3", ... when the character already has a clip of that name.
+std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& name) {
+  auto taken = [&clips](const std::string& n) {
+    return std::any_of(clips.begin(), clips.end(), [&n](const Clip& c) { return c.name == n; });
+  };
+  std::string candidate = name;
+  for (int suffix = 2; taken(candidate); ++suffix) candidate = name + " " + std::to_string(suffix);
+  return candidate;
+}
+
+// One source clip on the character: retargeted, reduced within `toleranceModel`, and with
+// `detect`, its feet planted by the bake's foot-skate cleanup through the humanoid rig.
+Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, const Clip& clip, const Scene& character,
+                          const HumanoidMap& characterMap, float toleranceModel, bool detect) {
+  RetargetJob job{&source.skeleton, &clip, &sourceMap, &character.skeleton, &characterMap};
+  auto dense = job.run();
+  if (!dense) return makeError(dense.error());
+  Clip out;
+  out.name = uniqueClipName(character.clips, clip.name);
+  out.frameRate = dense->frameRate;
+  out.startTime = dense->startTime;
+  out.endTime = dense->timeOf(dense->frames - 1);
+  if (!detect) {
+    KeyReductionOptions reduction;
+    reduction.toleranceModel = toleranceModel;
+    reduceDenseClip(character.skeleton, character.skeleton.restPose(), *dense, reduction, out.tracks);
+    return out;
+  }
+  // The cleanup bakes the clip through the humanoid rig and reduces it once, at the end.
+  out.tracks = perFrameTracks(*dense);
+  auto rig = buildHumanoidRig(character.skeleton);
+  if (!rig) return makeError("--contacts detect: " + rig.error());
+  BakePipelineOptions pipeline;
+  pipeline.bake.reduction.toleranceModel = toleranceModel;
+  pipeline.detectContacts = true;
+  auto baked = bakeThroughRig(character, out, *rig, pipeline);
+  if (!baked) return makeError(baked.error());
+  baked->clip.name = out.name;
+  return std::move(baked->clip);
+}
+
+// Role name → joint name of every role the map has, in a fixed order.
+std::vector<std::pair<std::string, std::string>> roleNames(const Skeleton& skeleton, const HumanoidMap& map) {
+  std::vector<std::pair<std::string, std::string>> roles;
+  auto add = [&](const std::string& role, int joint) {
+    if (joint >= 0) roles.emplace_back(role, skeleton.name(joint));
+  };
+  add("hips", map.hips);
+  for (std::size_t i = 1; i < map.spine.size(); ++i) add("spine" + std::to_string(i), map.spine[i]);
+  add("chest", map.chest);
+  add("neck", map.neck);
+  add("head", map.head);
+  for (const auto& [side, leg, arm] : {std::tuple{"left", &map.leftLeg, &map.leftArm}, std::tuple{"right", &map.rightLeg, &map.rightArm}}) {
+    const std::string s = side;
+    add(s + "Thigh", leg->thigh);
+    add(s + "Knee", leg->knee);
+    add(s + "Ankle", leg->ankle);
+    add(s + "Toe", leg->toe);
+    if (leg->footBesideLeg()) add(s + "LegTip", leg->legTip);
+    add(s + "Clavicle", arm->clavicle);
+    add(s + "UpperArm", arm->upperArm);
+    add(s + "Forearm", arm->forearm);
+    add(s + "Hand", arm->hand);
+  }
+  return roles;
+}
+
+}  // namespace
+
+int runMap(const std::string& path, bool json) {
+  auto scene = loadWithWarnings(path);
+  if (!scene) return fail(scene.error());
+  auto map = mapHumanoid(scene->skeleton);
+  if (!map) return fail(path + ": not a humanoid: " + map.error());
+  const auto roles = roleNames(scene->skeleton, *map);
+  if (json) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [role, joint] : roles) out[role] = joint;
+    std::cout << out.dump() << '\n';
+    return 0;
+  }
+  for (const auto& [role, joint] : roles) std::cout << role << ": " << joint << '\n';
+  return 0;
+}
+
+CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
+  CLI::App* command = app.add_subcommand(
+      "retarget", "Put a humanoid's clips on another humanoid character and write the character as glTF 2.0");
+  command->add_option("SOURCE", args.source, "The file whose clips are retargeted (BVH, glTF, FBX, project)")
+      ->required();
+  command->add_option("--onto", args.character, "The character that plays them (its mesh, skin and clips are kept)")
+      ->required();
+  command->add_option("--out", args.out, "Output .glb, or .gltf with its .bin beside it")->required();
+  command->add_option("--clip", args.clip, "Clip of the source to retarget (default: every clip)");
+  command->add_option("--contacts", args.contacts, "detect: plant the character's feet (foot-skate cleanup)");
+  command->add_option("--tolerance", args.tolerance,
+                      "Largest joint-position error of the reduced keys, in the character's units (default: 1 mm "
+                      "for a character 1.75 m tall)");
+  command->add_flag("--json", args.json, "Print one JSON object instead of the summary");
+  return command;
+}
+
+int runRetarget(const RetargetArgs& args) {
+  if (!args.contacts.empty() && args.contacts != "detect") return fail("--contacts '" + args.contacts + "': expected detect");
+  auto source = loadWithWarnings(args.source);
+  if (!source) return fail(source.error());
+  auto character = loadWithWarnings(args.character);
+  if (!character) return fail(character.error());
+  auto sourceMap = mapHumanoid(source->skeleton);
+  if (!sourceMap) return fail(args.source + ": not a humanoid: " + sourceMap.error());
+  auto characterMap = mapHumanoid(character->skeleton);
+  if (!characterMap) return fail(args.character + ": not a humanoid: " + characterMap.error());
+  const float tolerance = args.tolerance ? static_cast<float>(*args.tolerance)
+                                         : kDefaultToleranceOfHeight * character->characterHeight();
+  if (!std::isfinite(tolerance) || !(tolerance > 0.0f)) return fail("--tolerance must be a positive distance");
+  std::vector<const Clip*> clips;
+  for (const Clip& clip : source->clips) {
+    if (args.clip.empty() || clip.name == args.clip) clips.push_back(&clip);
+  }
+  if (clips.empty()) {
+    return fail(args.source + (args.clip.empty() ? ": has no animation" : ": no clip named '" + args.clip + "'"));
+  }
+  nlohmann::json written = nlohmann::json::array();
+  for (const Clip* clip : clips) {
+    auto retargeted = retargetClip(*source, *sourceMap, *clip, *character, *characterMap, tolerance,
+                                   args.contacts == "detect");
+    if (!retargeted) return fail(args.source + ": clip '" + clip->name + "': " + retargeted.error());
+    written.push_back({{"clip", retargeted->name}, {"frames", retargeted->frameCount()},
+                       {"keys", channelKeyCount(*retargeted)}});
+    character->clips.push_back(std::move(*retargeted));
+  }
+  if (auto error = exportGltf(*character, args.out)) return fail(*error);
+  if (args.json) {
+    std::cout << nlohmann::json{{"out", args.out}, {"clips", written}}.dump() << '\n';
+    return 0;
+  }
+  for (const auto& clip : written) {
+    std::cout << "retargeted '" << clip["clip"].get<std::string>() << "': " << clip["frames"] << " frames, "
+              << clip["keys"] << " keys\n";
+  }
+  std::cout << "wrote " << args.out << '\n';
+  return 0;
+}
+
+}  // namespace articula::cli

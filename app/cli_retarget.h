@@ -1,0 +1,30 @@
+#pragma once
+// articula-cli retarget: a humanoid's clips played by another humanoid, written as glTF with
+// the character's mesh, skin and own clips.
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+namespace articula::cli {
+
+struct RetargetArgs {
+  std::string source;     // the file whose clips are put on the character
+  std::string character;  // --onto
+  std::string out;
+  std::string clip;      // one clip of the source (default: all)
+  std::string contacts;  // "detect": feet planted on the character by the foot-skate cleanup
+  std::optional<double> tolerance;
+  bool json = false;
+};
+
+// Adds the retarget subcommand, its options read into `args`.
+CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args);
+
+// Runs it; returns the exit code (errors: one line on stderr naming the file).
+int runRetarget(const RetargetArgs& args);
+
+// articula-cli map FILE [--json]: the humanoid role of each joint the map finds.
+int runMap(const std::string& path, bool json);
+
+}  // namespace articula::cli

@@ -1,0 +1,215 @@
+#include "core/retarget/retarget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/retarget/retarget_frame.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula {
+namespace {
+
+void addPair(std::vector<std::pair<int, int>>& pairs, int source, int target) {
+  if (source >= 0 && target >= 0) pairs.emplace_back(source, target);
+}
+
+bool inSkeleton(const HumanoidMap& map, const Skeleton& skeleton) {
+  const int n = skeleton.jointCount();
+  auto valid = [n](int j) { return j >= -1 && j < n; };
+  std::vector<int> joints{map.hips, map.chest, map.neck, map.head};
+  for (const HumanoidLeg* leg : {&map.leftLeg, &map.rightLeg})
+    joints.insert(joints.end(), {leg->thigh, leg->knee, leg->ankle, leg->toe, leg->legTip});
+  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm})
+    joints.insert(joints.end(), {arm->clavicle, arm->upperArm, arm->forearm, arm->hand});
+  joints.insert(joints.end(), map.spine.begin(), map.spine.end());
+  const bool required = map.hips >= 0 && map.leftLeg.thigh >= 0 && map.rightLeg.thigh >= 0 &&
+                        map.leftLeg.knee >= 0 && map.rightLeg.knee >= 0 && map.leftLeg.legTip >= 0 &&
+                        map.rightLeg.legTip >= 0 && map.chest >= 0;
+  return required && std::all_of(joints.begin(), joints.end(), valid);
+}
+
+// What run() needs of both characters, read once.
+struct Characters {
+  std::vector<std::pair<int, int>> pairs;  // source joint, target joint
+  Quat sourceToTarget;                     // model space of the source → of the target
+  float travelScale = 1.0f;                // target leg length / source leg length
+  std::vector<Transform> targetReference;  // the target's rest, limbs aimed as the source's
+  std::vector<Quat> targetReferenceModel;  // its model rotations
+  std::vector<Affine> targetReferenceMatrices;
+  std::vector<Quat> sourceRestModel;
+  // Each character's floor, as the point of it below the model origin: the source's where
+  // its feet go lowest in the clip, the target's where they stand at rest. The hips keep
+  // their place over the floor, scaled.
+  Vec3 sourceFloor = Vec3::Zero();
+  Vec3 targetFloor = Vec3::Zero();
+};
+
+// The lowest any foot of the source goes along `up` over the clip.
+float sourceFloorHeight(const RetargetJob& job, const Vec3& up) {
+  ClipSampler sampler(job.sourceClip);
+  std::vector<Transform> pose(job.sourceSkeleton->restPose().begin(), job.sourceSkeleton->restPose().end());
+  float lowest = std::numeric_limits<float>::infinity();
+  for (int f = 0; f < job.sourceClip->frameCount(); ++f) {
+    sampler.sample(job.sourceClip->timeOf(f), pose);
+    lowest = std::min(lowest, lowestFootHeight(*job.sourceMap, localToModel(*job.sourceSkeleton, pose), up));
+  }
+  return lowest;
+}
+
+Characters readCharacters(const RetargetJob& job) {
+  const Skeleton& source = *job.sourceSkeleton;
+  const Skeleton& target = *job.targetSkeleton;
+  const std::vector<Affine> sourceRest = localToModel(source, source.restPose());
+  const std::vector<Affine> targetRest = localToModel(target, target.restPose());
+  Characters c;
+  c.pairs = pairRoles(*job.sourceMap, *job.targetMap);
+  const Mat3 targetFrame = characterFrame(*job.targetMap, targetRest);
+  const Mat3 sourceFrame = characterFrame(*job.sourceMap, sourceRest);
+  const Mat3 toTarget = targetFrame * sourceFrame.transpose();
+  c.sourceToTarget = Quat(toTarget).normalized();
+  c.travelScale = legLength(*job.targetMap, targetRest) / legLength(*job.sourceMap, sourceRest);
+  c.targetReference = alignedRestPose(target, *job.targetMap, source, *job.sourceMap, c.sourceToTarget);
+  c.targetReferenceModel = modelRotations(target, c.targetReference);
+  c.targetReferenceMatrices = localToModel(target, c.targetReference);
+  c.sourceRestModel = modelRotations(source, source.restPose());
+  c.sourceFloor = sourceFrame.col(1) * sourceFloorHeight(job, sourceFrame.col(1));
+  c.targetFloor = targetFrame.col(1) * lowestFootHeight(*job.targetMap, targetRest, targetFrame.col(1));
+  return c;
+}
+
+// The target's tracks: hips (translation and rotation), every mapped joint (rotation), and a
+// foot beside its leg (translation too).
+DenseClip emptyTargetClip(const RetargetJob& job, const Characters& c) {
+  DenseClip dense;
+  dense.frameRate = job.sourceClip->frameRate;
+  dense.startTime = job.sourceClip->startTime;
+  std::vector<DenseTrack> tracks(static_cast<std::size_t>(job.targetSkeleton->jointCount()));
+  for (const auto& [source, target] : c.pairs) tracks[static_cast<std::size_t>(target)].rotates = true;
+  tracks[static_cast<std::size_t>(job.targetMap->hips)].translates = true;
+  for (const HumanoidLeg* leg : {&job.targetMap->leftLeg, &job.targetMap->rightLeg}) {
+    if (leg->ankle >= 0 && leg->footBesideLeg()) tracks[static_cast<std::size_t>(leg->ankle)].translates = true;
+  }
+  for (std::size_t j = 0; j < tracks.size(); ++j) {
+    if (!tracks[j].rotates && !tracks[j].translates) continue;
+    tracks[j].joint = static_cast<int>(j);
+    dense.tracks.push_back(std::move(tracks[j]));
+  }
+  return dense;
+}
+
+// One target pose (local transforms) from one source pose.
+void retargetPose(const RetargetJob& job, const Characters& c, std::span<const Transform> sourceLocal,
+                  std::vector<Transform>& targetLocal) {
+  const Skeleton& source = *job.sourceSkeleton;
+  const Skeleton& target = *job.targetSkeleton;
+  const std::vector<Quat> sourceModel = modelRotations(source, sourceLocal);
+  // Each mapped target joint turns in model space as its source joint turned from rest.
+  std::vector<std::optional<Quat>> wanted(static_cast<std::size_t>(target.jointCount()));
+  for (const auto& [s, t] : c.pairs) {
+    const Quat turnSource = sourceModel[static_cast<std::size_t>(s)] * c.sourceRestModel[static_cast<std::size_t>(s)].conjugate();
+    const Quat turnTarget = c.sourceToTarget * turnSource * c.sourceToTarget.conjugate();
+    wanted[static_cast<std::size_t>(t)] = (turnTarget * c.targetReferenceModel[static_cast<std::size_t>(t)]).normalized();
+  }
+  targetLocal = c.targetReference;
+  std::vector<Quat> targetModel(targetLocal.size());
+  for (int j = 0; j < target.jointCount(); ++j) {
+    const auto i = static_cast<std::size_t>(j);
+    const int parent = target.parent(j);
+    const Quat parentModel = parent == kNoParent ? Quat::Identity() : targetModel[static_cast<std::size_t>(parent)];
+    if (wanted[i]) targetLocal[i].rotation = (parentModel.conjugate() * *wanted[i]).normalized();
+    targetModel[i] = parentModel * targetLocal[i].rotation;
+  }
+  // The hips stand over the floor as the source's do, scaled by the legs; the joints above
+  // them do not move.
+  const std::vector<Affine> sourcePositions = localToModel(source, sourceLocal);
+  const int sourceHips = job.sourceMap->hips;
+  const int targetHips = job.targetMap->hips;
+  const Vec3 fromFloor = sourcePositions[static_cast<std::size_t>(sourceHips)].translation() - c.sourceFloor;
+  const Vec3 hipsModel = c.targetFloor + c.travelScale * (c.sourceToTarget * fromFloor);
+  const int hipsParent = target.parent(targetHips);
+  targetLocal[static_cast<std::size_t>(targetHips)].translation =
+      hipsParent == kNoParent ? hipsModel : c.targetReferenceMatrices[static_cast<std::size_t>(hipsParent)].inverse() * hipsModel;
+  // A foot beside its leg (an IK bone) goes to the shin's tail.
+  for (const HumanoidLeg* leg : {&job.targetMap->leftLeg, &job.targetMap->rightLeg}) {
+    if (leg->ankle < 0 || !leg->footBesideLeg()) continue;
+    const std::vector<Affine> model = localToModel(target, targetLocal);
+    const int parent = target.parent(leg->ankle);
+    const Vec3 tail = model[static_cast<std::size_t>(leg->legTip)].translation();
+    targetLocal[static_cast<std::size_t>(leg->ankle)].translation =
+        parent == kNoParent ? tail : model[static_cast<std::size_t>(parent)].inverse() * tail;
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> pairRoles(const HumanoidMap& source, const HumanoidMap& target) {
+  std::vector<std::pair<int, int>> pairs;
+  addPair(pairs, source.hips, target.hips);
+  // Spines by position along the chain (index 0 is the hips on both).
+  const std::size_t ns = source.spine.size();
+  const std::size_t nt = target.spine.size();
+  for (std::size_t i = 1; i < nt && ns > 0; ++i) {
+    const std::size_t s = nt == 1 ? 0 : (i * (ns - 1) + (nt - 1) / 2) / (nt - 1);
+    addPair(pairs, source.spine[s], target.spine[i]);
+  }
+  addPair(pairs, source.neck, target.neck);
+  addPair(pairs, source.head, target.head);
+  const std::pair<const HumanoidLeg&, const HumanoidLeg&> legs[] = {{source.leftLeg, target.leftLeg},
+                                                                    {source.rightLeg, target.rightLeg}};
+  for (const auto& [s, t] : legs) {
+    addPair(pairs, s.thigh, t.thigh);
+    addPair(pairs, s.knee, t.knee);
+    addPair(pairs, s.ankle, t.ankle);
+    addPair(pairs, s.toe, t.toe);
+  }
+  const std::pair<const HumanoidArm&, const HumanoidArm&> arms[] = {{source.leftArm, target.leftArm},
+                                                                    {source.rightArm, target.rightArm}};
+  for (const auto& [s, t] : arms) {
+    addPair(pairs, s.clavicle, t.clavicle);
+    addPair(pairs, s.upperArm, t.upperArm);
+    addPair(pairs, s.forearm, t.forearm);
+    addPair(pairs, s.hand, t.hand);
+  }
+  // A target joint plays one role: the first pairing wins (a spine shorter than the
+  // source's may meet the neck).
+  std::vector<std::pair<int, int>> unique;
+  for (const auto& pair : pairs) {
+    const bool taken = std::any_of(unique.begin(), unique.end(), [&](const auto& u) { return u.second == pair.second; });
+    if (!taken) unique.push_back(pair);
+  }
+  return unique;
+}
+
+std::optional<std::string> RetargetJob::validate() const {
+  if (sourceSkeleton == nullptr || targetSkeleton == nullptr) return std::string("retarget: no skeleton");
+  if (sourceClip == nullptr) return std::string("retarget: no source clip");
+  if (sourceMap == nullptr || targetMap == nullptr) return std::string("retarget: no humanoid map");
+  if (auto error = sourceClip->validate(sourceSkeleton->jointCount()))
+    return "retarget: clip '" + sourceClip->name + "': " + *error;
+  if (sourceClip->frameCount() == 0) return "retarget: clip '" + sourceClip->name + "' is empty (no keys, no frames)";
+  if (!inSkeleton(*sourceMap, *sourceSkeleton)) return std::string("retarget: the source's humanoid map is incomplete");
+  if (!inSkeleton(*targetMap, *targetSkeleton)) return std::string("retarget: the target's humanoid map is incomplete");
+  const float sourceLegs = legLength(*sourceMap, localToModel(*sourceSkeleton, sourceSkeleton->restPose()));
+  const float targetLegs = legLength(*targetMap, localToModel(*targetSkeleton, targetSkeleton->restPose()));
+  if (!(sourceLegs > 0.0f) || !std::isfinite(sourceLegs)) return std::string("retarget: the source's legs have no length");
+  if (!(targetLegs > 0.0f) || !std::isfinite(targetLegs)) return std::string("retarget: the target's legs have no length");
+  return std::nullopt;
+}
+
+Result<DenseClip> RetargetJob::run() const {
+  if (auto error = validate()) return makeError(*error);
+  const Characters characters = readCharacters(*this);
+  DenseClip dense = emptyTargetClip(*this, characters);
+  ClipSampler sampler(sourceClip);
+  std::vector<Transform> sourceLocal(sourceSkeleton->restPose().begin(), sourceSkeleton->restPose().end());
+  std::vector<Transform> targetLocal;
+  for (int f = 0; f < sourceClip->frameCount(); ++f) {
+    sampler.sample(sourceClip->timeOf(f), sourceLocal);
+    retargetPose(*this, characters, sourceLocal, targetLocal);
+    dense.appendFrame(targetLocal);
+  }
+  return dense;
+}
+
+}  // namespace articula

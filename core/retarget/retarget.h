@@ -1,0 +1,42 @@
+#pragma once
+// Retargeting: a clip of one humanoid (the source) played by another (the target), through
+// the humanoid role maps of both. Each mapped target joint turns in model space as its
+// source joint turns from its rest pose, carried from the source's model frame into the
+// target's (up axis, facing, units may differ); the hips travel as the source's hips,
+// scaled by the ratio of leg lengths.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/anim/clip.h"
+#include "core/bake/dense_clip.h"
+#include "core/rig/humanoid_map.h"
+#include "core/skeleton/skeleton.h"
+#include "core/util/result.h"
+
+namespace articula {
+
+// Source joint → target joint of every role both maps have: hips, spine (by position
+// along each chain when their lengths differ), neck, head, and per side thigh, knee, ankle,
+// toe, clavicle, upper arm, forearm, hand.
+std::vector<std::pair<int, int>> pairRoles(const HumanoidMap& source, const HumanoidMap& target);
+
+struct RetargetJob {
+  const Skeleton* sourceSkeleton = nullptr;
+  const Clip* sourceClip = nullptr;
+  const HumanoidMap* sourceMap = nullptr;
+  const Skeleton* targetSkeleton = nullptr;
+  const HumanoidMap* targetMap = nullptr;
+
+  // nullopt when the job can run; otherwise what is missing or invalid (a skeleton, the
+  // clip, a map, an empty clip, a map whose joints are not in its skeleton, a leg of zero
+  // length).
+  std::optional<std::string> validate() const;
+  // One frame per source frame at the source's frame rate: the target's hips translate and
+  // every mapped target joint rotates (a foot that is an IK bone beside the leg also
+  // translates, to stay at the shin's tail); other joints keep their rest pose.
+  Result<DenseClip> run() const;
+};
+
+}  // namespace articula

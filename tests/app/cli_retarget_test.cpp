@@ -1,0 +1,113 @@
+// articula-cli map and retarget, run as a pipeline runs them, on real files.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_run.h"
+#include "tools/gltf_validator.h"
+
+namespace {
+
+using articula::testing_tools::CliRun;
+using articula::testing_tools::data;
+using articula::testing_tools::quoted;
+using articula::testing_tools::runCli;
+
+const std::string kRobot = "gltf/RobotExpressive/RobotExpressive.glb";
+const std::string kCmuWalk = "bvh/cmu-mb-2010/02_01.bvh";
+const std::string kMakeHumanWalk = "bvh/makehuman/walk1.bvh";
+
+std::filesystem::path outputPath(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("articula_retarget_" + std::to_string(::getpid()) + "_" + name);
+}
+
+nlohmann::json mapOf(const std::string& file) {
+  const CliRun run = runCli("map --json " + quoted(data(file)));
+  EXPECT_EQ(run.exitCode, 0) << run.stderrText;
+  return nlohmann::json::parse(run.stdoutText, nullptr, false);
+}
+
+nlohmann::json clipNamed(const nlohmann::json& info, const std::string& name) {
+  for (const auto& clip : info["clips"]) {
+    if (clip["name"] == name) return clip;
+  }
+  return {};
+}
+
+TEST(CliMap, NamesTheRolesOfCmuBlenderAndMakeHumanSkeletons) {
+  const nlohmann::json cmu = mapOf(kCmuWalk);
+  EXPECT_EQ(cmu["hips"], "Hips");
+  EXPECT_EQ(cmu["leftThigh"], "LeftUpLeg");
+  EXPECT_EQ(cmu["rightForearm"], "RightForeArm");
+  const nlohmann::json robot = mapOf(kRobot);
+  EXPECT_EQ(robot["leftThigh"], "UpperLeg.L");
+  EXPECT_EQ(robot["rightKnee"], "LowerLeg.R");
+  EXPECT_EQ(robot["leftAnkle"], "Foot.L");
+  const nlohmann::json makeHuman = mapOf(kMakeHumanWalk);
+  EXPECT_TRUE(makeHuman.contains("leftAnkle")) << makeHuman.dump();
+  EXPECT_TRUE(makeHuman.contains("head")) << makeHuman.dump();
+}
+
+TEST(CliMap, ASkeletonThatIsNotHumanoidIsOneLineNamingTheFile) {
+  const CliRun run = runCli("map " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")));
+  EXPECT_EQ(run.exitCode, 1);
+  EXPECT_NE(run.stderrText.find("RiggedSimple.glb: not a humanoid"), std::string::npos) << run.stderrText;
+  EXPECT_EQ(run.stderrText.find('\n'), run.stderrText.size() - 1) << run.stderrText;
+}
+
+// A CMU capture (120 fps, T-pose) on the robot (24 fps clips, feet as IK bones): the robot
+// keeps its mesh, skin and 14 clips, gains the capture as long as it was, and the file is
+// valid glTF.
+TEST(CliRetarget, CmuWalkOnTheRobotIsAValidFileWithTheRobotsClipsAndTheNewOne) {
+  const auto out = outputPath("cmu_on_robot.glb");
+  const CliRun run =
+      runCli("retarget " + quoted(data(kCmuWalk)) + " --onto " + quoted(data(kRobot)) + " --out " + quoted(out.string()));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  EXPECT_TRUE(articula::testing_tools::validatesWithoutErrors(out.string()));
+  const nlohmann::json robot = nlohmann::json::parse(runCli("info --json " + quoted(data(kRobot))).stdoutText);
+  const nlohmann::json cmu = nlohmann::json::parse(runCli("info --json " + quoted(data(kCmuWalk))).stdoutText);
+  const nlohmann::json written = nlohmann::json::parse(runCli("info --json " + quoted(out.string())).stdoutText);
+  EXPECT_EQ(written["clips"].size(), robot["clips"].size() + 1);
+  EXPECT_EQ(written["meshes"].size(), robot["meshes"].size());
+  const nlohmann::json clip = clipNamed(written, "02_01");
+  ASSERT_FALSE(clip.is_null());
+  EXPECT_NEAR(clip["duration"].get<double>(), cmu["clips"][0]["duration"].get<double>(), 1e-3);
+  EXPECT_FALSE(clipNamed(written, "Walking").is_null()) << "the robot's own clips stay";
+  std::filesystem::remove(out);
+}
+
+// Z-up, decimetres, Hips under a Root: onto the robot, with its feet planted on the way.
+TEST(CliRetarget, MakeHumanWalkWithContactsOnTheRobot) {
+  const auto out = outputPath("makehuman_on_robot.glb");
+  const CliRun run = runCli("retarget " + quoted(data(kMakeHumanWalk)) + " --onto " + quoted(data(kRobot)) +
+                            " --contacts detect --json --out " + quoted(out.string()));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  const nlohmann::json report = nlohmann::json::parse(run.stdoutText);
+  ASSERT_EQ(report["clips"].size(), 1u);
+  EXPECT_GT(report["clips"][0]["keys"].get<int>(), 0);
+  EXPECT_TRUE(articula::testing_tools::validatesWithoutErrors(out.string()));
+  std::filesystem::remove(out);
+}
+
+TEST(CliRetarget, BadInputIsOneLineNamingTheFileAndWritesNothing) {
+  const auto out = outputPath("refused.glb");
+  const std::string robot = quoted(data(kRobot));
+  const std::string cmu = quoted(data(kCmuWalk));
+  const std::string rigged = quoted(data("gltf/RiggedSimple/RiggedSimple.glb"));
+  for (const auto& [args, expected] : std::vector<std::pair<std::string, std::string>>{
+           {cmu + " --onto " + rigged, "RiggedSimple.glb: not a humanoid"},
+           {rigged + " --onto " + robot, "RiggedSimple.glb: not a humanoid"},
+           {cmu + " --onto " + robot + " --clip nope", "no clip named 'nope'"},
+           {cmu + " --onto /nonexistent/robot.glb", "/nonexistent/robot.glb"},
+           {cmu + " --onto " + robot + " --contacts keep", "--contacts 'keep'"}}) {
+    const CliRun run = runCli("retarget " + args + " --out " + quoted(out.string()));
+    EXPECT_EQ(run.exitCode, 1) << args;
+    EXPECT_NE(run.stderrText.find(expected), std::string::npos) << args << ": " << run.stderrText;
+    EXPECT_EQ(run.stderrText.find('\n'), run.stderrText.size() - 1) << run.stderrText;
+    EXPECT_FALSE(std::filesystem::exists(out)) << args;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,35 @@
+#include "cli_run.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace articula::testing_tools {
+
+CliRun runCli(const std::string& args) {
+  const auto errPath = std::filesystem::temp_directory_path() / ("articula_cli_stderr_" + std::to_string(::getpid()));
+  const std::string command = std::string(ARTICULA_CLI) + " " + args + " 2>" + errPath.string();
+  CliRun run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.stdoutText.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  run.signaled = WIFSIGNALED(status);
+  run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(errPath);
+  run.stderrText.assign(std::istreambuf_iterator<char>(err), {});
+  std::filesystem::remove(errPath);
+  return run;
+}
+
+std::string data(const std::string& relative) { return std::string(ARTICULA_TEST_DATA_DIR) + "/" + relative; }
+
+std::string quoted(const std::string& path) { return "'" + path + "'"; }
+
+}  // namespace articula::testing_tools

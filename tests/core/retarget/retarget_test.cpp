@@ -1,0 +1,194 @@
+#include "core/retarget/retarget.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/io/import.h"
+#include "core/retarget/retarget_frame.h"
+#include "core/samples/mannequin.h"
+#include "core/skeleton/local_to_model.h"
+
+namespace articula {
+namespace {
+
+constexpr float kDegree = 3.14159265f / 180.0f;
+
+// Model matrices of `skeleton` at every frame of `dense` (rest pose under the tracks).
+std::vector<std::vector<Affine>> modelFrames(const Skeleton& skeleton, const DenseClip& dense) {
+  std::vector<Transform> pose(skeleton.restPose().begin(), skeleton.restPose().end());
+  std::vector<std::vector<Affine>> frames;
+  for (int f = 0; f < dense.frames; ++f) {
+    dense.samplePose(f, pose);
+    frames.push_back(localToModel(skeleton, pose));
+  }
+  return frames;
+}
+
+std::vector<std::vector<Affine>> modelFrames(const Skeleton& skeleton, const Clip& clip) {
+  return modelFrames(skeleton, sampleDense(skeleton, clip, 0, clip.frameCount() - 1));
+}
+
+// `skeleton` under a new root node with `rootLocal` (an armature's units and up axis).
+Skeleton underRoot(const Skeleton& skeleton, const Transform& rootLocal) {
+  Skeleton out;
+  out.addJoint("Armature", kNoParent, rootLocal);
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    const int parent = skeleton.parent(j);
+    out.addJoint(skeleton.name(j), parent == kNoParent ? 0 : parent + 1, skeleton.restLocal(j), skeleton.kind(j));
+  }
+  return out;
+}
+
+Result<DenseClip> retarget(const Skeleton& source, const Clip& clip, const Skeleton& target) {
+  auto sourceMap = mapHumanoid(source);
+  auto targetMap = mapHumanoid(target);
+  if (!sourceMap) return makeError(sourceMap.error());
+  if (!targetMap) return makeError(targetMap.error());
+  return RetargetJob{&source, &clip, &*sourceMap, &target, &*targetMap}.run();
+}
+
+Vec3 at(const std::vector<Affine>& model, int joint) { return model[static_cast<std::size_t>(joint)].translation(); }
+
+float angleBetween(const Vec3& a, const Vec3& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); }
+
+// The limb bones of a map: (joint, next) pairs, for direction checks.
+std::vector<std::pair<int, int>> limbBones(const HumanoidMap& map) {
+  std::vector<std::pair<int, int>> bones;
+  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm}) {
+    bones.emplace_back(arm->upperArm, arm->forearm);
+    bones.emplace_back(arm->forearm, arm->hand);
+  }
+  for (const HumanoidLeg* leg : {&map.leftLeg, &map.rightLeg}) {
+    bones.emplace_back(leg->thigh, leg->knee);
+    bones.emplace_back(leg->knee, leg->legTip);
+  }
+  return bones;
+}
+
+// Every limb bone of the target points as the source's, carried into the target's model
+// space, on every frame; returns the largest angle between them.
+float largestLimbAngle(const Skeleton& source, const Clip& clip, const Skeleton& target, const DenseClip& out) {
+  const HumanoidMap sourceMap = *mapHumanoid(source);
+  const HumanoidMap targetMap = *mapHumanoid(target);
+  const Quat toTarget(characterFrame(targetMap, localToModel(target, target.restPose())) *
+                      characterFrame(sourceMap, localToModel(source, source.restPose())).transpose());
+  const auto sourceFrames = modelFrames(source, clip);
+  const auto targetFrames = modelFrames(target, out);
+  const auto sourceBones = limbBones(sourceMap);
+  const auto targetBones = limbBones(targetMap);
+  float worst = 0.0f;
+  for (std::size_t f = 0; f < targetFrames.size(); ++f) {
+    for (std::size_t b = 0; b < sourceBones.size(); ++b) {
+      const Vec3 s = toTarget * (at(sourceFrames[f], sourceBones[b].second) - at(sourceFrames[f], sourceBones[b].first));
+      const Vec3 t = at(targetFrames[f], targetBones[b].second) - at(targetFrames[f], targetBones[b].first);
+      worst = std::max(worst, angleBetween(s, t));
+    }
+  }
+  return worst;
+}
+
+// Every joint of `actual` (target joint j + `offset`) where `toTarget` puts the source's,
+// but for one vertical shift common to all frames: the floor, which the source's clip and
+// the target's rest pose each place at their lowest foot joint. Returns the largest miss.
+float largestMiss(const std::vector<std::vector<Affine>>& expected, const std::vector<std::vector<Affine>>& actual,
+                  const Affine& toTarget, int offset, const Vec3& up, float& floorShift) {
+  floorShift = up.dot(at(actual[0], offset) - toTarget * at(expected[0], 0));
+  float worst = 0.0f;
+  for (std::size_t f = 0; f < expected.size(); ++f) {
+    for (std::size_t j = 0; j < expected[f].size(); ++j) {
+      const Vec3 want = toTarget * at(expected[f], static_cast<int>(j)) + floorShift * up;
+      worst = std::max(worst, (at(actual[f], static_cast<int>(j) + offset) - want).norm());
+    }
+  }
+  return worst;
+}
+
+TEST(Retarget, OntoItsOwnSkeletonReproducesTheMotion) {
+  const Scene mannequin = makeMannequin();
+  const Clip& walk = mannequin.clips.front();
+  auto out = retarget(mannequin.skeleton, walk, mannequin.skeleton);
+  ASSERT_TRUE(out) << out.error();
+  ASSERT_EQ(out->frames, walk.frameCount());
+  float floorShift = 0.0f;
+  const float miss = largestMiss(modelFrames(mannequin.skeleton, walk), modelFrames(mannequin.skeleton, *out),
+                                 Affine::Identity(), 0, Vec3::UnitY(), floorShift);
+  EXPECT_LT(miss, 1e-4f * mannequin.characterHeight());
+  EXPECT_LT(std::abs(floorShift), 0.005f * mannequin.characterHeight());
+}
+
+// The same character in centimetres and Z-up (a root node turning and scaling it): every
+// joint where the source's is, turned and scaled by the root.
+TEST(Retarget, OntoACentimetreZUpCopyMovesEveryJointTheSame) {
+  const Scene mannequin = makeMannequin();
+  const Clip& walk = mannequin.clips.front();
+  Transform zUpCentimetres;
+  zUpCentimetres.rotation = Quat(Eigen::AngleAxisf(90.0f * kDegree, Vec3::UnitX()));
+  zUpCentimetres.scale = Vec3::Constant(100.0f);
+  const Skeleton target = underRoot(mannequin.skeleton, zUpCentimetres);
+  auto out = retarget(mannequin.skeleton, walk, target);
+  ASSERT_TRUE(out) << out.error();
+  float floorShift = 0.0f;
+  const float miss = largestMiss(modelFrames(mannequin.skeleton, walk), modelFrames(target, *out),
+                                 zUpCentimetres.toAffine(), 1, Vec3::UnitZ(), floorShift);
+  const float heightCm = 100.0f * mannequin.characterHeight();
+  EXPECT_LT(miss, 1e-4f * heightCm);
+  EXPECT_LT(std::abs(floorShift), 0.005f * heightCm);
+}
+
+// A target whose rest pose holds the arms down 45° (an A-pose) against a T-pose source:
+// the arms still point where the source's do.
+TEST(Retarget, AnAPoseTargetPointsItsLimbsAsTheTPoseSource) {
+  const Scene mannequin = makeMannequin();
+  const Clip& walk = mannequin.clips.front();
+  Skeleton aPose = mannequin.skeleton;
+  for (const char* name : {"LeftArm", "RightArm"}) {
+    const int arm = aPose.findJoint(name);
+    ASSERT_GE(arm, 0);
+    Transform rest = aPose.restLocal(arm);
+    const float side = name[0] == 'L' ? -1.0f : 1.0f;
+    rest.rotation = Quat(Eigen::AngleAxisf(side * 45.0f * kDegree, Vec3::UnitZ())) * rest.rotation;
+    aPose.setRestLocal(arm, rest);
+  }
+  auto out = retarget(mannequin.skeleton, walk, aPose);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_LT(largestLimbAngle(mannequin.skeleton, walk, aPose, *out), 0.5f * kDegree);
+}
+
+// A CMU capture (inches-like units, Y-up, 120 fps, T-pose rest) on the Quaternius robot
+// (metres under a scaled armature, feet as IK bones beside the legs, 24 fps clips).
+TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthAndLimbDirections) {
+  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(cmu) << cmu.error();
+  ASSERT_TRUE(robot) << robot.error();
+  const Clip& walk = cmu->clips.front();
+  auto out = retarget(cmu->skeleton, walk, robot->skeleton);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ(out->frames, walk.frameCount());
+  EXPECT_DOUBLE_EQ(out->frameRate, walk.frameRate);
+  EXPECT_LT(largestLimbAngle(cmu->skeleton, walk, robot->skeleton, *out), 2.0f * kDegree);
+}
+
+TEST(Retarget, BadInputIsRefusedWithAReason) {
+  const Scene mannequin = makeMannequin();
+  const HumanoidMap map = *mapHumanoid(mannequin.skeleton);
+  Clip empty;
+  empty.name = "empty";
+  RetargetJob job{&mannequin.skeleton, &empty, &map, &mannequin.skeleton, &map};
+  auto out = job.run();
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find("'empty' is empty"), std::string::npos) << out.error();
+
+  HumanoidMap broken = map;
+  broken.leftLeg.knee = mannequin.skeleton.jointCount() + 5;
+  job = RetargetJob{&mannequin.skeleton, &mannequin.clips.front(), &map, &mannequin.skeleton, &broken};
+  out = job.run();
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find("target's humanoid map"), std::string::npos) << out.error();
+  job.targetMap = nullptr;
+  EXPECT_EQ(job.run().error(), "retarget: no humanoid map");
+}
+
+}  // namespace
+}  // namespace articula
