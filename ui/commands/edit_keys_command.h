@@ -1,24 +1,46 @@
 #pragma once
-#include "ui/commands/replace_clip_command.h"
+#include <QString>
+#include <QUndoCommand>
+
+#include "core/anim/clip.h"
 
 namespace articula::ui {
 
-// A key edit made by dragging in the dope sheet or the curve editor (keys moved, a handle
-// turned): the clip as it should be after this mouse move. Like SetJointTransformCommand,
-// the view marks every command after the first of a drag mergeable; a mergeable command
-// folds into the previous one when both edit the same clip, so the stack keeps the clip
-// from before the drag and the whole drag is one undo step (Tiled's object drag).
-class EditKeysCommand : public ReplaceClipCommand {
+class Document;
+
+// A key edit made in the dope sheet or the curve editor. Two kinds:
+// - a whole clip (delete, paste, interpolation, an added key): the clip as it should be;
+// - a part of the clip (a drag): the dragged channels' tracks and curves and the clip's
+//   range as they should be after this mouse move (Document::swapClipPart), so a mouse
+//   move on a 1,000-frame clip swaps a few tracks instead of copying the clip.
+// Like SetJointTransformCommand, the view marks every command after the first of a drag
+// mergeable; a mergeable command folds into the previous one when both edit the same clip,
+// so the stack keeps what the drag started from and the whole drag is one undo step
+// (Tiled's object drag).
+class EditKeysCommand : public QUndoCommand {
  public:
+  enum class Scope { WholeClip, Part };
+
   EditKeysCommand(Document* document, int clipIndex, Clip clip, const QString& text, QUndoCommand* parent = nullptr);
+  EditKeysCommand(Document* document, int clipIndex, Scope scope, Clip clipOrPart, const QString& text,
+                  QUndoCommand* parent = nullptr);
 
   void setMergeable(bool mergeable) { mMergeable = mergeable; }
+  Scope scope() const { return mScope; }
 
+  void redo() override;
+  void undo() override;
   int id() const override;
   bool mergeWith(const QUndoCommand* other) override;
 
  private:
+  void swap();
+  void adoptTracksOf(const EditKeysCommand& next);
+
+  Document* const mDocument;
   const int mClipIndex;
+  const Scope mScope;
+  Clip mKeys;  // what redo (or undo) puts in place: the whole clip or the part
   bool mMergeable = false;
 };
 
