@@ -309,7 +309,7 @@ void CurveView::rebuildEntries() {
     entry.graph = mPlot->addGraph();
     entry.graph->setName(entry.name);
     entry.graph->setPen(QPen(entry.colour, 1.6, entry.style));
-    entry.graph->setAdaptiveSampling(false);
+    entry.graph->setAdaptiveSampling(true);
   }
   if (!findEntry(mIsolatedEntry)) mIsolatedEntry.clear();
   applyIsolation();
