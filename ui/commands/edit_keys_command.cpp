@@ -1,6 +1,8 @@
 #include "ui/commands/edit_keys_command.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "ui/commands/command_ids.h"
 #include "ui/document/document.h"
@@ -36,22 +38,24 @@ bool EditKeysCommand::mergeWith(const QUndoCommand* other) {
   const auto* next = dynamic_cast<const EditKeysCommand*>(other);
   if (!next || !next->mMergeable || next->mClipIndex != mClipIndex || isObsolete()) return false;
   // The stack has already run `next`, so the document holds the keys of the latest mouse
-  // move; this command keeps what the drag started from for undo. A part cannot restore
-  // what a whole-clip edit changed beyond it.
-  if (mScope == Scope::Part && next->mScope == Scope::WholeClip) return false;
-  if (mScope == Scope::Part) adoptTracksOf(*next);
-  return true;
+  // move; this command keeps what the drag started from for undo. Drags edit parts, and a
+  // part can only restore what it holds: it folds in a part of the same tracks and curves.
+  return mScope == Scope::Part && next->mScope == Scope::Part && holdsSameChannels(*next);
 }
 
-// Channels `next` touched for the first time in this drag: `next` holds them as the drag
-// found them, which is what undo must put back.
-void EditKeysCommand::adoptTracksOf(const EditKeysCommand& next) {
-  for (const JointTrack& track : next.mKeys.tracks) {
-    const bool known = std::any_of(mKeys.tracks.begin(), mKeys.tracks.end(),
-                                   [&track](const JointTrack& t) { return t.joint == track.joint; });
-    if (!known) mKeys.tracks.push_back(track);
-  }
-  for (const auto& [name, curve] : next.mKeys.curves) mKeys.curves.try_emplace(name, curve);
+bool EditKeysCommand::holdsSameChannels(const EditKeysCommand& other) const {
+  const auto jointsOf = [](const Clip& part) {
+    std::vector<int> joints;
+    for (const JointTrack& track : part.tracks) joints.push_back(track.joint);
+    std::sort(joints.begin(), joints.end());
+    return joints;
+  };
+  const auto curveNamesOf = [](const Clip& part) {
+    std::vector<std::string> names;
+    for (const auto& entry : part.curves) names.push_back(entry.first);
+    return names;
+  };
+  return jointsOf(mKeys) == jointsOf(other.mKeys) && curveNamesOf(mKeys) == curveNamesOf(other.mKeys);
 }
 
 }  // namespace articula::ui

@@ -14,9 +14,9 @@ class Document;
 //   range as they should be after this mouse move (Document::swapClipPart), so a mouse
 //   move on a 1,000-frame clip swaps a few tracks instead of copying the clip.
 // Like SetJointTransformCommand, the view marks every command after the first of a drag
-// mergeable; a mergeable command folds into the previous one when both edit the same clip,
-// so the stack keeps what the drag started from and the whole drag is one undo step
-// (Tiled's object drag).
+// mergeable; a mergeable part folds into the previous one when both hold the same tracks
+// and curves of the same clip, so the stack keeps what the drag started from and the whole
+// drag is one undo step (Tiled's object drag).
 class EditKeysCommand : public QUndoCommand {
  public:
   enum class Scope { WholeClip, Part };
@@ -35,7 +35,7 @@ class EditKeysCommand : public QUndoCommand {
 
  private:
   void swap();
-  void adoptTracksOf(const EditKeysCommand& next);
+  bool holdsSameChannels(const EditKeysCommand& other) const;
 
   Document* const mDocument;
   const int mClipIndex;
