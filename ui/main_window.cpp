@@ -87,6 +87,8 @@ MainWindow::MainWindow(QWidget* parent)
   createWindowAndHelpMenus();
   resize(1280, 800);
   restoreLayout();
+  mViewportPreferences = ViewportPreferences::load(*mSettings);
+  applyViewportPreferences(mViewportPreferences);
   rememberToggles();
   keepShortcutsOutOfTextFields();
 
@@ -230,15 +232,15 @@ void MainWindow::createActions() {
     action->setShortcuts({QKeySequence(named.key), QKeySequence(Qt::KeypadModifier | named.key)});
   }
   viewMenu->addSeparator();
-  // Ghosts of the skeleton 3 and 6 frames before (red) and after (green) the current one.
-  QAction* onionAction = viewMenu->addAction(tr("&Onion Skin"));
-  onionAction->setObjectName(QStringLiteral("actionOnionSkin"));
-  onionAction->setShortcut(Qt::Key_O);
-  onionAction->setCheckable(true);
-  connect(onionAction, &QAction::toggled, mViewport, [this](bool on) {
-    mViewport->setOnionSkin(OnionSkinSettings{on ? 2 : 0, 3});
-  });
-  // Paths over the whole clip of the selected joints and the selected IK handle's tip.
+  // Ghosts of the skeleton before (red) and after (green) the current one; how many and
+  // how far apart is in Edit ▸ Preferences (2 each side, 3 frames apart at first).
+  mOnionSkinAction = viewMenu->addAction(tr("&Onion Skin"));
+  mOnionSkinAction->setObjectName(QStringLiteral("actionOnionSkin"));
+  mOnionSkinAction->setShortcut(Qt::Key_O);
+  mOnionSkinAction->setCheckable(true);
+  connect(mOnionSkinAction, &QAction::toggled, mViewport, [this] { applyViewportPreferences(mViewportPreferences); });
+  // Paths of the selected joints and the selected IK handle's tip, over the whole clip or
+  // a window around the current frame (Edit ▸ Preferences).
   QAction* trailsAction = viewMenu->addAction(tr("&Trails"));
   trailsAction->setObjectName(QStringLiteral("actionTrails"));
   trailsAction->setCheckable(true);
@@ -538,7 +540,22 @@ void MainWindow::rememberToggles() {
 
 void MainWindow::editPreferences() {
   PreferencesDialog dialog(mSession->autosaveMinutes(), this);
-  if (dialog.exec() == QDialog::Accepted) mSession->setAutosaveMinutes(dialog.autosaveMinutes());
+  dialog.setViewportPreferences(mViewportPreferences);
+  connect(&dialog, &PreferencesDialog::viewportPreferencesChanged, this, &MainWindow::applyViewportPreferences);
+  if (dialog.exec() != QDialog::Accepted) {
+    applyViewportPreferences(mViewportPreferences);
+    return;
+  }
+  mSession->setAutosaveMinutes(dialog.autosaveMinutes());
+  mViewportPreferences = dialog.viewportPreferences();
+  mViewportPreferences.save(*mSettings);
+}
+
+void MainWindow::applyViewportPreferences(const ViewportPreferences& preferences) {
+  const bool onion = mOnionSkinAction && mOnionSkinAction->isChecked();
+  mViewport->setOnionSkin(
+      OnionSkinSettings{onion ? preferences.onionGhostsEachSide : 0, preferences.onionSpacingFrames});
+  mViewport->setTrailWindowFrames(preferences.trailWindowFrames);
 }
 
 void MainWindow::resetLayout() {

@@ -15,6 +15,7 @@ class QSettings;
 #include "core/bake/contact_detection.h"
 #include "core/project/project_file.h"
 #include "core/scene/scene.h"
+#include "ui/dialogs/preferences_dialog.h"
 
 namespace articula::ui {
 
@@ -135,6 +136,8 @@ class MainWindow : public QMainWindow {
   // viewport), so Space, F, W… work again after typing a filter or a frame.
   void keepShortcutsOutOfTextFields();
   void editPreferences();
+  // Onion skin (when View ▸ Onion Skin is on) and trails as `preferences` say.
+  void applyViewportPreferences(const ViewportPreferences& preferences);
   void resetLayout();
   void chooseFileToOpen();
   void chooseFileToExport();
@@ -167,6 +170,8 @@ class MainWindow : public QMainWindow {
   RigDock* mRigDock = nullptr;
   PoseActions* mPoseActions = nullptr;
   QMenu* mViewportMenu = nullptr;
+  ViewportPreferences mViewportPreferences;
+  QAction* mOnionSkinAction = nullptr;
 };
 
 }  // namespace articula::ui

@@ -18,13 +18,20 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <functional>
+
+#include "core/io/import.h"
 #include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
+#include "ui/commands/edit_keys_command.h"
+#include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/timeline_dock.h"
@@ -32,6 +39,7 @@
 #include "ui/main_window.h"
 #include "ui/models/joint_tree_model.h"
 #include "ui/timeline/dope_sheet.h"
+#include "ui/timeline/key_channel.h"
 #include "ui/timeline/playback_controller.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_widget.h"
@@ -357,6 +365,163 @@ TEST(ErgonomicsFeedback, ExportAndBakeSayWhatTheyDidAndANewFileClearsIt) {
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/CesiumMan/CesiumMan.glb"))));
   EXPECT_TRUE(window.statusBar()->currentMessage().isEmpty());
   EXPECT_TRUE(rigMessage->text().isEmpty());
+}
+
+// Edit ▸ Preferences as the animator opens it: `edit` runs on the dialog while it is shown,
+// then OK (`accept`) or Cancel closes it.
+void editPreferences(MainWindow& window, const std::function<void(PreferencesDialog&)>& edit, bool accept) {
+  bool edited = false;
+  QTimer::singleShot(0, &window, [&] {
+    auto* dialog = window.findChild<PreferencesDialog*>();
+    if (!dialog) return;
+    edit(*dialog);
+    edited = true;
+    if (accept) {
+      dialog->accept();
+    } else {
+      dialog->reject();
+    }
+  });
+  window.findChild<QAction*>(QStringLiteral("actionPreferences"))->trigger();
+  EXPECT_TRUE(edited) << "the dialog opened";
+}
+
+std::vector<int> ghostFramesOf(const Viewport& viewport) {
+  std::vector<int> frames;
+  for (const GhostFrame& ghost : viewport.ghosts()) frames.push_back(ghost.frame);
+  return frames;
+}
+
+TEST_F(ErgonomicsTest, OnionSkinAndTheTrailWindowFollowPreferencesLiveAndPersist) {
+  struct ForgetPreferences {
+    ~ForgetPreferences() { QSettings().remove(QStringLiteral("preferences")); }
+  } forget;
+  // The dialog's event loop would expose a shown window, whose OpenGL the offscreen
+  // platform cannot draw.
+  window.hide();
+  Document* document = window.document();
+  Viewport* viewport = window.viewport();
+  const int frames = document->frameCount();
+  ASSERT_GE(frames, 20);
+  document->setFrame(frames / 2);
+  const int current = document->currentFrame();
+  window.findChild<QAction*>(QStringLiteral("actionOnionSkin"))->trigger();
+  EXPECT_EQ(ghostFramesOf(*viewport), (std::vector<int>{current - 3, current + 3, current - 6, current + 6}))
+      << "two ghosts each side, three frames apart, until Preferences say otherwise";
+  const int hand = document->scene().skeleton.findJoint("LeftHand");
+  ASSERT_GE(hand, 0);
+  document->setSelectedJoints({hand});
+  window.findChild<QAction*>(QStringLiteral("actionTrails"))->trigger();
+  ASSERT_EQ(viewport->trails().size(), 1u);
+  EXPECT_EQ(static_cast<int>(viewport->trails().front().size()), frames) << "the whole clip at first";
+
+  // Where the hand is at every frame, as the window evaluates it.
+  std::vector<Vec3> handModel;
+  for (int frame = 0; frame < frames; ++frame) {
+    document->setFrame(frame);
+    handModel.push_back(document->modelPose()[static_cast<std::size_t>(hand)].translation());
+  }
+  document->setFrame(current);
+
+  editPreferences(
+      window,
+      [&](PreferencesDialog& dialog) {
+        dialog.onionGhostsField()->setValue(3);
+        dialog.onionSpacingField()->setValue(2);
+        EXPECT_EQ(ghostFramesOf(*viewport),
+                  (std::vector<int>{current - 2, current + 2, current - 4, current + 4, current - 6, current + 6}))
+            << "applied while the dialog is open";
+        dialog.trailWindowField()->setValue(4);
+        EXPECT_EQ(viewport->trailFrames(), std::make_pair(current - 4, current + 4));
+      },
+      true);
+  auto expectTrailAt = [&](int first, int last) {
+    EXPECT_EQ(viewport->trailFrames(), std::make_pair(first, last));
+    const std::vector<Vec3>& trail = viewport->trails().front();
+    ASSERT_EQ(static_cast<int>(trail.size()), last - first + 1);
+    for (int frame = first; frame <= last; ++frame) {
+      EXPECT_LT((trail[static_cast<std::size_t>(frame - first)] - handModel[static_cast<std::size_t>(frame)]).norm(),
+                1e-4f)
+          << "frame " << frame;
+    }
+  };
+  expectTrailAt(current - 4, current + 4);
+  // The window moves with the current frame and stops at the clip's ends.
+  document->setFrame(current + 7);
+  expectTrailAt(current + 3, current + 11);
+  document->setFrame(1);
+  expectTrailAt(0, 5);
+
+  // Cancel puts back what the dialog started from.
+  editPreferences(
+      window,
+      [](PreferencesDialog& dialog) {
+        dialog.onionGhostsField()->setValue(1);
+        dialog.trailWindowField()->setValue(0);
+      },
+      false);
+  EXPECT_EQ(viewport->onionSkin().ghostsEachSide, 3);
+  EXPECT_EQ(viewport->trailWindowFrames(), 4);
+
+  // OK kept them in the settings: a new window starts with them.
+  MainWindow reopened;
+  EXPECT_EQ(reopened.viewport()->onionSkin().ghostsEachSide, 3);
+  EXPECT_EQ(reopened.viewport()->onionSkin().spacingFrames, 2);
+  EXPECT_EQ(reopened.viewport()->trailWindowFrames(), 4);
+}
+
+TEST_F(DopeSheetNavigationTest, AKeyDragOverManyMovesIsOneStepThatSwapsOnlyTheDraggedTracks) {
+  Result<Scene> take = importScene(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  ASSERT_TRUE(take) << take.error();
+  window.openScene(std::move(take).value(), QStringLiteral("02_01"));
+  Document* document = window.document();
+  const int forearm = document->scene().skeleton.findJoint("LeftForeArm");
+  ASSERT_GE(forearm, 0);
+  document->setSelectedJoints({forearm});
+  const Clip before = *document->currentClip();
+  const std::string original = test::serializeDocument(*document);
+  const TimeAxis& axis = timeline().axis();
+  // The joint's summary diamond at frame 40 (every channel it keys there), dragged right by
+  // 6.3 frames in thirty mouse moves.
+  const QPointF from = sheet().keyPosition(0, before.timeOf(40));
+  QTest::mousePress(&sheet(), Qt::LeftButton, Qt::NoModifier, from.toPoint());
+  const std::vector<KeyRef> grabbed = sheet().selectedKeys();
+  ASSERT_FALSE(grabbed.empty());
+  const QPointF to = from + QPointF(6.3 * axis.pixelsPerFrame(), 0.0);
+  const int undoCount = document->undoStack()->count();
+  for (int step = 1; step <= 30; ++step) {
+    const QPointF at = from + (to - from) * (step / 30.0);
+    QMouseEvent move(QEvent::MouseMove, at, sheet().mapToGlobal(at), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&sheet(), &move);
+  }
+  QTest::mouseRelease(&sheet(), Qt::LeftButton, Qt::NoModifier, to.toPoint());
+
+  ASSERT_EQ(document->undoStack()->count(), undoCount + 1) << "one History entry for the whole drag";
+  const auto* command = dynamic_cast<const EditKeysCommand*>(document->undoStack()->command(undoCount));
+  ASSERT_NE(command, nullptr);
+  EXPECT_EQ(command->text(), QStringLiteral("Move Keys"));
+  EXPECT_EQ(command->scope(), EditKeysCommand::Scope::Part) << "the drag swapped the dragged tracks, not the clip";
+  // The keys moved by whole frames, about as many as the mouse (the press lands on a whole
+  // pixel, a frame is about two).
+  ASSERT_EQ(sheet().selectedKeys().size(), grabbed.size());
+  const double offset = sheet().selectedKeys().front().time - grabbed.front().time;
+  const double frames = offset * before.frameRate;
+  EXPECT_NEAR(frames, 6.3, 1.0);
+  EXPECT_NEAR(frames, std::round(frames), 1e-6);
+  // Compared whole (the documents print a few megabytes): no dump on failure.
+  const std::string dragged = test::serializeDocument(*document);
+  EXPECT_TRUE(dragged != original);
+
+  document->undoStack()->undo();
+  EXPECT_TRUE(test::serializeDocument(*document) == original) << "undo restores the clip exactly";
+  document->undoStack()->redo();
+  EXPECT_TRUE(test::serializeDocument(*document) == dragged);
+  document->undoStack()->undo();
+
+  // The result is the whole-clip edit of the same keys by the same offset.
+  document->undoStack()->push(new EditKeysCommand(document, document->currentClipIndex(),
+                                                  movedKeys(before, grabbed, offset), QStringLiteral("Expected")));
+  EXPECT_TRUE(test::serializeDocument(*document) == dragged);
 }
 
 }  // namespace

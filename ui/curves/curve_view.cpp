@@ -26,6 +26,20 @@ namespace articula::ui {
 
 namespace {
 
+// Euler angles (radians) of `rotation` at sampleCount + 1 times evenly spread over
+// [start, end], each within 180° of the previous sample's (the continuity filter).
+std::vector<Vec3> unwrappedEulerSamples(const RotationTrack& rotation, RotationOrder order, double start, double end,
+                                        int sampleCount) {
+  std::vector<Vec3> samples;
+  samples.reserve(static_cast<std::size_t>(sampleCount) + 1);
+  RotationCursor cursor;
+  for (int i = 0; i <= sampleCount; ++i) {
+    const double t = start + (end - start) * i / sampleCount;
+    samples.push_back(quatToEuler(rotation.evaluate(t, cursor), order, samples.empty() ? nullptr : &samples.back()));
+  }
+  return samples;
+}
+
 constexpr double kHitRadius = 6.0;         // pixels around a key or handle that still hit it
 constexpr double kStrideSnapPixels = 8.0;  // stride keys this close to 0 or 1 snap onto it
 constexpr int kSamplesPerFrame = 4;
@@ -295,7 +309,7 @@ void CurveView::rebuildEntries() {
     entry.graph = mPlot->addGraph();
     entry.graph->setName(entry.name);
     entry.graph->setPen(QPen(entry.colour, 1.6, entry.style));
-    entry.graph->setAdaptiveSampling(false);
+    entry.graph->setAdaptiveSampling(true);
   }
   if (!findEntry(mIsolatedEntry)) mIsolatedEntry.clear();
   applyIsolation();
@@ -354,6 +368,10 @@ void CurveView::updateCurveData() {
   const double end = clip->endTime + 1.0;
   const auto sampleCount = static_cast<int>(std::min(20000.0, std::ceil((end - start) * rate * kSamplesPerFrame)));
   const Scene& scene = mDocument->scene();
+  // A rotation's three Euler curves come from one conversion per sample, done for the first
+  // of them (the conversion dominates a long clip's update).
+  std::vector<Vec3> eulerSamples;
+  std::optional<KeyChannel> eulerChannel;
   for (Entry& entry : mEntries) {
     QVector<QCPGraphData> samples;
     samples.reserve(sampleCount + 1);
@@ -364,15 +382,14 @@ void CurveView::updateCurveData() {
         samples.push_back({t, curve->evaluate(t, cursor)});
       }
     } else if (const RotationTrack* rotation = findRotation(*clip, entry.channel)) {
-      const RotationOrder order = rotationOrderOf(scene, entry.channel.joint);
-      RotationCursor cursor;
-      std::optional<Vec3> previous;
+      if (eulerChannel != entry.channel) {
+        eulerSamples =
+            unwrappedEulerSamples(*rotation, rotationOrderOf(scene, entry.channel.joint), start, end, sampleCount);
+        eulerChannel = entry.channel;
+      }
       for (int i = 0; i <= sampleCount; ++i) {
         const double t = start + (end - start) * i / sampleCount;
-        // The continuity filter keeps each angle within 180° of the previous sample's.
-        const Vec3 euler = quatToEuler(rotation->evaluate(t, cursor), order, previous ? &*previous : nullptr);
-        previous = euler;
-        samples.push_back({t, euler[entry.eulerAxis] * kRadToDeg});
+        samples.push_back({t, eulerSamples[static_cast<std::size_t>(i)][entry.eulerAxis] * kRadToDeg});
       }
     }
     entry.graph->data()->set(samples, true);
@@ -659,7 +676,7 @@ void CurveView::plotMousePress(QMouseEvent* event) {
   if (const std::optional<HandleHit> handle = handleAt(mPressPosition)) {
     mGesture = Gesture::MoveHandle;
     mGrabbedHandle = *handle;
-    beginKeyDrag();
+    beginKeyDrag(std::span<const KeyChannel>(&mGrabbedHandle.key.channel, 1));
     return;
   }
   const bool extend = event->modifiers() & Qt::ShiftModifier;
@@ -695,7 +712,7 @@ void CurveView::plotMousePress(QMouseEvent* event) {
 
 void CurveView::plotMouseMove(QMouseEvent* event) {
   mCurrentPosition = event->position();
-  const Clip* start = dragStartClip();
+  const Clip* start = dragStartPart();
   switch (mGesture) {
     case Gesture::MoveKeys: {
       if (!start) return;
@@ -712,7 +729,7 @@ void CurveView::plotMouseMove(QMouseEvent* event) {
       const double offsetValue =
           mGrabbedKey.channel.kind == KeyChannel::Kind::Rotation ? 0.0 : newValue - mGrabbedValue;
       if (!dragHasMoved() && std::abs(offsetSeconds) <= kSameKeyTimeSeconds && offsetValue == 0.0) return;
-      dragToClip(movedCurveKeys(*start, dragStartSelection(), offsetSeconds, offsetValue), tr("Move Keys"));
+      dragToPart(movedCurveKeys(*start, dragStartSelection(), offsetSeconds, offsetValue), tr("Move Keys"));
       std::vector<KeyRef> moved = dragStartSelection();
       for (KeyRef& key : moved) key.time += offsetSeconds;
       setSelectedKeys(std::move(moved));
@@ -723,7 +740,7 @@ void CurveView::plotMouseMove(QMouseEvent* event) {
       const Vec2d handle(mPlot->xAxis->pixelToCoord(mCurrentPosition.x()),
                          mPlot->yAxis->pixelToCoord(mCurrentPosition.y()));
       if (std::optional<Clip> edited = movedHandle(*start, mGrabbedHandle.key, mGrabbedHandle.right, handle))
-        dragToClip(std::move(*edited), tr("Move Handle"));
+        dragToPart(std::move(*edited), tr("Move Handle"));
       break;
     }
     case Gesture::BoxSelect: {

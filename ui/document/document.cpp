@@ -279,6 +279,28 @@ Clip Document::replaceClip(DocumentEditKey, int clipIndex, Clip clip) {
   return clip;
 }
 
+Clip Document::swapClipPart(DocumentEditKey, int clipIndex, Clip part) {
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return part;
+  Clip& clip = mScene.clips[static_cast<std::size_t>(clipIndex)];
+  for (JointTrack& track : part.tracks) {
+    const auto found = std::find_if(clip.tracks.begin(), clip.tracks.end(),
+                                    [&track](const JointTrack& t) { return t.joint == track.joint; });
+    if (found != clip.tracks.end()) std::swap(track, *found);
+  }
+  for (auto& [name, curve] : part.curves) {
+    if (const auto found = clip.curves.find(name); found != clip.curves.end()) std::swap(curve, found->second);
+  }
+  std::swap(part.startTime, clip.startTime);
+  std::swap(part.endTime, clip.endTime);
+  if (clipIndex == mClipIndex) {
+    mSampler.reset(currentClip());
+    mTime = std::clamp(mTime, clip.startTime, std::max(clip.startTime, clip.endTime));
+    evaluatePose();
+  }
+  emitChanged(ChangeEvent::Type::ClipEdited, -1, clipIndex);
+  return part;
+}
+
 std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clips, int currentIndex) {
   std::swap(clips, mScene.clips);
   mClipIndex = mScene.clips.empty() ? -1 : std::clamp(currentIndex, 0, static_cast<int>(mScene.clips.size()) - 1);

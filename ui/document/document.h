@@ -138,6 +138,13 @@ class Document : public QObject {
   std::string renameJoint(DocumentEditKey, int joint, std::string name);
   // Replaces clip `clipIndex` (which must exist) and re-evaluates the pose.
   Clip replaceClip(DocumentEditKey, int clipIndex, Clip clip);
+  // Swaps a part of clip `clipIndex` with `part`: the joint tracks of `part` (matched by
+  // joint), its named curves (matched by name) and its time range; the clip's other tracks
+  // and curves stay where they are. Returns the part it replaced, so swapping that back
+  // undoes it. A key drag swaps only the dragged channels this way: the cost of a mouse move
+  // follows the keys dragged, not the length of the clip. Tracks and curves the clip lacks
+  // are left in the returned part untouched.
+  Clip swapClipPart(DocumentEditKey, int clipIndex, Clip part);
   // Replaces the scene's clip list (clip duplicate, delete) and makes clip `currentIndex`
   // current at its start time (-1 when the list is empty); returns the list it replaced.
   // Emits CurrentClipChanged, whose listeners re-read the list.

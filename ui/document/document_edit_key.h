@@ -3,6 +3,7 @@
 namespace articula::ui {
 
 class ClipListCommand;
+class EditKeysCommand;
 class KeyPoseCommand;
 class MoveHandleCommand;
 class EditHandleCommand;
@@ -16,6 +17,7 @@ class SetJointTransformCommand;
 // one, so every change to the document's data goes through the undo stack.
 class DocumentEditKey {
   friend class ClipListCommand;
+  friend class EditKeysCommand;
   friend class KeyPoseCommand;
   friend class MoveHandleCommand;
   friend class EditHandleCommand;

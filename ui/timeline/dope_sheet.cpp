@@ -3,10 +3,10 @@
 #include <QAction>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "ui/document/document.h"
 #include "ui/timeline/time_axis.h"
@@ -147,29 +147,20 @@ void DopeSheet::rebuildRows() {
   updateGeometry();
 }
 
-std::vector<double> DopeSheet::rowTimes(const Row& row) const {
-  std::vector<double> times;
+std::vector<DopeSheet::Diamond> DopeSheet::rowDiamonds(const Row& row) const {
+  std::vector<Diamond> diamonds;
   const Clip* clip = mDocument->currentClip();
-  if (!clip) return times;
-  for (const KeyChannel& channel : row.channels) {
-    const std::vector<double> channelTimes = keyTimes(*clip, channel);
-    times.insert(times.end(), channelTimes.begin(), channelTimes.end());
-  }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end(), sameKeyTime), times.end());
-  return times;
-}
-
-std::vector<KeyRef> DopeSheet::rowKeysAt(const Row& row, double time) const {
+  if (!clip) return diamonds;
   std::vector<KeyRef> keys;
-  const Clip* clip = mDocument->currentClip();
-  if (!clip) return keys;
   for (const KeyChannel& channel : row.channels) {
-    for (double keyTime : keyTimes(*clip, channel)) {
-      if (sameKeyTime(keyTime, time)) keys.push_back({channel, keyTime});
-    }
+    for (double time : keyTimes(*clip, channel)) keys.push_back({channel, time});
   }
-  return keys;
+  std::stable_sort(keys.begin(), keys.end(), [](const KeyRef& a, const KeyRef& b) { return a.time < b.time; });
+  for (KeyRef& key : keys) {
+    if (diamonds.empty() || !sameKeyTime(diamonds.back().time, key.time)) diamonds.push_back({key.time, {}});
+    diamonds.back().keys.push_back(std::move(key));
+  }
+  return diamonds;
 }
 
 int DopeSheet::rowAt(double y) const {
@@ -184,22 +175,25 @@ QPointF DopeSheet::keyPosition(int row, double time) const {
 std::vector<KeyRef> DopeSheet::keysAt(const QPointF& position) const {
   const int row = rowAt(position.y());
   if (row < 0 || position.x() < kLabelWidth) return {};
-  std::optional<double> nearest;
-  for (double time : rowTimes(mRows[static_cast<std::size_t>(row)])) {
-    const double distance = std::abs(mAxis->timeToPixel(time) - position.x());
-    if (distance <= kHitRadius && (!nearest || distance < std::abs(mAxis->timeToPixel(*nearest) - position.x())))
-      nearest = time;
+  std::vector<Diamond> diamonds = rowDiamonds(mRows[static_cast<std::size_t>(row)]);
+  Diamond* nearest = nullptr;
+  double nearestDistance = 0.0;
+  for (Diamond& diamond : diamonds) {
+    const double distance = std::abs(mAxis->timeToPixel(diamond.time) - position.x());
+    if (distance <= kHitRadius && (!nearest || distance < nearestDistance)) {
+      nearest = &diamond;
+      nearestDistance = distance;
+    }
   }
-  return nearest ? rowKeysAt(mRows[static_cast<std::size_t>(row)], *nearest) : std::vector<KeyRef>{};
+  return nearest ? std::move(nearest->keys) : std::vector<KeyRef>{};
 }
 
 std::vector<KeyRef> DopeSheet::keysInside(const QRectF& rect) const {
   std::vector<KeyRef> keys;
   for (std::size_t row = 0; row < mRows.size(); ++row) {
-    for (double time : rowTimes(mRows[row])) {
-      if (!rect.contains(keyPosition(static_cast<int>(row), time))) continue;
-      const std::vector<KeyRef> found = rowKeysAt(mRows[row], time);
-      keys.insert(keys.end(), found.begin(), found.end());
+    for (const Diamond& diamond : rowDiamonds(mRows[row])) {
+      if (!rect.contains(keyPosition(static_cast<int>(row), diamond.time))) continue;
+      keys.insert(keys.end(), diamond.keys.begin(), diamond.keys.end());
     }
   }
   return keys;
@@ -231,25 +225,29 @@ void DopeSheet::paintEvent(QPaintEvent*) {
 
   painter.setClipRect(QRectF(kLabelWidth, 0, width() - kLabelWidth, height()));
   painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setPen(QPen(QColor(20, 20, 22), 1.0));
   for (std::size_t index = 0; index < mRows.size(); ++index) {
     const Row& row = mRows[index];
-    for (double time : rowTimes(row)) {
-      const std::vector<KeyRef> keys = rowKeysAt(row, time);
-      const bool selected = !keys.empty() && std::all_of(keys.begin(), keys.end(),
-                                                         [this](const KeyRef& key) { return isKeySelected(key); });
-      const QPointF centre = keyPosition(static_cast<int>(index), time);
-      const double radius = row.depth == 0 ? kDiamondRadius + 1.0 : kDiamondRadius;
-      QPainterPath diamond;
-      diamond.moveTo(centre + QPointF(0, -radius));
-      diamond.lineTo(centre + QPointF(radius, 0));
-      diamond.lineTo(centre + QPointF(0, radius));
-      diamond.lineTo(centre + QPointF(-radius, 0));
-      diamond.closeSubpath();
-      painter.setPen(QPen(QColor(20, 20, 22), 1.0));
+    const double radius = row.depth == 0 ? kDiamondRadius + 1.0 : kDiamondRadius;
+    // A long clip zoomed out puts several diamonds on one pixel: one drawn there in the same
+    // state looks the same as all of them, at a fraction of the antialiased fills.
+    std::optional<double> lastX;
+    bool lastSelected = false;
+    for (const Diamond& diamond : rowDiamonds(row)) {
+      const QPointF centre = keyPosition(static_cast<int>(index), diamond.time);
+      // A zoomed axis leaves most of a long clip's diamonds outside the widget.
+      if (centre.x() < kLabelWidth - radius || centre.x() > width() + radius) continue;
+      const bool selected = std::all_of(diamond.keys.begin(), diamond.keys.end(),
+                                        [this](const KeyRef& key) { return isKeySelected(key); });
+      if (lastX && std::abs(centre.x() - *lastX) < 1.0 && selected == lastSelected) continue;
+      lastX = centre.x();
+      lastSelected = selected;
+      const QPointF shape[] = {centre + QPointF(0, -radius), centre + QPointF(radius, 0), centre + QPointF(0, radius),
+                               centre + QPointF(-radius, 0)};
       painter.setBrush(selected         ? QColor(255, 170, 60)
                        : row.depth == 0 ? QColor(200, 200, 205)
                                         : QColor(170, 175, 185));
-      painter.drawPath(diamond);
+      painter.drawPolygon(shape, 4);
     }
   }
   // Playhead, on the same axis as the ruler above.
@@ -299,7 +297,7 @@ void DopeSheet::mousePressEvent(QMouseEvent* event) {
 void DopeSheet::mouseMoveEvent(QMouseEvent* event) {
   mCurrentPosition = event->position();
   if (mGesture == Gesture::MoveKeys) {
-    const Clip* start = dragStartClip();
+    const Clip* start = dragStartPart();
     if (!start) return;
     const double offset = mAxis->pixelToTime(mCurrentPosition.x()) - mAxis->pixelToTime(mPressPosition.x());
     dragSelectedKeysBy(frameSnappedOffset(*start, mGrabbedTime, offset));

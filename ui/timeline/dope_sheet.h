@@ -57,8 +57,14 @@ class DopeSheet : public QWidget, public KeyView {
  private:
   void documentChanged(const ChangeEvent& event);
   void rebuildRows();
-  std::vector<double> rowTimes(const Row& row) const;
-  std::vector<KeyRef> rowKeysAt(const Row& row, double time) const;
+  // A diamond of a row: the keys of its channels at one time.
+  struct Diamond {
+    double time = 0.0;
+    std::vector<KeyRef> keys;
+  };
+  // The row's diamonds in time order, its keys gathered in one sorted pass (a long clip's
+  // row has thousands: looking each diamond's keys up again would be quadratic).
+  std::vector<Diamond> rowDiamonds(const Row& row) const;
   int rowAt(double y) const;
 
   Document* const mDocument;

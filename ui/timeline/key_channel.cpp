@@ -185,6 +185,22 @@ std::string channelName(const KeyChannel& channel, const Skeleton& skeleton) {
   return channel.curve;
 }
 
+Clip clipPart(const Clip& clip, std::span<const KeyChannel> channels) {
+  Clip part;
+  part.name = clip.name;
+  part.frameRate = clip.frameRate;
+  part.startTime = clip.startTime;
+  part.endTime = clip.endTime;
+  for (const KeyChannel& channel : channels) {
+    if (channel.kind == KeyChannel::Kind::Curve) {
+      if (const auto found = clip.curves.find(channel.curve); found != clip.curves.end()) part.curves.insert(*found);
+    } else if (const JointTrack* track = clip.findTrack(channel.joint); track && !part.findTrack(channel.joint)) {
+      part.tracks.push_back(*track);
+    }
+  }
+  return part;
+}
+
 Clip movedKeys(Clip clip, std::span<const KeyRef> keys, double offsetSeconds) {
   clip = editedKeys(std::move(clip), keys, offsetSeconds, false);
   std::vector<KeyRef> moved(keys.begin(), keys.end());

@@ -60,6 +60,12 @@ std::optional<double> adjacentKeyTime(const Clip& clip, std::span<const KeyChann
 // "LeftArm.translation.x", "LeftArm.rotation", "contact.left_foot".
 std::string channelName(const KeyChannel& channel, const Skeleton& skeleton);
 
+// The part of `clip` that holds `channels`: the joint tracks and named curves they key, the
+// clip's frame rate and range, nothing else (what Document::swapClipPart swaps). Key edits
+// of those channels work on the part as on the whole clip. Channels the clip lacks are left
+// out.
+Clip clipPart(const Clip& clip, std::span<const KeyChannel> channels);
+
 // `clip` with the keys `keys` moved by `offsetSeconds` (their handles with them). A moved
 // key landing on an unmoved one replaces it, as in Blender. The clip's range grows to hold
 // keys moved past its ends. Refs that name no key are ignored.

@@ -67,32 +67,37 @@ void KeyView::pasteKeys() {
   setSelectedKeys(std::move(pasted));
 }
 
-void KeyView::beginKeyDrag() {
+void KeyView::beginKeyDrag(std::span<const KeyChannel> alsoChannels) {
   const Clip* clip = mDocument->currentClip();
   if (!clip) return;
-  mDragStartClip = *clip;
+  std::vector<KeyChannel> channels(alsoChannels.begin(), alsoChannels.end());
+  for (const KeyRef& key : mSelectedKeys) channels.push_back(key.channel);
+  std::sort(channels.begin(), channels.end());
+  channels.erase(std::unique(channels.begin(), channels.end()), channels.end());
+  mDragStartPart = clipPart(*clip, channels);
   mDragStartSelection = mSelectedKeys;
   mMergeUndo = false;
 }
 
 void KeyView::dragSelectedKeysBy(double offsetSeconds) {
   // A click without a move (or before the keys have moved a frame) pushes nothing.
-  if (!mDragStartClip || (!mMergeUndo && std::abs(offsetSeconds) <= kSameKeyTimeSeconds)) return;
-  dragToClip(movedKeys(*mDragStartClip, mDragStartSelection, offsetSeconds), tr("Move Keys"));
+  if (!mDragStartPart || (!mMergeUndo && std::abs(offsetSeconds) <= kSameKeyTimeSeconds)) return;
+  dragToPart(movedKeys(*mDragStartPart, mDragStartSelection, offsetSeconds), tr("Move Keys"));
   std::vector<KeyRef> moved = mDragStartSelection;
   for (KeyRef& key : moved) key.time += offsetSeconds;
   setSelectedKeys(std::move(moved));
 }
 
-void KeyView::dragToClip(Clip clip, const QString& text) {
-  if (!mDragStartClip) return;
-  auto* command = new EditKeysCommand(mDocument, mDocument->currentClipIndex(), std::move(clip), text);
+void KeyView::dragToPart(Clip part, const QString& text) {
+  if (!mDragStartPart) return;
+  auto* command = new EditKeysCommand(mDocument, mDocument->currentClipIndex(), EditKeysCommand::Scope::Part,
+                                      std::move(part), text);
   command->setMergeable(std::exchange(mMergeUndo, true));
   mDocument->undoStack()->push(command);
 }
 
 void KeyView::endKeyDrag() {
-  mDragStartClip.reset();
+  mDragStartPart.reset();
   mDragStartSelection.clear();
   mMergeUndo = false;
 }

@@ -7,6 +7,7 @@ class QEvent;
 class QWidget;
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/anim/clip.h"
@@ -41,15 +42,18 @@ class KeyView {
   void pasteKeys();
   bool hasCopiedKeys() const;
 
-  // A drag: beginKeyDrag() remembers the clip and selection; each mouse move calls
-  // dragSelectedKeysBy() (times) or dragToClip() (any edit computed from dragStartClip());
-  // every command after the first of a drag merges into it.
-  void beginKeyDrag();
+  // A drag: beginKeyDrag() remembers the selection and the part of the clip it keys (plus
+  // `alsoChannels`, e.g. the channel of a grabbed handle); each mouse move calls
+  // dragSelectedKeysBy() (times) or dragToPart() (any edit of those channels computed from
+  // dragStartPart()); every command after the first of a drag merges into it. Only that
+  // part is copied and swapped per move (Document::swapClipPart), never the whole clip.
+  void beginKeyDrag(std::span<const KeyChannel> alsoChannels = {});
   void dragSelectedKeysBy(double offsetSeconds);
-  void dragToClip(Clip clip, const QString& text);
+  void dragToPart(Clip part, const QString& text);
   void endKeyDrag();
-  bool isDraggingKeys() const { return mDragStartClip.has_value(); }
-  const Clip* dragStartClip() const { return mDragStartClip ? &*mDragStartClip : nullptr; }
+  bool isDraggingKeys() const { return mDragStartPart.has_value(); }
+  // The dragged channels' tracks and curves as the drag found them (clipPart()).
+  const Clip* dragStartPart() const { return mDragStartPart ? &*mDragStartPart : nullptr; }
   const std::vector<KeyRef>& dragStartSelection() const { return mDragStartSelection; }
   // Whether this drag has pushed its first command (later ones merge into it).
   bool dragHasMoved() const { return mMergeUndo; }
@@ -67,7 +71,7 @@ class KeyView {
  private:
   Document* const mDocument;
   std::vector<KeyRef> mSelectedKeys;
-  std::optional<Clip> mDragStartClip;
+  std::optional<Clip> mDragStartPart;
   std::vector<KeyRef> mDragStartSelection;
   bool mMergeUndo = false;
 };

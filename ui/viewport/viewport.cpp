@@ -137,8 +137,10 @@ void Viewport::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigEnabledChanged:
       mTrailsDirty = true;
       break;
-    case ChangeEvent::Type::TimeChanged:  // trails cover the whole clip; overrides are not animation
-    case ChangeEvent::Type::PoseEdited:
+    case ChangeEvent::Type::TimeChanged:  // a trail window moves with the time
+      if (mTrailWindowFrames > 0 && trailFrames() != mTrailSpan) mTrailsDirty = true;
+      break;
+    case ChangeEvent::Type::PoseEdited:  // overrides are not animation
       break;
   }
   update();
@@ -193,10 +195,14 @@ void Viewport::setOnionSkin(const OnionSkinSettings& settings) {
   update();
 }
 
+std::vector<GhostFrame> Viewport::ghosts() const {
+  if (!mDocument->currentClip()) return {};
+  return ghostFrames(mDocument->currentFrame(), mDocument->frameCount(), mOnionSkin);
+}
+
 void Viewport::drawOnionSkin(const Mat4& view, const Mat4& viewProjection) {
   const Clip* clip = mDocument->currentClip();
-  if (!clip) return;
-  const auto ghosts = ghostFrames(mDocument->currentFrame(), mDocument->frameCount(), mOnionSkin);
+  const auto ghosts = this->ghosts();
   if (ghosts.empty()) return;
   const Scene& scene = mDocument->scene();
   mGhostSampler.reset(clip);
@@ -254,6 +260,21 @@ void Viewport::setShowTrails(bool show) {
   update();
 }
 
+void Viewport::setTrailWindowFrames(int framesEachSide) {
+  framesEachSide = std::max(0, framesEachSide);
+  if (framesEachSide == mTrailWindowFrames) return;
+  mTrailWindowFrames = framesEachSide;
+  mTrailsDirty = true;
+  update();
+}
+
+std::pair<int, int> Viewport::trailFrames() const {
+  const int last = mDocument->frameCount() - 1;
+  if (mTrailWindowFrames <= 0) return {0, last};
+  const int current = mDocument->currentFrame();
+  return {std::max(0, current - mTrailWindowFrames), std::min(last, current + mTrailWindowFrames)};
+}
+
 void Viewport::updateContactFeet() {
   mContactFeet.clear();
   const Skeleton& skeleton = mDocument->scene().skeleton;
@@ -307,14 +328,16 @@ void Viewport::updateTrails() {
   std::optional<Rig> rig;
   if (mDocument->rigEnabled() && mDocument->boundRig()) rig = *mDocument->boundRig();
   mTrailSampler.reset(clip);
-  const int frames = mDocument->frameCount();
-  const int points = std::min(frames, kMaxTrailPoints);
+  mTrailSpan = trailFrames();
+  const auto [first, last] = mTrailSpan;
+  const int points = std::min(last - first + 1, kMaxTrailPoints);
   mTrails.assign(mTrailJoints.size(), {});
   for (auto& trail : mTrails) trail.reserve(static_cast<std::size_t>(points));
   const auto rest = skeleton.restPose();
   mTrailModel.resize(rest.size());
   for (int p = 0; p < points; ++p) {
-    const int frame = points == 1 ? 0 : static_cast<int>(std::lround(double(p) * (frames - 1) / (points - 1)));
+    const int frame =
+        first + (points == 1 ? 0 : static_cast<int>(std::lround(double(p) * (last - first) / (points - 1))));
     const double time = mDocument->timeOfFrame(frame);
     mTrailLocal.assign(rest.begin(), rest.end());
     mTrailSampler.sample(time, mTrailLocal);
@@ -358,11 +381,12 @@ void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
     uploadOverlay(mTrailLines, mTrailScratch, GL_STATIC_DRAW);
     mTrailLinesDirty = false;
   }
-  const int frames = mDocument->frameCount();
+  const auto [first, last] = mTrailSpan;
   for (const auto& trail : mTrails) {
     if (trail.empty()) continue;
-    const auto index = static_cast<std::size_t>(
-        std::lround(double(mDocument->currentFrame()) * double(trail.size() - 1) / std::max(1, frames - 1)));
+    const auto index =
+        static_cast<std::size_t>(std::lround(double(std::clamp(mDocument->currentFrame(), first, last) - first) *
+                                             double(trail.size() - 1) / std::max(1, last - first)));
     buildTrailCursor(trail[std::min(index, trail.size() - 1)], 0.012f * height, mOverlayScratch);
   }
   if (const Clip* clip = mDocument->currentClip()) {

@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "ui/viewport/gizmo.h"
@@ -36,8 +37,9 @@ struct ChangeEvent;
 // grey disabled, yellow the document's selected handle) and pole, the limit cone or hinge
 // arc of the selected joints, and rings on the ground under the feet whose stride curves
 // (contact.left_foot, contact.right_foot) are 1. With trails on, the path over the whole
-// clip (as the rig solves it) of the selected joints and of the selected handle's tip,
-// computed once per change of clip, rig or selection. LMB on a target or a pole selects
+// clip, or over a window of frames around the current one (as the rig solves it), of the
+// selected joints and of the selected handle's tip, computed once per change of clip, rig
+// or selection (and of the window's frames as the time moves). LMB on a target or a pole selects
 // that handle and drags it in the plane facing the camera, solving the rig at every mouse
 // move (one undo step per drag); handles are picked after the gizmo and before joints.
 class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
@@ -66,6 +68,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   std::optional<GizmoFrame> gizmoFrame() const;
   GizmoView gizmoView() const;
   const OnionSkinSettings& onionSkin() const { return mOnionSkin; }
+  // The ghosts the onion skin draws at the current frame (none when it is off).
+  std::vector<GhostFrame> ghosts() const;
   // Handles as last drawn (valid once a frame has been drawn), for tests and tools.
   const std::vector<HandleMarker>& handleMarkers() const { return mHandleMarkers; }
   // Feet that get contact rings and their stride curves: the active rig's legs when it
@@ -80,10 +84,15 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   // Joints with a trail: the selected joints (sorted), then the selected handle's tip when
   // it is not one of them.
   std::vector<int> trailJoints() const;
-  // The trail of each of trailJoints(): its model-space position at every frame of the
-  // clip (at most kMaxTrailPoints, evenly spread), the rig solving each frame. Empty when
-  // trails are off. Computed on the first call after a change, then cached.
+  // The trail of each of trailJoints(): its model-space position at every frame of
+  // trailFrames() (at most kMaxTrailPoints, evenly spread), the rig solving each frame.
+  // Empty when trails are off. Computed on the first call after a change, then cached.
   const std::vector<std::vector<Vec3>>& trails();
+  // Frames each side of the current one that trails cover; 0: the whole clip.
+  int trailWindowFrames() const { return mTrailWindowFrames; }
+  // First and last frame the trails cover now: the whole clip, or the window around the
+  // current frame cut to the clip (it moves with the time).
+  std::pair<int, int> trailFrames() const;
   // How many times trails were computed since the viewport was made (they are cached).
   int trailBuilds() const { return mTrailBuilds; }
   static constexpr int kMaxTrailPoints = 400;
@@ -115,6 +124,7 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void setShowBones(bool show);
   void setShowGrid(bool show);
   void setShowTrails(bool show);
+  void setTrailWindowFrames(int framesEachSide);
 
  protected:
   void initializeGL() override;
@@ -202,6 +212,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   Vec2 mHandleStartMouse = Vec2::Zero();
   std::vector<ContactFoot> mContactFeet;
   bool mShowTrails = false;
+  int mTrailWindowFrames = 0;
+  std::pair<int, int> mTrailSpan{0, 0};  // frames of the cached trails
   bool mTrailsDirty = true;
   bool mTrailLinesDirty = true;
   int mTrailBuilds = 0;
