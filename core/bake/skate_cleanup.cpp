@@ -123,6 +123,9 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     if (lock.joints.legTip >= skeleton.jointCount())
       return name + "leg tip " + std::to_string(lock.joints.legTip) + " is not in the skeleton";
     if (clip.curves.count(lock.joints.curveName) == 0) return name + "no stride curve '" + lock.joints.curveName + "'";
+    if (!lock.ankleFloorModel.empty() && lock.ankleFloorModel.size() != static_cast<std::size_t>(frames))
+      return name + "the ankle's floor has " + std::to_string(lock.ankleFloorModel.size()) + " levels for " +
+             std::to_string(frames) + " frames";
     for (const auto* list : {&lock.foot, &lock.ankle, &lock.toe}) {
       for (const ContactInterval& c : *list) {
         if (c.first < 0 || c.last >= frames || c.first > c.last)
@@ -180,57 +183,44 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
       orientation[f] = anim[f].rotation;
     }
     const bool toeKnown = lock.joints.toe >= 0;
+    // A held ankle stays where it landed across the up, at its animated height (the heel
+    // settling, rising about the toe) raised to its floor.
+    auto standing = [&](const Vec3& heldModel, std::size_t k) {
+      float height = up.dot(anim[k].ankle);
+      if (!lock.ankleFloorModel.empty()) height = std::max(height, lock.ankleFloorModel[k]);
+      return Vec3(heldModel + up * (height - up.dot(heldModel)));
+    };
     for (const ContactInterval& contact : lock.foot) {
       const auto first = static_cast<std::size_t>(contact.first);
       const Vec3 landedForward = anim[first].toe - anim[first].ankle;
       // Plain flags, not optional<Vec3>: g++ 12 warns falsely on the latter.
       bool ankleHolds = false, toeHolds = false;
       Vec3 ankleHeld = Vec3::Zero(), toeHeld = Vec3::Zero();
-      // The turn (model space) that keeps a foot planted on both joints aiming its toe at the
-      // held toe; when the ankle lifts it fades out over the rest of the toe's contact, so
-      // the foot rolls back to its animated pitch without a jump.
-      Quat swing = Quat::Identity(), fadeFrom = Quat::Identity();
-      int fadeStart = 0, fadeEnd = 0;
       for (int f = contact.first; f <= contact.last; ++f) {
         const auto k = static_cast<std::size_t>(f);
         const Vec3 forward = anim[k].toe - anim[k].ankle;
         const Quat yaw = yawBetween(forward, landedForward, up);
         const Vec3 toeOffset = yaw * forward;  // ankle to toe, landing yaw
-        // Where the ankle is if nothing holds it: carried along by the animation.
+        // Where the ankle is if nothing holds it: carried along by the animation. Each hold
+        // starts there, so the ankle never jumps from one hold to the next.
         const Vec3 carried =
             f == contact.first ? anim[k].ankle : Vec3(target[k - 1] + anim[k].ankle - anim[k - 1].ankle);
+        // A rigid foot cannot keep both joints still while the heel rises: the ankle, which
+        // carries the leg, wins; the toe holds once the ankle has lifted.
         const bool anklePlanted = within(lock.ankle, f) || (lock.ankle.empty() && lock.toe.empty());
-        const bool toePlanted = toeKnown && within(lock.toe, f);
+        const bool toePlanted = !anklePlanted && toeKnown && within(lock.toe, f);
         if (anklePlanted) {
-          if (!ankleHolds) ankleHeld = toeHolds ? Vec3(toeHeld - swing * toeOffset) : carried;
-          target[k] = ankleHeld;
-          if (toePlanted) {
-            if (!toeHolds) toeHeld = ankleHeld + swing * toeOffset;
-            swing = Quat::FromTwoVectors(toeOffset, toeHeld - ankleHeld);
-          } else {
-            swing = Quat::Identity();
-          }
+          if (!ankleHolds) ankleHeld = carried;
+          target[k] = standing(ankleHeld, k);
         } else if (toePlanted) {
-          if (!toeHolds) {
-            toeHeld = carried + toeOffset;
-            swing = Quat::Identity();
-          }
-          if (ankleHolds || !toeHolds) {
-            fadeFrom = swing;
-            fadeStart = f;
-            fadeEnd = f;
-            while (fadeEnd < contact.last && within(lock.toe, fadeEnd + 1)) ++fadeEnd;
-          }
-          const float progress = static_cast<float>(f - fadeStart + 1) / static_cast<float>(fadeEnd - fadeStart + 1);
-          swing = fadeFrom.slerp(progress, Quat::Identity());
-          target[k] = toeHeld - swing * toeOffset;
+          if (!toeHolds) toeHeld = carried + toeOffset;
+          target[k] = toeHeld - toeOffset;  // the ankle turns about the held toe
         } else {
           target[k] = carried;
-          swing = Quat::Identity();
         }
         ankleHolds = anklePlanted;
         toeHolds = toePlanted;
-        orientation[k] = (swing * yaw * anim[k].rotation).normalized();
+        orientation[k] = (yaw * anim[k].rotation).normalized();
       }
     }
     // Where the stride curve ramps outside a contact, hold the nearest contact's targets.
@@ -324,7 +314,7 @@ namespace {
 // The legs' second reduction runs at this fraction of the tolerance: a held foot's wobble
 // from frame to frame adds up over a contact (slide is measured as travel), and the legs'
 // keys are a small part of the clip's.
-constexpr float kHeldFootToleranceScale = 0.25f;
+constexpr float kHeldFootToleranceScale = 0.1f;
 
 struct Plan {
   std::vector<FootJoints> feet;
@@ -385,12 +375,13 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     report.groundVelocityModel = detection->groundVelocityModel;
     for (std::size_t i = 0; i < plan.feet.size(); ++i) {
       const FootContacts& contacts = detection->feet[i];
-      report.feet.push_back({plan.handles[i], plan.feet[i], contacts.foot, contacts.ankle, contacts.toe});
+      report.feet.push_back(
+          {plan.handles[i], plan.feet[i], contacts.foot, contacts.ankle, contacts.toe, contacts.ankleFloorModel});
     }
   } else {
     for (std::size_t i = 0; i < plan.feet.size(); ++i) {
       const auto intervals = plantedIntervals(working, working.curves.at(plan.feet[i].curveName));
-      report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}});
+      report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}, {}});
     }
   }
   if (auto error =
