@@ -106,6 +106,32 @@ void writeFootTrack(Clip& clip, int foot, const std::vector<Affine>& parentModel
   track.rotation.setKeys(std::move(rotations));
 }
 
+// How long a held foot takes to rejoin its animation after a contact: the offset a contact
+// ends with (the source's skate, up to a few centimetres) eases out over this, or half the
+// gap to the next contact if shorter, so the knee does not snap the foot back.
+constexpr double kReleaseSeconds = 0.15;
+
+// Per frame after a contact, within its release: the contact's last frame and the share of
+// its offset still applied (eased from 1 to 0); contactEnd -1 elsewhere.
+struct Release {
+  int contactEnd = -1;
+  float weight = 0.0f;
+};
+
+std::vector<Release> releaseWeights(const std::vector<ContactInterval>& contacts, int frames, double frameRate) {
+  std::vector<Release> releases(static_cast<std::size_t>(frames));
+  const int releaseFrames = std::max(1, static_cast<int>(std::lround(kReleaseSeconds * frameRate)));
+  for (std::size_t c = 0; c < contacts.size(); ++c) {
+    const int end = contacts[c].last;
+    const int span = c + 1 < contacts.size() ? std::min(releaseFrames, (contacts[c + 1].first - end) / 2) : releaseFrames;
+    for (int f = end + 1; f <= std::min(end + span, frames - 1); ++f) {
+      const float x = static_cast<float>(f - end) / static_cast<float>(span + 1);
+      releases[static_cast<std::size_t>(f)] = {end, 1.0f - x * x * (3.0f - 2.0f * x)};
+    }
+  }
+  return releases;
+}
+
 }  // namespace
 
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
@@ -240,11 +266,27 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     for (std::size_t f = 1; f < orientation.size(); ++f) {
       if (orientation[f].dot(orientation[f - 1]) < 0.0f) orientation[f].coeffs() *= -1.0f;
     }
-    // The lock eases in and out with the stride curve on the targets themselves, so the leg
-    // solves at full weight on every frame: a frame it does not reach is one it cannot reach.
+    // The lock eases in with the stride curve and out over the release (releaseWeights), on
+    // the targets themselves, so the leg solves at full weight on every frame: a frame it
+    // does not reach is one it cannot reach. On a treadmill the offset a contact ends with is
+    // the animator's eased stance spacing against the ground's even one, up to a stride's
+    // share: carried into the swing it would pull the foot out of the leg's reach, so there
+    // the stride curve's ramp lets go as it takes hold.
+    const bool treadmill = groundVelocityModel.squaredNorm() > 0.0f;
+    const std::vector<Release> releases =
+        treadmill ? std::vector<Release>(static_cast<std::size_t>(frames))
+                  : releaseWeights(lock.foot, frames, clip.frameRate);
     for (int f = 0; f < frames; ++f) {
       const auto k = static_cast<std::size_t>(f);
       const Sample& animated = samples[i][k];
+      if (const Release& r = releases[k]; r.contactEnd >= 0) {
+        const auto end = static_cast<std::size_t>(r.contactEnd);
+        const Vec3 offset = target[end] + groundTravel(r.contactEnd) - samples[i][end].ankle;
+        const Quat turn = (orientation[end] * samples[i][end].rotation.conjugate()).normalized();
+        target[k] = animated.ankle + offset * r.weight;
+        orientation[k] = (Quat::Identity().slerp(r.weight, turn) * animated.rotation).normalized();
+        continue;
+      }
       const auto w = static_cast<float>(std::clamp(stride.evaluate(clip.timeOf(f)), 0.0, 1.0));
       target[k] = animated.ankle + (target[k] + groundTravel(f) - animated.ankle) * w;
       orientation[k] = animated.rotation.slerp(w, orientation[k]).normalized();

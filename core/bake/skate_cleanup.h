@@ -32,7 +32,10 @@ struct FootLock {
 // Writes, for each foot, `ik.<handle>.target.x|y|z` (the ankle, model space),
 // and `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed
 // with) into `clip`, one linear key per frame, blended from the animation to the lock by the
-// stride curve (so the handle solves at full weight: any weight curve of it is removed).
+// stride curve's ramp into a contact and back over a release after it (the offset the
+// contact ends with eased out over 0.15 s, or half the gap to the next contact; on a
+// treadmill the stride curve's ramp), so the handle solves at full weight: any weight curve
+// of it is removed.
 // Within a foot contact the ankle is held where
 // it landed (across the up; its height is the animation's, raised to ankleFloorModel) on its
 // `ankle` frames, and turns about the held toe on the `toe` frames that are not (a rigid
