@@ -813,12 +813,12 @@ namespace {
 
 // The shared judge (../shared/tools/gltf_motion_report.py beside the worktree), run on a
 // written file; nullopt when it or numpy is not there.
-std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip) {
+std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip, double fps = 120.0) {
   const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../../../shared/tools/gltf_motion_report.py";
   if (!std::filesystem::exists(tool) || std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
     return std::nullopt;
   FILE* pipe = ::popen(("/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) +
-                        " --json 2>/dev/null")
+                        " --fps " + std::to_string(fps) + " --json 2>/dev/null")
                            .c_str(),
                        "r");
   if (pipe == nullptr) return std::nullopt;
@@ -848,15 +848,27 @@ std::size_t spansKept(const nlohmann::json& before, const nlohmann::json& after)
 // On the written files, by the shared judge: after `bake --contacts detect` every planted
 // span slides ≤ 1 mm on average and ≤ 2 mm at most per foot (at 1.75 m), at least 90 % of
 // the source's planted spans (from `export`) are still planted, and no leg is left short, on
-// a travelling walk and run (CMU) and an in-place game walk whose feet are IK bones
-// (RobotExpressive: the planted foot moves with the treadmill).
+// every walk and run of the test data: travelling CMU captures (a walk, two runs, and a
+// long take of jumps and stands on uneven ground), a Z-up MakeHuman walk (written Y-up, so
+// the judge can stand it) and in-place game cycles whose feet are IK bones (RobotExpressive:
+// the planted foot moves with the treadmill). The judge samples at 120 fps unless a case says
+// otherwise (walk1 at its own 24 fps: between its frames an engine's interpolated joints
+// carry a held foot a few millimetres).
 TEST(CliBake, WrittenFilesKeepPlantedFeetStillByTheSharedJudge) {
   const TempDir dir("articula_cli_bake_judge");
   struct Case {
     std::string file, clip;
+    double fps = 120.0;
+    // False where a foot's stance is shorter than the judge's shortest span (RobotExpressive
+    // Running: two frames at 24 fps, and its source's export shows no span on the right
+    // foot): that foot must then keep the spans the source has, not gain one.
+    bool everyFootPlants = true;
   };
   for (const Case& c : {Case{"bvh/cmu-mb-2010/02_01.bvh", "02_01"}, Case{"bvh/cmu-mb-2010/02_03.bvh", "02_03"},
-                        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"}}) {
+                        Case{"bvh/cmu-mb-2010/09_11.bvh", "09_11"}, Case{"bvh/cmu-mb-2008/01_01.bvh", "01_01"},
+                        Case{"bvh/makehuman/walk1.bvh", "walk1", 24.0},
+                        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"},
+                        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Running", 120.0, false}}) {
     SCOPED_TRACE(c.file + " " + c.clip);
     const std::string before = dir / "before.glb";
     const std::string after = dir / "after.glb";
@@ -865,17 +877,18 @@ TEST(CliBake, WrittenFilesKeepPlantedFeetStillByTheSharedJudge) {
                                quoted(after) + " --contacts detect --json");
     ASSERT_EQ(bake.exitCode, 0) << bake.stderrText;
     EXPECT_EQ(nlohmann::json::parse(bake.stdoutText)["unreachedFrames"].get<int>(), 0);
-    const auto source = judge(before, c.clip);
-    const auto cleaned = judge(after, c.clip);
+    const auto source = judge(before, c.clip, c.fps);
+    const auto cleaned = judge(after, c.clip, c.fps);
     if (!source || !cleaned) GTEST_SKIP() << "no python3 with numpy or no ../shared/tools/gltf_motion_report.py";
     for (const char* side : {"left", "right"}) {
       SCOPED_TRACE(side);
       const nlohmann::json& foot = (*cleaned)["feet"][side];
+      const nlohmann::json& sourceSpans = (*source)["feet"][side]["spans"];
+      EXPECT_GE(10 * spansKept(sourceSpans, foot["spans"]), 9 * sourceSpans.size()) << source->dump();
+      if (!c.everyFootPlants && sourceSpans.empty()) continue;
       ASSERT_GE(foot["planted_spans"].get<int>(), 1) << cleaned->dump();
       EXPECT_LE(foot["mean_slide_mm"].get<double>(), 1.0) << foot.dump();
       EXPECT_LE(foot["max_slide_mm"].get<double>(), 2.0) << foot.dump();
-      const nlohmann::json& sourceSpans = (*source)["feet"][side]["spans"];
-      EXPECT_GE(10 * spansKept(sourceSpans, foot["spans"]), 9 * sourceSpans.size()) << source->dump();
     }
   }
 }
