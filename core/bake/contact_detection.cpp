@@ -313,8 +313,7 @@ Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const st
     }
     const Vec3& ground = result.groundVelocityModel;
     const JointMotion ankleMotion = jointMotion(ankles[f], clip.frameRate, floorWindow, up, ground);
-    std::vector<bool> foot =
-        plantedFrames(ankleMotion, result.heightThreshold, result.speedThreshold, options.release);
+    std::vector<bool> foot = plantedFrames(ankleMotion, result.heightThreshold, result.speedThreshold, options.release);
     std::vector<bool> toe(frames, false);
     if (feet[f].toe >= 0) {
       toe = plantedFrames(jointMotion(toes[f], clip.frameRate, floorWindow, up, ground), result.heightThreshold,

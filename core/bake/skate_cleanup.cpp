@@ -123,7 +123,8 @@ std::vector<Release> releaseWeights(const std::vector<ContactInterval>& contacts
   const int releaseFrames = std::max(1, static_cast<int>(std::lround(kReleaseSeconds * frameRate)));
   for (std::size_t c = 0; c < contacts.size(); ++c) {
     const int end = contacts[c].last;
-    const int span = c + 1 < contacts.size() ? std::min(releaseFrames, (contacts[c + 1].first - end) / 2) : releaseFrames;
+    const int span =
+        c + 1 < contacts.size() ? std::min(releaseFrames, (contacts[c + 1].first - end) / 2) : releaseFrames;
     for (int f = end + 1; f <= std::min(end + span, frames - 1); ++f) {
       const float x = static_cast<float>(f - end) / static_cast<float>(span + 1);
       releases[static_cast<std::size_t>(f)] = {end, 1.0f - x * x * (3.0f - 2.0f * x)};
@@ -273,9 +274,8 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     // share: carried into the swing it would pull the foot out of the leg's reach, so there
     // the stride curve's ramp lets go as it takes hold.
     const bool treadmill = groundVelocityModel.squaredNorm() > 0.0f;
-    const std::vector<Release> releases =
-        treadmill ? std::vector<Release>(static_cast<std::size_t>(frames))
-                  : releaseWeights(lock.foot, frames, clip.frameRate);
+    const std::vector<Release> releases = treadmill ? std::vector<Release>(static_cast<std::size_t>(frames))
+                                                    : releaseWeights(lock.foot, frames, clip.frameRate);
     for (int f = 0; f < frames; ++f) {
       const auto k = static_cast<std::size_t>(f);
       const Sample& animated = samples[i][k];

@@ -19,10 +19,10 @@
 
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
-#include "core/rig/humanoid_map.h"
-#include "core/skeleton/local_to_model.h"
 #include "core/project/project_file.h"
+#include "core/rig/humanoid_map.h"
 #include "core/samples/mannequin.h"
+#include "core/skeleton/local_to_model.h"
 #include "tools/gltf_validator.h"
 
 namespace {
@@ -821,8 +821,8 @@ std::optional<nlohmann::json> judge(const std::string& glb, const std::string& c
   const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../../../shared/tools/gltf_motion_report.py";
   if (!std::filesystem::exists(tool) || std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
     return std::nullopt;
-  FILE* pipe = ::popen(("/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) +
-                        " --fps " + std::to_string(fps) + " --json 2>/dev/null")
+  FILE* pipe = ::popen(("/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) + " --fps " +
+                        std::to_string(fps) + " --json 2>/dev/null")
                            .c_str(),
                        "r");
   if (pipe == nullptr) return std::nullopt;
@@ -882,9 +882,9 @@ double deepestBelowFloorMm(const Playback& p, int ankle, const nlohmann::json& s
   std::vector<float> heights;
   for (const auto& frame : p.joints) heights.push_back(frame[static_cast<std::size_t>(ankle)].y());
   const auto& first = p.joints.front();
-  const float height = first[static_cast<std::size_t>(p.head)].y() -
-                       std::min(first[static_cast<std::size_t>(p.leftAnkle)].y(),
-                                first[static_cast<std::size_t>(p.rightAnkle)].y());
+  const float height =
+      first[static_cast<std::size_t>(p.head)].y() -
+      std::min(first[static_cast<std::size_t>(p.leftAnkle)].y(), first[static_cast<std::size_t>(p.rightAnkle)].y());
   const auto second = static_cast<int>(std::lround(p.frameRate));
   double deepest = 0.0;
   for (const auto& span : spans) {
@@ -929,11 +929,11 @@ TEST(CliBake, WrittenFilesKeepPlantedFeetStillByTheSharedJudge) {
     // foot): that foot must then keep the spans the source has, not gain one.
     bool everyFootPlants = true;
   };
-  for (const Case& c : {Case{"bvh/cmu-mb-2010/02_01.bvh", "02_01"}, Case{"bvh/cmu-mb-2010/02_03.bvh", "02_03"},
-                        Case{"bvh/cmu-mb-2010/09_11.bvh", "09_11"}, Case{"bvh/cmu-mb-2008/01_01.bvh", "01_01"},
-                        Case{"bvh/makehuman/walk1.bvh", "walk1", 24.0},
-                        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"},
-                        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Running", 120.0, false}}) {
+  for (const Case& c :
+       {Case{"bvh/cmu-mb-2010/02_01.bvh", "02_01"}, Case{"bvh/cmu-mb-2010/02_03.bvh", "02_03"},
+        Case{"bvh/cmu-mb-2010/09_11.bvh", "09_11"}, Case{"bvh/cmu-mb-2008/01_01.bvh", "01_01"},
+        Case{"bvh/makehuman/walk1.bvh", "walk1", 24.0}, Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"},
+        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Running", 120.0, false}}) {
     SCOPED_TRACE(c.file + " " + c.clip);
     const std::string before = dir / "before.glb";
     const std::string after = dir / "after.glb";
