@@ -334,6 +334,7 @@ void MainWindow::createAnimationMenu() {
   QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
     const Clip* clip = mDocument->currentClip();
     BakeDialog dialog(mSession->bakeSettings(), clip != nullptr ? clip->frameCount() : 0, this);
+    dialog.showLastCleanup(mLastCleanup, kReferenceHeightMm / mDocument->scene().characterHeight());
     if (dialog.exec() != QDialog::Accepted) return;
     mSession->setBakeSettings(dialog.settings());
     QString message;
@@ -437,6 +438,7 @@ bool MainWindow::bake(const ProjectBakeSettings& settings) {
   const QString sourceName = QString::fromStdString(mDocument->currentClip()->name);
   const BakeReport report = (*outcome)->report;
   const std::map<std::string, int> contactsHeld = (*outcome)->contactsHeld;
+  mLastCleanup = (*outcome)->feet;
   mDocument->undoStack()->push(
       ClipListCommand::insertAfter(mDocument, clipIndex, std::move((*outcome)->clip), "baked", tr("Bake")));
   statusBar()->showMessage(bakeSummary(sourceName, report, contactsHeld));

@@ -6,12 +6,14 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 class QAction;
 class QMenu;
 class QSettings;
 
 #include "core/bake/bake_job.h"
+#include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
 #include "core/project/project_file.h"
 #include "core/scene/scene.h"
@@ -163,6 +165,7 @@ class MainWindow : public QMainWindow {
   ProjectSession* const mSession;
   QMenu* mRecentFilesMenu = nullptr;
   QString mLastOpenDirectory;
+  std::vector<FootCleanupSummary> mLastCleanup;  // the last bake's per-foot report (Bake dialog)
   QByteArray mDefaultLayout;
   QAction* mKeyPoseAction = nullptr;
   CurveEditorDock* mCurveEditorDock = nullptr;

@@ -29,7 +29,8 @@ constexpr float kTreadmillSpeedShare = 0.75f;
 
 // Heights and horizontal speeds of one joint over the clip's frames, in model space.
 struct JointMotion {
-  std::vector<float> height;  // above the joint's local floor level
+  std::vector<float> floor;   // the joint's local floor level along the up (localFloor)
+  std::vector<float> height;  // above that floor level
   std::vector<float> speed;   // horizontal (XZ) speed, units per second
 };
 
@@ -72,11 +73,11 @@ JointMotion jointMotion(const std::vector<Vec3>& positions, double frameRate, st
   const std::size_t n = positions.size();
   std::vector<float> heights(n);
   for (std::size_t i = 0; i < n; ++i) heights[i] = positions[i].dot(up);
-  const std::vector<float> floorLevel = localFloor(heights, floorWindow);
+  m.floor = localFloor(heights, floorWindow);
   m.height.resize(n);
   m.speed.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    m.height[i] = heights[i] - floorLevel[i];
+    m.height[i] = heights[i] - m.floor[i];
     m.speed[i] = (groundPlaneVelocity(positions, i, frameRate, up) - groundVelocity).norm();
   }
   return m;
@@ -163,6 +164,22 @@ std::vector<ContactInterval> intervalsOf(const std::vector<bool>& planted, int m
     }
   }
   std::erase_if(runs, [&](const ContactInterval& r) { return r.last - r.first + 1 < minLength; });
+  return runs;
+}
+
+// The frames of `contacts` where `keep(frame)` holds, as intervals.
+template <typename Keep>
+std::vector<ContactInterval> framesWithin(const std::vector<ContactInterval>& contacts, Keep keep) {
+  std::vector<ContactInterval> runs;
+  for (const ContactInterval& c : contacts) {
+    for (int i = c.first; i <= c.last; ++i) {
+      if (!keep(static_cast<std::size_t>(i))) continue;
+      if (!runs.empty() && runs.back().last == i - 1)
+        runs.back().last = i;
+      else
+        runs.push_back({i, i});
+    }
+  }
   return runs;
 }
 
@@ -296,17 +313,22 @@ Result<ContactDetection> detectContacts(const Scene& scene, Clip& clip, const st
       if (feet[f].toe >= 0) contacts.toeHeightModel.push_back(toes[f][i].dot(up));
     }
     const Vec3& ground = result.groundVelocityModel;
-    const auto ankle = plantedFrames(jointMotion(ankles[f], clip.frameRate, floorWindow, up, ground),
-                                     result.heightThreshold, result.speedThreshold, options.release);
-    std::vector<bool> foot = ankle;
-    contacts.ankle = intervalsOf(ankle, minGap, minLength);
+    const JointMotion ankleMotion = jointMotion(ankles[f], clip.frameRate, floorWindow, up, ground);
+    std::vector<bool> foot = plantedFrames(ankleMotion, result.heightThreshold, result.speedThreshold, options.release);
+    std::vector<bool> toe(frames, false);
     if (feet[f].toe >= 0) {
-      const auto toe = plantedFrames(jointMotion(toes[f], clip.frameRate, floorWindow, up, ground),
-                                     result.heightThreshold, result.speedThreshold, options.release);
-      contacts.toe = intervalsOf(toe, minGap, minLength);
+      toe = plantedFrames(jointMotion(toes[f], clip.frameRate, floorWindow, up, ground), result.heightThreshold,
+                          result.speedThreshold, options.release);
       for (std::size_t i = 0; i < frames; ++i) foot[i] = foot[i] || toe[i];
     }
     contacts.foot = intervalsOf(foot, minGap, minLength);
+    // Within a contact the ankle is held wherever it is low, whatever its speed: a heel
+    // rising about the toe, or still coming down, is a sliding foot to anyone who measures
+    // the ankle. The toe holds where it is planted once the ankle has lifted.
+    const auto ankleLow = [&](std::size_t i) { return ankleMotion.height[i] < result.heightThreshold; };
+    contacts.ankle = framesWithin(contacts.foot, ankleLow);
+    contacts.toe = framesWithin(contacts.foot, [&](std::size_t i) { return toe[i] && !ankleLow(i); });
+    contacts.ankleFloorModel = ankleMotion.floor;
     curves[contacts.curveName] =
         strideCurve(contacts.foot, clip.startTime, clip.frameRate, lastFrame, options.transitionSeconds);
     result.feet.push_back(std::move(contacts));

@@ -57,8 +57,15 @@ struct ContactInterval {
 struct FootContacts {
   std::string curveName;
   std::vector<ContactInterval> foot;   // the foot is planted: ankle or toe planted
-  std::vector<ContactInterval> ankle;  // the ankle alone
-  std::vector<ContactInterval> toe;    // the toe alone (empty without a toe joint)
+  // The frames of `foot` where the ankle is within the height threshold of its floor: it is
+  // held there, whatever its speed (a heel rising about a planted toe is still low).
+  std::vector<ContactInterval> ankle;
+  // The frames of `foot` where the toe is low and still and the ankle is not held: the ankle
+  // turns about the toe (empty without a toe joint).
+  std::vector<ContactInterval> toe;
+  // Per analysed frame, the ankle's local floor level (model space, along the up): where a
+  // held ankle stands, so a capture's dip below its own ground is not kept.
+  std::vector<float> ankleFloorModel;
   // Per analysed frame, the joints' heights (model space, along the up): what the detection
   // saw, for plots and for checking a detection by eye.
   std::vector<float> ankleHeightModel;

@@ -106,6 +106,33 @@ void writeFootTrack(Clip& clip, int foot, const std::vector<Affine>& parentModel
   track.rotation.setKeys(std::move(rotations));
 }
 
+// How long a held foot takes to rejoin its animation after a contact: the offset a contact
+// ends with (the source's skate, up to a few centimetres) eases out over this, or half the
+// gap to the next contact if shorter, so the knee does not snap the foot back.
+constexpr double kReleaseSeconds = 0.15;
+
+// Per frame after a contact, within its release: the contact's last frame and the share of
+// its offset still applied (eased from 1 to 0); contactEnd -1 elsewhere.
+struct Release {
+  int contactEnd = -1;
+  float weight = 0.0f;
+};
+
+std::vector<Release> releaseWeights(const std::vector<ContactInterval>& contacts, int frames, double frameRate) {
+  std::vector<Release> releases(static_cast<std::size_t>(frames));
+  const int releaseFrames = std::max(1, static_cast<int>(std::lround(kReleaseSeconds * frameRate)));
+  for (std::size_t c = 0; c < contacts.size(); ++c) {
+    const int end = contacts[c].last;
+    const int span =
+        c + 1 < contacts.size() ? std::min(releaseFrames, (contacts[c + 1].first - end) / 2) : releaseFrames;
+    for (int f = end + 1; f <= std::min(end + span, frames - 1); ++f) {
+      const float x = static_cast<float>(f - end) / static_cast<float>(span + 1);
+      releases[static_cast<std::size_t>(f)] = {end, 1.0f - x * x * (3.0f - 2.0f * x)};
+    }
+  }
+  return releases;
+}
+
 }  // namespace
 
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
@@ -123,6 +150,9 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     if (lock.joints.legTip >= skeleton.jointCount())
       return name + "leg tip " + std::to_string(lock.joints.legTip) + " is not in the skeleton";
     if (clip.curves.count(lock.joints.curveName) == 0) return name + "no stride curve '" + lock.joints.curveName + "'";
+    if (!lock.ankleFloorModel.empty() && lock.ankleFloorModel.size() != static_cast<std::size_t>(frames))
+      return name + "the ankle's floor has " + std::to_string(lock.ankleFloorModel.size()) + " levels for " +
+             std::to_string(frames) + " frames";
     for (const auto* list : {&lock.foot, &lock.ankle, &lock.toe}) {
       for (const ContactInterval& c : *list) {
         if (c.first < 0 || c.last >= frames || c.first > c.last)
@@ -180,57 +210,44 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
       orientation[f] = anim[f].rotation;
     }
     const bool toeKnown = lock.joints.toe >= 0;
+    // A held ankle stays where it landed across the up, at its animated height (the heel
+    // settling, rising about the toe) raised to its floor.
+    auto standing = [&](const Vec3& heldModel, std::size_t k) {
+      float height = up.dot(anim[k].ankle);
+      if (!lock.ankleFloorModel.empty()) height = std::max(height, lock.ankleFloorModel[k]);
+      return Vec3(heldModel + up * (height - up.dot(heldModel)));
+    };
     for (const ContactInterval& contact : lock.foot) {
       const auto first = static_cast<std::size_t>(contact.first);
       const Vec3 landedForward = anim[first].toe - anim[first].ankle;
       // Plain flags, not optional<Vec3>: g++ 12 warns falsely on the latter.
       bool ankleHolds = false, toeHolds = false;
       Vec3 ankleHeld = Vec3::Zero(), toeHeld = Vec3::Zero();
-      // The turn (model space) that keeps a foot planted on both joints aiming its toe at the
-      // held toe; when the ankle lifts it fades out over the rest of the toe's contact, so
-      // the foot rolls back to its animated pitch without a jump.
-      Quat swing = Quat::Identity(), fadeFrom = Quat::Identity();
-      int fadeStart = 0, fadeEnd = 0;
       for (int f = contact.first; f <= contact.last; ++f) {
         const auto k = static_cast<std::size_t>(f);
         const Vec3 forward = anim[k].toe - anim[k].ankle;
         const Quat yaw = yawBetween(forward, landedForward, up);
         const Vec3 toeOffset = yaw * forward;  // ankle to toe, landing yaw
-        // Where the ankle is if nothing holds it: carried along by the animation.
+        // Where the ankle is if nothing holds it: carried along by the animation. Each hold
+        // starts there, so the ankle never jumps from one hold to the next.
         const Vec3 carried =
             f == contact.first ? anim[k].ankle : Vec3(target[k - 1] + anim[k].ankle - anim[k - 1].ankle);
+        // A rigid foot cannot keep both joints still while the heel rises: the ankle, which
+        // carries the leg, wins; the toe holds once the ankle has lifted.
         const bool anklePlanted = within(lock.ankle, f) || (lock.ankle.empty() && lock.toe.empty());
-        const bool toePlanted = toeKnown && within(lock.toe, f);
+        const bool toePlanted = !anklePlanted && toeKnown && within(lock.toe, f);
         if (anklePlanted) {
-          if (!ankleHolds) ankleHeld = toeHolds ? Vec3(toeHeld - swing * toeOffset) : carried;
-          target[k] = ankleHeld;
-          if (toePlanted) {
-            if (!toeHolds) toeHeld = ankleHeld + swing * toeOffset;
-            swing = Quat::FromTwoVectors(toeOffset, toeHeld - ankleHeld);
-          } else {
-            swing = Quat::Identity();
-          }
+          if (!ankleHolds) ankleHeld = carried;
+          target[k] = standing(ankleHeld, k);
         } else if (toePlanted) {
-          if (!toeHolds) {
-            toeHeld = carried + toeOffset;
-            swing = Quat::Identity();
-          }
-          if (ankleHolds || !toeHolds) {
-            fadeFrom = swing;
-            fadeStart = f;
-            fadeEnd = f;
-            while (fadeEnd < contact.last && within(lock.toe, fadeEnd + 1)) ++fadeEnd;
-          }
-          const float progress = static_cast<float>(f - fadeStart + 1) / static_cast<float>(fadeEnd - fadeStart + 1);
-          swing = fadeFrom.slerp(progress, Quat::Identity());
-          target[k] = toeHeld - swing * toeOffset;
+          if (!toeHolds) toeHeld = carried + toeOffset;
+          target[k] = toeHeld - toeOffset;  // the ankle turns about the held toe
         } else {
           target[k] = carried;
-          swing = Quat::Identity();
         }
         ankleHolds = anklePlanted;
         toeHolds = toePlanted;
-        orientation[k] = (swing * yaw * anim[k].rotation).normalized();
+        orientation[k] = (yaw * anim[k].rotation).normalized();
       }
     }
     // Where the stride curve ramps outside a contact, hold the nearest contact's targets.
@@ -250,11 +267,26 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     for (std::size_t f = 1; f < orientation.size(); ++f) {
       if (orientation[f].dot(orientation[f - 1]) < 0.0f) orientation[f].coeffs() *= -1.0f;
     }
-    // The lock eases in and out with the stride curve on the targets themselves, so the leg
-    // solves at full weight on every frame: a frame it does not reach is one it cannot reach.
+    // The lock eases in with the stride curve and out over the release (releaseWeights), on
+    // the targets themselves, so the leg solves at full weight on every frame: a frame it
+    // does not reach is one it cannot reach. On a treadmill the offset a contact ends with is
+    // the animator's eased stance spacing against the ground's even one, up to a stride's
+    // share: carried into the swing it would pull the foot out of the leg's reach, so there
+    // the stride curve's ramp lets go as it takes hold.
+    const bool treadmill = groundVelocityModel.squaredNorm() > 0.0f;
+    const std::vector<Release> releases = treadmill ? std::vector<Release>(static_cast<std::size_t>(frames))
+                                                    : releaseWeights(lock.foot, frames, clip.frameRate);
     for (int f = 0; f < frames; ++f) {
       const auto k = static_cast<std::size_t>(f);
       const Sample& animated = samples[i][k];
+      if (const Release& r = releases[k]; r.contactEnd >= 0) {
+        const auto end = static_cast<std::size_t>(r.contactEnd);
+        const Vec3 offset = target[end] + groundTravel(r.contactEnd) - samples[i][end].ankle;
+        const Quat turn = (orientation[end] * samples[i][end].rotation.conjugate()).normalized();
+        target[k] = animated.ankle + offset * r.weight;
+        orientation[k] = (Quat::Identity().slerp(r.weight, turn) * animated.rotation).normalized();
+        continue;
+      }
       const auto w = static_cast<float>(std::clamp(stride.evaluate(clip.timeOf(f)), 0.0, 1.0));
       target[k] = animated.ankle + (target[k] + groundTravel(f) - animated.ankle) * w;
       orientation[k] = animated.rotation.slerp(w, orientation[k]).normalized();
@@ -324,7 +356,7 @@ namespace {
 // The legs' second reduction runs at this fraction of the tolerance: a held foot's wobble
 // from frame to frame adds up over a contact (slide is measured as travel), and the legs'
 // keys are a small part of the clip's.
-constexpr float kHeldFootToleranceScale = 0.25f;
+constexpr float kHeldFootToleranceScale = 0.1f;
 
 struct Plan {
   std::vector<FootJoints> feet;
@@ -385,12 +417,13 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     report.groundVelocityModel = detection->groundVelocityModel;
     for (std::size_t i = 0; i < plan.feet.size(); ++i) {
       const FootContacts& contacts = detection->feet[i];
-      report.feet.push_back({plan.handles[i], plan.feet[i], contacts.foot, contacts.ankle, contacts.toe});
+      report.feet.push_back(
+          {plan.handles[i], plan.feet[i], contacts.foot, contacts.ankle, contacts.toe, contacts.ankleFloorModel});
     }
   } else {
     for (std::size_t i = 0; i < plan.feet.size(); ++i) {
       const auto intervals = plantedIntervals(working, working.curves.at(plan.feet[i].curveName));
-      report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}});
+      report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}, {}});
     }
   }
   if (auto error =

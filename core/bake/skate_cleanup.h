@@ -24,20 +24,29 @@ struct FootLock {
   std::vector<ContactInterval> foot;   // the foot is planted (the stride curve's 1s)
   std::vector<ContactInterval> ankle;  // the ankle stays where it landed
   std::vector<ContactInterval> toe;    // the toe stays where it landed (the ankle turns about it)
+  // Per frame of the clip, the level (model space, along the up) a held ankle does not sink
+  // below (FootContacts::ankleFloorModel); empty: the animated height is kept.
+  std::vector<float> ankleFloorModel;
 };
 
 // Writes, for each foot, `ik.<handle>.target.x|y|z` (the ankle, model space),
 // and `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed
 // with) into `clip`, one linear key per frame, blended from the animation to the lock by the
-// stride curve (so the handle solves at full weight: any weight curve of it is removed).
+// stride curve's ramp into a contact and back over a release after it (the offset the
+// contact ends with eased out over 0.15 s, or half the gap to the next contact; on a
+// treadmill the stride curve's ramp), so the handle solves at full weight: any weight curve
+// of it is removed.
 // Within a foot contact the ankle is held where
-// it landed while it is planted, then turned about the held toe; outside contacts the
-// targets follow the animation and, where the stride curve ramps, hold the nearest
-// contact's. `upModel`: the character's up. `groundVelocityModel`: the treadmill of an
-// in-place cycle (ContactDetection::groundVelocityModel): held feet travel with it. A foot
-// beside its leg (joints.legTip set) gets keys of its own for the lock, and the leg's target
-// follows it. Fails on a bad joint index, a missing stride curve or an interval outside the
-// clip.
+// it landed (across the up; its height is the animation's, raised to ankleFloorModel) on its
+// `ankle` frames, and turns about the held toe on the `toe` frames that are not (a rigid
+// foot cannot hold both while the heel rises); each hold starts where the ankle is, so it
+// never jumps. Outside contacts the targets follow the animation and, where the stride
+// curve ramps, hold the nearest contact's. The orientation is the animated one turned to
+// the yaw the foot landed with. `upModel`: the character's up. `groundVelocityModel`: the
+// treadmill of an in-place cycle (ContactDetection::groundVelocityModel): held feet travel
+// with it. A foot beside its leg (joints.legTip set) gets keys of its own for the lock, and
+// the leg's target follows it. Fails on a bad joint index, a missing stride curve, an
+// interval outside the clip or a floor that is not one level per frame.
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
                                                const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero());
 

@@ -180,6 +180,21 @@ class Document {
     writeMeshes();
     writeSkeletonSkins();
     for (const Clip& clip : mScene.clips) writeAnimation(clip);
+    turnUpOntoY();
+  }
+
+  // glTF is +Y up: a scene standing along another axis goes under a node that turns that
+  // axis onto +Y, last, so every node index written above stays as it is.
+  void turnUpOntoY() {
+    const Vec3 up = mOptions.upModel.normalized();
+    if (!up.allFinite() || (up - Vec3::UnitY()).norm() < 1e-6f || mSceneRoots.empty()) return;
+    const Quat turn = Quat::FromTwoVectors(up, Vec3::UnitY()).normalized();
+    Json node;
+    node["name"] = "Y up";
+    node["rotation"] = {turn.x(), turn.y(), turn.z(), turn.w()};
+    node["children"] = mSceneRoots;
+    mSceneRoots = {static_cast<int>(mNodes.size())};
+    mNodes.push_back(std::move(node));
   }
 
   // The glTF JSON; `bufferUri` empty for GLB (the BIN chunk), else the .bin file's uri;

@@ -20,6 +20,10 @@ struct GltfExportOptions {
   double tolerance = 1e-5;
   // The same for dimensionless channels, absolute: scale factors and morph-target weights.
   double scalarTolerance = 1e-6;
+  // The scene's up in model space (a humanoid's HumanoidFrame::upModel). glTF is +Y up, so
+  // any other up puts the scene's roots under one node named "Y up" that turns it onto +Y
+  // (a Z-up BVH stands up in every engine); nodes, keys and skins are written as they are.
+  Vec3 upModel = Vec3::UnitY();
 };
 
 // Writes `scene` as glTF 2.0 to `path`. Returns nullopt on success, otherwise a message that
@@ -28,7 +32,8 @@ struct GltfExportOptions {
 //
 // What the file holds:
 // - One node per skeleton node (same order, names, rest pose as local TRS with identity
-//   fields omitted); the forest's roots form the scene.
+//   fields omitted); the forest's roots form the scene, under a "Y up" node when
+//   options.upModel is not +Y.
 // - One mesh (single triangle primitive) per Mesh: POSITION with min/max, NORMAL (normalised;
 //   zero normals become +Y, which glTF requires to be unit length), TEXCOORD_0, indices
 //   (UNSIGNED_SHORT below 65535 vertices, since 65535 is the primitive-restart value, else

@@ -13,6 +13,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
@@ -269,6 +270,37 @@ TEST(BakeDialog, EditsTheProjectsBakeSettingsAndKeepsTheRangeOrdered) {
   EXPECT_FLOAT_EQ(settings.toleranceRelative, 0.005f);
   EXPECT_TRUE(settings.detectContacts);
   EXPECT_FALSE(settings.rootMotion);
+}
+
+// The last cleanup's report, per foot: spans held, slide per span before → after (mean and
+// largest, mm at 1.75 m) and the frames a leg could not reach; hidden before any cleanup.
+TEST(BakeDialog, ListsTheLastCleanupPerFoot) {
+  BakeDialog dialog(ProjectBakeSettings{}, 31);
+  EXPECT_TRUE(dialog.lastCleanup()->isHidden());
+  FootCleanupSummary left;
+  left.curveName = "contact.left_foot";
+  left.spans = {{2, 10}, {20, 28}};
+  left.slideBeforeModel = {0.10f, 0.30f};
+  left.slideAfterModel = {0.001f, 0.003f};
+  FootCleanupSummary right;
+  right.curveName = "contact.right_foot";
+  right.spans = {{12, 18}};
+  right.slideBeforeModel = {0.2f};
+  right.slideAfterModel = {0.0f};
+  right.unreachedFrames = {14, 15};
+  dialog.showLastCleanup({left, right}, 100.0f);
+  EXPECT_FALSE(dialog.lastCleanup()->isHidden());
+  const QString text = dialog.lastCleanup()->text();
+  EXPECT_TRUE(
+      text.contains(QStringLiteral("contact.left_foot: 2 span(s) held, slide per span 20.00 (30.00) → 0.20 (0.30) mm, "
+                                   "every frame reached")))
+      << text.toStdString();
+  EXPECT_TRUE(
+      text.contains(QStringLiteral("contact.right_foot: 1 span(s) held, slide per span 20.00 (20.00) → 0.00 (0.00) mm, "
+                                   "unreached at frame(s) 14, 15")))
+      << text.toStdString();
+  dialog.showLastCleanup({}, 100.0f);
+  EXPECT_TRUE(dialog.lastCleanup()->isHidden());
 }
 
 TEST(ContactsDialog, TurnsPercentagesOfTheCharacterIntoDistances) {

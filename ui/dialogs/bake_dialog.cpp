@@ -5,6 +5,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -19,7 +20,8 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
       mStep(new QSpinBox(this)),
       mTolerance(new QDoubleSpinBox(this)),
       mContacts(new QComboBox(this)),
-      mRootMotion(new QCheckBox(tr("Keep root motion"), this)) {
+      mRootMotion(new QCheckBox(tr("Keep root motion"), this)),
+      mLastCleanup(new QLabel(this)) {
   setObjectName(QStringLiteral("bakeDialog"));
   setWindowTitle(tr("Bake Animation"));
   const int lastFrame = std::max(frameCount - 1, 0);
@@ -56,6 +58,10 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
   form->addRow(tr("Key tolerance (1 mm at 1.75 m = 0.0571 %)"), mTolerance);
   form->addRow(tr("Foot contacts"), mContacts);
   form->addRow(mRootMotion);
+  mLastCleanup->setObjectName(QStringLiteral("lastCleanup"));
+  mLastCleanup->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  mLastCleanup->hide();
+  form->addRow(mLastCleanup);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   buttons->button(QDialogButtonBox::Ok)->setText(tr("Bake"));
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -72,6 +78,45 @@ ProjectBakeSettings BakeDialog::settings() const {
   settings.detectContacts = mContacts->currentIndex() == 1;
   settings.rootMotion = mRootMotion->isChecked();
   return settings;
+}
+
+void BakeDialog::showLastCleanup(const std::vector<FootCleanupSummary>& feet, float mmPerModelUnit) {
+  mLastCleanup->setText(tr("Last cleanup:\n%1").arg(cleanupReportText(feet, mmPerModelUnit)));
+  mLastCleanup->setVisible(!feet.empty());
+}
+
+namespace {
+
+// Mean and largest of `slides` (model units) in mm, as "mean (largest)".
+QString meanAndLargestMm(const std::vector<float>& slides, float mmPerModelUnit) {
+  if (slides.empty()) return QStringLiteral("–");
+  double sum = 0.0, largest = 0.0;
+  for (const float s : slides) {
+    sum += static_cast<double>(s * mmPerModelUnit);
+    largest = std::max(largest, static_cast<double>(s * mmPerModelUnit));
+  }
+  return QStringLiteral("%1 (%2)").arg(sum / static_cast<double>(slides.size()), 0, 'f', 2).arg(largest, 0, 'f', 2);
+}
+
+}  // namespace
+
+QString cleanupReportText(const std::vector<FootCleanupSummary>& feet, float mmPerModelUnit) {
+  QStringList lines;
+  for (const FootCleanupSummary& foot : feet) {
+    QString line =
+        BakeDialog::tr("%1: %n span(s) held, slide per span %2 → %3 mm", nullptr, static_cast<int>(foot.spans.size()))
+            .arg(QString::fromStdString(foot.curveName), meanAndLargestMm(foot.slideBeforeModel, mmPerModelUnit),
+                 meanAndLargestMm(foot.slideAfterModel, mmPerModelUnit));
+    if (foot.unreachedFrames.empty()) {
+      line += BakeDialog::tr(", every frame reached");
+    } else {
+      QStringList frames;
+      for (const int f : foot.unreachedFrames) frames << QString::number(f);
+      line += BakeDialog::tr(", unreached at frame(s) %1").arg(frames.join(QStringLiteral(", ")));
+    }
+    lines << line;
+  }
+  return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace articula::ui

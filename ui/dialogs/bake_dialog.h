@@ -1,11 +1,15 @@
 #pragma once
 #include <QDialog>
 
+#include <vector>
+
+#include "core/bake/bake_pipeline.h"
 #include "core/project/project_file.h"
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QSpinBox;
 
 namespace articula::ui {
@@ -22,12 +26,17 @@ class BakeDialog : public QDialog {
 
   ProjectBakeSettings settings() const;
 
+  // Shows, under the settings, what the last foot-skate cleanup did (cleanupReportText);
+  // nothing when `feet` is empty.
+  void showLastCleanup(const std::vector<FootCleanupSummary>& feet, float mmPerModelUnit);
+
   QSpinBox* firstFrame() const { return mFirst; }
   QSpinBox* lastFrame() const { return mLast; }
   QSpinBox* step() const { return mStep; }
   QDoubleSpinBox* tolerancePercent() const { return mTolerance; }
   QComboBox* contacts() const { return mContacts; }
   QCheckBox* rootMotion() const { return mRootMotion; }
+  QLabel* lastCleanup() const { return mLastCleanup; }
 
  private:
   QSpinBox* const mFirst;
@@ -36,6 +45,13 @@ class BakeDialog : public QDialog {
   QDoubleSpinBox* const mTolerance;
   QComboBox* const mContacts;
   QCheckBox* const mRootMotion;
+  QLabel* const mLastCleanup;
 };
+
+// One line per foot of a cleanup report (BakePipelineResult::feet), for a user to act on: the
+// planted spans held, the slide per span before → after (mean and largest, mm for a
+// character 1.75 m tall: `mmPerModelUnit` = 1750 / its height in model units) and the
+// frames where the leg could not reach its held foot.
+QString cleanupReportText(const std::vector<FootCleanupSummary>& feet, float mmPerModelUnit);
 
 }  // namespace articula::ui

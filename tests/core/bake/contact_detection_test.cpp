@@ -258,6 +258,40 @@ TEST(DetectContacts, CmuWalkFindsEachStep) {
   }
 }
 
+// Within each contact of the CMU run 09_11 (a heel that rises about the toe while still
+// low), the ankle is held on exactly the frames where it is within the height threshold of
+// its floor, whatever its speed, and the toe only where the ankle is not: the ankle's and
+// the toe's frames never overlap, and both lie inside the foot's contacts. A held ankle's
+// floor is given for every frame.
+TEST(DetectContacts, TheAnkleHoldsWhereverItIsLowInAContact) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/09_11.bvh");
+  ASSERT_TRUE(scene.ok()) << scene.error();
+  auto feet = humanoidFeet(scene->skeleton);
+  ASSERT_TRUE(feet.ok()) << feet.error();
+  Clip& clip = scene->clips.front();
+  auto result = detectContacts(*scene, clip, *feet);
+  ASSERT_TRUE(result.ok()) << result.error();
+  const auto covers = [](const std::vector<ContactInterval>& list, int f) {
+    return std::any_of(list.begin(), list.end(), [f](const ContactInterval& c) { return f >= c.first && f <= c.last; });
+  };
+  for (const FootContacts& foot : result->feet) {
+    SCOPED_TRACE(foot.curveName);
+    ASSERT_EQ(foot.ankleFloorModel.size(), static_cast<std::size_t>(result->frameCount));
+    ASSERT_FALSE(foot.foot.empty());
+    int heldWhileRising = 0;
+    for (int f = 0; f < result->frameCount; ++f) {
+      const auto k = static_cast<std::size_t>(f);
+      const bool low = foot.ankleHeightModel[k] - foot.ankleFloorModel[k] < result->heightThreshold;
+      const bool inContact = covers(foot.foot, f);
+      EXPECT_EQ(covers(foot.ankle, f), inContact && low) << "frame " << f;
+      EXPECT_FALSE(covers(foot.ankle, f) && covers(foot.toe, f)) << "frame " << f;
+      EXPECT_TRUE(!covers(foot.toe, f) || inContact) << "frame " << f;
+      if (covers(foot.ankle, f) && f > 0 && foot.ankleHeightModel[k] > foot.ankleHeightModel[k - 1]) ++heldWhileRising;
+    }
+    EXPECT_GT(heldWhileRising, 0) << "the heel rises within the low band in every stance of this run";
+  }
+}
+
 TEST(DetectContacts, MannequinContactsMatchItsAuthoredStrides) {
   Scene scene = makeMannequin();
   auto feet = humanoidFeet(scene.skeleton);

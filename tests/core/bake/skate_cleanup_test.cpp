@@ -207,7 +207,7 @@ TEST(SkateCleanup, BadLocksAreRefusedByName) {
   Clip clip = scene->clips.front();
   auto feet = humanoidFeet(scene->skeleton);
   ASSERT_TRUE(feet) << feet.error();
-  FootLock lock{"left_leg", feet->front(), {{0, 5}}, {{0, 5}}, {}};
+  FootLock lock{"left_leg", feet->front(), {{0, 5}}, {{0, 5}}, {}, {}};
   auto error = writeFootLockCurves(scene->skeleton, clip, {lock}, Vec3::UnitY());
   ASSERT_TRUE(error);  // the clip has no stride curve yet
   EXPECT_NE(error->find("contact.left_foot"), std::string::npos) << *error;
@@ -216,6 +216,11 @@ TEST(SkateCleanup, BadLocksAreRefusedByName) {
   error = writeFootLockCurves(scene->skeleton, clip, {lock}, Vec3::UnitY());
   ASSERT_TRUE(error);
   EXPECT_NE(error->find("[0, 100000]"), std::string::npos) << *error;
+  lock.ankle = {{0, 5}};
+  lock.ankleFloorModel = {0.0f, 0.0f};
+  error = writeFootLockCurves(scene->skeleton, clip, {lock}, Vec3::UnitY());
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("2 levels for " + std::to_string(clip.frameCount()) + " frames"), std::string::npos) << *error;
   EXPECT_EQ(clip.curves.count("ik.left_leg.target.x"), 0u);
 
   RigDefinition noLegs;

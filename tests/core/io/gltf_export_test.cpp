@@ -624,6 +624,38 @@ TEST_F(GltfExport, BvhSkeletonGetsASkinBoundAtTheRestPose) {
   EXPECT_EQ(copy.skeleton.boneCount(), source.skeleton.boneCount());
 }
 
+// A Z-up capture (MakeHuman walk1) written with its up goes under one "Y up" node that turns
+// +Z onto +Y: read back, every joint stands where the source's stood, turned by it, so an
+// engine (Y up by glTF's rule) stands the character up. The default writes no such node.
+TEST_F(GltfExport, ZUpSceneStandsUpAlongY) {
+  const Scene source = importOrFail(dataPath("bvh/makehuman/walk1.bvh"));
+  ASSERT_EQ(exportGltf(source, out("plain.glb")), std::nullopt);
+  for (const Json& node : readGltfJson(out("plain.glb"))["nodes"]) EXPECT_NE(node.value("name", ""), "Y up");
+
+  GltfExportOptions options;
+  options.upModel = Vec3::UnitZ();
+  ASSERT_EQ(exportGltf(source, out("standing.glb"), options), std::nullopt);
+  expectValidGltf(out("standing.glb"));
+  const Json json = readGltfJson(out("standing.glb"));
+  const Json& roots = json["scenes"][0]["nodes"];
+  ASSERT_EQ(roots.size(), 1u) << roots.dump();
+  const Json& top = json["nodes"][roots[0].get<std::size_t>()];
+  EXPECT_EQ(top["name"], "Y up");
+  EXPECT_EQ(top["children"], Json::array({0})) << "the BVH's root, at its own index";
+
+  const Scene copy = importOrFail(out("standing.glb"));
+  const Quat turn = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitY());
+  const std::vector<Affine> sourceModel = localToModel(source.skeleton, source.skeleton.restPose());
+  const std::vector<Affine> copyModel = localToModel(copy.skeleton, copy.skeleton.restPose());
+  for (int j = 0; j < source.skeleton.jointCount(); ++j) {
+    const int k = copy.skeleton.findJoint(source.skeleton.name(j));
+    ASSERT_GE(k, 0) << source.skeleton.name(j);
+    const Vec3 expected = turn * sourceModel[static_cast<std::size_t>(j)].translation();
+    EXPECT_LE((copyModel[static_cast<std::size_t>(k)].translation() - expected).norm(), 1e-4f)
+        << source.skeleton.name(j);
+  }
+}
+
 // FBX mocap weights no mesh, so its bones are known from their LimbNodes alone; they too are
 // written as a skin.
 TEST_F(GltfExport, FbxArmatureWithoutMeshGetsASkin) {
