@@ -573,7 +573,9 @@ class AssimpSceneReader {
         scale.append(time, t.scale);
       }
     }
-    JointTrack& track = clip.trackFor(joint);
+    // readAnimations visits each joint once, so each animated joint gets a new track: no look-up.
+    JointTrack& track = clip.tracks.emplace_back();
+    track.joint = joint;
     translation.moveInto(track.translation);
     scale.moveInto(track.scale);
     if (!rotation.empty()) track.rotation.setKeys(std::move(rotation));

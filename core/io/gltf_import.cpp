@@ -792,6 +792,8 @@ class GltfConverter {
       const tinygltf::Animation& animation = mModel.animations[a];
       Clip clip;
       clip.name = animation.name.empty() ? "animation_" + std::to_string(a) : animation.name;
+      // Channels may target the nodes in any order and several per node: found by index.
+      ClipTrackIndex tracks(clip);
       std::vector<double> allTimes;
       for (std::size_t c = 0; c < animation.channels.size(); ++c) {
         const tinygltf::AnimationChannel& channel = animation.channels[c];
@@ -857,11 +859,11 @@ class GltfConverter {
         if (path == "translation" || path == "scale") {
           Vec3Track track{scalarCurve(times, values, 0, kind), scalarCurve(times, values, 1, kind),
                           scalarCurve(times, values, 2, kind)};
-          (path == "translation" ? clip.trackFor(joint).translation : clip.trackFor(joint).scale) = std::move(track);
+          (path == "translation" ? tracks.trackFor(joint).translation : tracks.trackFor(joint).scale) = std::move(track);
         } else if (path == "rotation") {
           auto track = rotationTrack(times, values, kind, where);
           if (!track) return track.error();
-          clip.trackFor(joint).rotation = std::move(*track);
+          tracks.trackFor(joint).rotation = std::move(*track);
         } else {
           // All primitives of a glTF mesh share the node's weights, so each of its Meshes gets them.
           for (int meshIndex : *morphMeshes) {
