@@ -372,11 +372,13 @@ TEST(CliProject, BrokenProjectIsAOneLineErrorNamingIt) {
 }  // namespace
 
 // --contacts detect cleans foot skate on any humanoid the auto-rig recognises, whatever
-// its joint names: CMU BVH, the Khronos CesiumMan, the project's mannequin (an .articula).
+// its joint names and format: CMU BVH, the Khronos CesiumMan, the project's mannequin (an
+// .articula), CMU 02_01 as a mesh-less Collada armature written by Blender.
 TEST(CliBake, DetectCleansEveryNamingConventionIntoValidGlb) {
   const TempDir dir("articula_cli_bake");
-  for (const std::string& in : {data("bvh/cmu-mb-2010/02_03.bvh"), data("gltf/CesiumMan/CesiumMan.glb"),
-                                data("projects/mannequin_v1.articula")}) {
+  for (const std::string& in :
+       {data("bvh/cmu-mb-2010/02_03.bvh"), data("gltf/CesiumMan/CesiumMan.glb"), data("projects/mannequin_v1.articula"),
+        data("collada/cmu-blender/02_01_armature.dae")}) {
     const std::string out = dir / "baked.glb";
     const CliRun run = runCli("bake " + quoted(in) + " --out " + quoted(out) + " --contacts detect --json");
     ASSERT_EQ(run.exitCode, 0) << in << ": " << run.stderrText;
