@@ -964,11 +964,18 @@ Result<Scene> importGltfFromMemory(std::span<const std::uint8_t> bytes, const st
   // tinygltf and the allocations sized by the file may throw (std::out_of_range inside
   // tinygltf on some malformed buffers, std::bad_alloc); none of that may escape core/.
   try {
-    return importParsed(bytes, baseDir, nameForMessages);
+    Result<Scene> scene = importParsed(bytes, baseDir, nameForMessages);
+    if (scene) return scene;
+    // tinygltf quotes what it could not read (a whole data URI, a JSON parser's report): the
+    // reason is cut to one line under kMaxImportErrorLength characters.
+    const std::string prefix = nameForMessages + ": ";
+    const std::string_view reason =
+        std::string_view(scene.error()).substr(scene.error().rfind(prefix, 0) == 0 ? prefix.size() : 0);
+    return makeError(importErrorLine(nameForMessages, reason));
   } catch (const std::bad_alloc&) {
     return makeError(importErrorLine(nameForMessages, "too large: reading it needs more memory than is available"));
   } catch (const std::exception& e) {
-    return makeError(nameForMessages + ": cannot be imported: " + e.what());
+    return makeError(importErrorLine(nameForMessages, std::string("cannot be imported: ") + e.what()));
   }
 }
 
