@@ -488,7 +488,8 @@ TEST(CliBake, BadArgumentsAreOneLineErrors) {
       {"bake " + walk + out + " --contacts maybe", "--contacts 'maybe'"},
       {"bake " + walk + out + " --tolerance -1", "--tolerance"},
       {"bake " + walk + out + " --clip nope", "no clip named 'nope'"},
-      {"bake " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")) + out, "--rig auto"},
+      {"bake " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")) + out,
+       data("gltf/RiggedSimple/RiggedSimple.glb") + ": --rig auto"},
   };
   for (const Case& c : cases) {
     const CliRun run = runCli(c.args);
