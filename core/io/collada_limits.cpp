@@ -10,8 +10,8 @@ namespace {
 
 // Occurrences of the start tag `<name` beginning before `end` in `text` (followed by a blank,
 // '>' or '/', so <nodes> is not <node>).
-long countStartTags(std::string_view text, std::string_view tag, std::size_t end) {
-  long count = 0;
+long long countStartTags(std::string_view text, std::string_view tag, std::size_t end) {
+  long long count = 0;
   for (std::size_t at = text.find(tag); at < end; at = text.find(tag, at + 1)) {
     const std::size_t after = at + tag.size();
     if (after >= text.size()) break;
@@ -34,8 +34,8 @@ std::optional<std::string> colladaRefusal(const std::string& path) {
   constexpr std::size_t kChunk = std::size_t{1} << 20;
   std::vector<char> buffer(kChunk + kCarry);
   std::size_t kept = 0;
-  long nodes = 0;
-  long channels = 0;
+  long long nodes = 0;
+  long long channels = 0;
   for (bool more = true; more;) {
     in.read(buffer.data() + kept, static_cast<std::streamsize>(kChunk));
     const std::size_t size = kept + static_cast<std::size_t>(in.gcount());
@@ -48,11 +48,17 @@ std::optional<std::string> colladaRefusal(const std::string& path) {
     std::copy(buffer.begin() + static_cast<std::ptrdiff_t>(countedEnd),
               buffer.begin() + static_cast<std::ptrdiff_t>(size), buffer.begin());
   }
-  if (channels == 0 || nodes <= kMaxAnimatedColladaNodes) return std::nullopt;
-  return std::to_string(nodes) +
-         " nodes in an animated Collada file, more than its reader (Assimp) can animate in "
-         "reasonable time: the limit is " +
-         std::to_string(kMaxAnimatedColladaNodes) + " nodes";
+  const std::string counted = std::to_string(nodes) + (nodes == 1 ? " node and " : " nodes and ") +
+                              std::to_string(channels) + (channels == 1 ? " animation channel" : " animation channels");
+  if (channels > 0 && nodes > kMaxAnimatedColladaNodes) {
+    return counted + ": Assimp's Collada reader walks every node for each node, and the limit is " +
+           std::to_string(kMaxAnimatedColladaNodes) + " nodes in an animated file";
+  }
+  if (nodes * channels > kMaxColladaChannelNodePairs) {
+    return counted + ": Assimp's Collada reader compares every channel with every node, and the limit is " +
+           std::to_string(kMaxColladaChannelNodePairs) + " such pairs";
+  }
+  return std::nullopt;
 }
 
 }  // namespace articula

@@ -29,13 +29,14 @@ inline std::string siblingNodesGltf(int siblings) {
          channels + "]}]}";
 }
 
-// Collada 1.4.1 with one <animation> per node targeting its <translate sid="location">.
-inline std::string siblingNodesCollada(int siblings) {
+// Collada 1.4.1 whose first `animatedSiblings` nodes each have an <animation> targeting their
+// <translate sid="location">.
+inline std::string siblingNodesCollada(int siblings, int animatedSiblings) {
   std::string text =
       "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
       "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
       "<asset><unit name=\"meter\" meter=\"1\"/><up_axis>Y_UP</up_axis></asset>\n<library_animations>\n";
-  for (int i = 0; i < siblings; ++i) {
+  for (int i = 0; i < animatedSiblings; ++i) {
     const std::string a = "a" + std::to_string(i);
     text += "<animation id=\"" + a + "\"><source id=\"" + a + "-in\"><float_array id=\"" + a +
             "-in-array\" count=\"2\">0 1</float_array><technique_common><accessor source=\"#" + a +
