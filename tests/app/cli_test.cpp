@@ -20,6 +20,7 @@
 #include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
 #include "tools/gltf_validator.h"
+#include "tools/written_gltf.h"
 
 namespace {
 
@@ -147,7 +148,10 @@ struct TempDir {
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
   }
-  ~TempDir() { std::filesystem::remove_all(path); }
+  ~TempDir() {
+    articula::testing_tools::keepWrittenGltf(path);
+    std::filesystem::remove_all(path);
+  }
   std::string operator/(const std::string& file) const { return (path / file).string(); }
 };
 

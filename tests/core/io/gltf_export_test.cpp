@@ -23,6 +23,7 @@
 #include "core/samples/mannequin.h"
 #include "core/skeleton/local_to_model.h"
 #include "tools/gltf_validator.h"
+#include "tools/written_gltf.h"
 
 namespace articula {
 namespace {
@@ -42,7 +43,10 @@ class GltfExport : public testing::Test {
     fs::remove_all(mDir);
     fs::create_directories(mDir);
   }
-  void TearDown() override { fs::remove_all(mDir); }
+  void TearDown() override {
+    testing_tools::keepWrittenGltf(mDir);
+    fs::remove_all(mDir);
+  }
 
   std::string out(const std::string& name) const { return (mDir / name).string(); }
 
