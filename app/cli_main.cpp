@@ -93,7 +93,9 @@ std::optional<std::string> checkGltfOutput(const std::string& path) {
 
 // A RIG.json, or the humanoid rig the skeleton's names give ("auto"), or the active rig of
 // the input project ("project"; `projectRigs` holds the input's rigs, empty for an asset).
-articula::Result<articula::RigDefinition> loadRig(const std::string& rig, const articula::Skeleton& skeleton,
+// `inputPath` names the input whose skeleton "auto" found no humanoid in.
+articula::Result<articula::RigDefinition> loadRig(const std::string& rig, const std::string& inputPath,
+                                                  const articula::Skeleton& skeleton,
                                                   const articula::ProjectRigs& projectRigs = {}) {
   if (rig == "project") {
     if (projectRigs.active < 0)
@@ -102,7 +104,8 @@ articula::Result<articula::RigDefinition> loadRig(const std::string& rig, const 
   }
   if (rig == "auto") {
     auto definition = articula::buildHumanoidRig(skeleton);
-    if (!definition) return articula::makeError("--rig auto: " + definition.error());
+    if (!definition)
+      return articula::makeError(articula::importErrorLine(inputPath, "--rig auto: " + definition.error()));
     return definition;
   }
   std::ifstream file(rig, std::ios::binary);
@@ -139,7 +142,7 @@ int exportProject(const std::string& inPath, const std::string& outPath, const s
     skeleton = std::move(scene->skeleton);
   }
   if (!rig.empty()) {
-    auto definition = loadRig(rig, skeleton, project.rigs);
+    auto definition = loadRig(rig, inPath, skeleton, project.rigs);
     if (!definition) return fail(definition.error());
     project.rigs.rigs.push_back(std::move(*definition));
     project.rigs.active = static_cast<int>(project.rigs.rigs.size()) - 1;
@@ -315,7 +318,7 @@ int runBake(const BakeArgs& args) {
   if (!clip) return fail(clip.error());
   // A project bakes through the rig the animator set up in it unless told otherwise.
   const std::string rigChoice = !args.rig.empty() ? args.rig : projectRigs.active >= 0 ? "project" : "auto";
-  auto rig = loadRig(rigChoice, scene->skeleton, projectRigs);
+  auto rig = loadRig(rigChoice, args.in, scene->skeleton, projectRigs);
   if (!rig) return fail(rig.error());
 
   articula::BakeOptions options;

@@ -66,7 +66,7 @@ part_sanitize() {
 
 part_fuzz() {
   local build="$root/build-fuzz"
-  local targets=(fuzz_project_file fuzz_bvh fuzz_gltf fuzz_assimp)
+  local targets=(fuzz_project_file fuzz_bvh fuzz_gltf fuzz_assimp fuzz_export)
   # clang with libFuzzer; only the core readers and the fuzz executables are built.
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DARTICULA_WERROR=ON \
     -DARTICULA_FUZZ=ON -DARTICULA_BUILD_TESTS=OFF -DARTICULA_BUILD_UI=OFF -DARTICULA_BUILD_BENCH=OFF \

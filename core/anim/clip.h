@@ -3,6 +3,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/anim/tracks.h"
@@ -55,6 +56,21 @@ struct Clip {
   // two tracks, non-finite key or handle, zero-length rotation, unsorted keys, frameRate <= 0,
   // non-finite or reversed time range, negative morph mesh index).
   std::optional<std::string> validate(int jointCount) const;
+};
+
+// Finds or creates a clip's tracks by joint in O(1) while a reader builds the clip:
+// Clip::trackFor scans the tracks for a joint it has not seen, so a reader creating one track
+// per node through it is quadratic (a glTF with 100,000 animated sibling nodes took 31 s).
+// Indexes the tracks the clip already has; while the index lives, only it may add tracks.
+class ClipTrackIndex {
+ public:
+  explicit ClipTrackIndex(Clip& clip);
+  JointTrack* find(int joint);      // nullptr when the joint has no track
+  JointTrack& trackFor(int joint);  // creates it when missing
+
+ private:
+  Clip& mClip;
+  std::unordered_map<int, std::size_t> mTrackOfJoint;  // joint -> index into mClip.tracks
 };
 
 // Samples a clip into local poses. Holds one cursor per channel so sampling at increasing

@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/io/frame_rate.h"
 #include "core/io/import.h"
 #include "core/math/quaternion.h"
 
@@ -32,7 +33,6 @@ constexpr double kDefaultTicksPerSecond = 25.0;
 // in milliseconds (1000) or seconds (1), which are not frame rates.
 constexpr double kMinFrameRate = 2.0;
 constexpr double kMaxFrameRate = 240.0;
-constexpr double kDefaultFrameRate = 30.0;
 constexpr double kSameTimeSeconds = 1e-9;
 constexpr std::string_view kTooLarge = "too large: reading it needs more memory than the import may use";
 
@@ -65,6 +65,19 @@ Vec3 toVec3(const aiVector3D& v) { return Vec3(v.x, v.y, v.z); }
 Quat toQuat(const aiQuaternion& q) { return Quat(q.w, q.x, q.y, q.z); }
 
 std::string_view nameOf(const aiString& s) { return std::string_view(s.data, s.length); }
+
+// Every key time of the clip's tracks, in seconds.
+std::vector<double> keyTimes(const Clip& clip) {
+  std::vector<double> times;
+  for (const JointTrack& track : clip.tracks) {
+    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z, &track.scale.x,
+                               &track.scale.y, &track.scale.z}) {
+      for (const CurveKey& key : curve->keys()) times.push_back(key.time);
+    }
+    for (const RotationKey& key : track.rotation.keys()) times.push_back(key.time);
+  }
+  return times;
+}
 
 bool isPivotHelper(const aiNode* node) {
   // Assimp 5.2 attaches geometry to the real node at the end of the chain; a node holding
@@ -245,7 +258,7 @@ class AssimpSceneReader {
         weighted = true;
       }
     }
-    if (!weighted) markFbxLimbNodes();
+    if (!weighted && !markFbxLimbNodes()) markAnimatedNodes();
     std::vector<int> childCount(static_cast<std::size_t>(mScene.skeleton.jointCount()), 0);
     for (const int parent : mScene.skeleton.parents()) {
       if (parent != kNoParent) ++childCount[static_cast<std::size_t>(parent)];
@@ -265,19 +278,46 @@ class AssimpSceneReader {
   // FBX mocap weights no mesh, so no aiBone names its bones; they are the file's LimbNodes.
   // Assimp keeps FBX's node attribute only as the "IsNull" metadata (false for a LimbNode, a
   // mesh, a camera or a light), so a node with IsNull false that holds no mesh and is no
-  // camera or light is a bone; a leaf one is left to become a tip as above. Other formats
-  // carry no such metadata and are left as they are.
-  void markFbxLimbNodes() {
-    std::unordered_set<std::string> cameraOrLight;
-    for (unsigned int c = 0; c < mAi.mNumCameras; ++c) cameraOrLight.emplace(nameOf(mAi.mCameras[c]->mName));
-    for (unsigned int l = 0; l < mAi.mNumLights; ++l) cameraOrLight.emplace(nameOf(mAi.mLights[l]->mName));
+  // camera or light is a bone; a leaf one is left to become a tip as above. False when no node
+  // carries that metadata (the file is no FBX).
+  bool markFbxLimbNodes() {
+    const std::unordered_set<std::string> cameraOrLight = cameraAndLightNames();
+    bool hasNodeAttributes = false;
     for (const auto& [aiNodePtr, index] : mNodeIndex) {
       bool isNull = true;
-      if (aiNodePtr->mMetaData == nullptr || !aiNodePtr->mMetaData->Get("IsNull", isNull) || isNull) continue;
-      if (aiNodePtr->mNumMeshes > 0 || aiNodePtr->mNumChildren == 0) continue;
+      if (aiNodePtr->mMetaData == nullptr || !aiNodePtr->mMetaData->Get("IsNull", isNull)) continue;
+      hasNodeAttributes = true;
+      if (isNull || aiNodePtr->mNumMeshes > 0 || aiNodePtr->mNumChildren == 0) continue;
       if (cameraOrLight.count(std::string(nameOf(aiNodePtr->mName))) != 0) continue;
       mScene.skeleton.setKind(index, NodeKind::Joint);
     }
+    return hasNodeAttributes;
+  }
+
+  // Assimp passes on no node attribute of the other formats (Collada's type="JOINT" is
+  // dropped), so in a file that weights no mesh (a Collada mocap take) the nodes its
+  // animations move are its bones, unless they hold a mesh (a rigid prop) or are a camera or
+  // light; the bones below them follow from their parents as above.
+  void markAnimatedNodes() {
+    const std::unordered_set<std::string> cameraOrLight = cameraAndLightNames();
+    for (unsigned int a = 0; a < mAi.mNumAnimations; ++a) {
+      const aiAnimation& animation = *mAi.mAnimations[a];
+      for (unsigned int c = 0; c < animation.mNumChannels; ++c) {
+        const std::string name(nameOf(animation.mChannels[c]->mNodeName));
+        const auto node = mAiNodeByName.find(name);
+        const auto index = mIndexByName.find(name);
+        if (node == mAiNodeByName.end() || index == mIndexByName.end()) continue;
+        if (node->second->mNumMeshes > 0 || cameraOrLight.count(name) != 0) continue;
+        mScene.skeleton.setKind(index->second, NodeKind::Joint);
+      }
+    }
+  }
+
+  std::unordered_set<std::string> cameraAndLightNames() const {
+    std::unordered_set<std::string> names;
+    for (unsigned int c = 0; c < mAi.mNumCameras; ++c) names.emplace(nameOf(mAi.mCameras[c]->mName));
+    for (unsigned int l = 0; l < mAi.mNumLights; ++l) names.emplace(nameOf(mAi.mLights[l]->mName));
+    return names;
   }
 
   void readMaterials() {
@@ -487,8 +527,6 @@ class AssimpSceneReader {
       Clip clip;
       clip.name = std::string(nameOf(animation.mName));
       if (clip.name.empty()) clip.name = "Animation " + std::to_string(a + 1);
-      clip.frameRate = ticksPerSecond >= kMinFrameRate && ticksPerSecond <= kMaxFrameRate ? ticksPerSecond
-                                                                                            : kDefaultFrameRate;
 
       std::unordered_map<const aiNode*, const aiNodeAnim*> channelOf;
       for (unsigned int c = 0; c < animation.mNumChannels; ++c) {
@@ -515,6 +553,9 @@ class AssimpSceneReader {
           lastKey = std::max(lastKey, track.rotation.endTime());
         }
       }
+      // Collada counts ticks in milliseconds, which is no frame rate: its keys say the rate then.
+      const bool ticksAreFrames = ticksPerSecond >= kMinFrameRate && ticksPerSecond <= kMaxFrameRate;
+      clip.frameRate = ticksAreFrames ? ticksPerSecond : inferFrameRate(keyTimes(clip));
       // Assimp measures mDuration from tick 0, whatever the first key.
       clip.startTime = firstKey;
       clip.endTime = std::max(lastKey, animation.mDuration / ticksPerSecond);
@@ -573,7 +614,9 @@ class AssimpSceneReader {
         scale.append(time, t.scale);
       }
     }
-    JointTrack& track = clip.trackFor(joint);
+    // readAnimations visits each joint once, so each animated joint gets a new track: no look-up.
+    JointTrack& track = clip.tracks.emplace_back();
+    track.joint = joint;
     translation.moveInto(track.translation);
     scale.moveInto(track.scale);
     if (!rotation.empty()) track.rotation.setKeys(std::move(rotation));
@@ -604,6 +647,9 @@ Result<Scene> importWithAssimpInProcess(const std::string& path) {
     importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, true);
     // Bones that weight no vertex keep their aiBone and so their bind (offset) matrix.
     importer.SetPropertyBool(AI_CONFIG_IMPORT_REMOVE_EMPTY_BONES, false);
+    // A file without meshes (a Collada mocap take) would get Assimp's made-up skeleton mesh,
+    // pyramids skinned to the nodes, shown and exported as if the file held them.
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     const aiScene* scene = importer.ReadFile(path, kPostProcess);
     if (scene == nullptr) {

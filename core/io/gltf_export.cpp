@@ -120,7 +120,7 @@ Status checkScene(const Scene& scene) {
   }
   for (const Clip& clip : scene.clips) {
     const std::string where = "clip '" + clip.name + "'";
-    if (auto error = clip.validate(scene.skeleton.jointCount())) return where + ": " + *error;
+    if (auto error = clip.validate(scene.skeleton.jointCount())) return *error;  // names the clip itself
     std::vector<bool> animated(scene.meshes.size(), false);
     for (const MorphWeightsTrack& track : clip.morphWeights) {
       if (track.mesh < 0 || track.mesh >= static_cast<int>(scene.meshes.size())) {
@@ -155,11 +155,61 @@ std::string percentEncode(std::string_view text) {
   return out;
 }
 
-// PNG and JPEG are the only image formats core glTF 2.0 allows.
+// Whether the chunks of a PNG (after its 8-byte signature) run whole up to IEND: each is a
+// big-endian length, a type, that many bytes and a CRC. The Khronos validator rejects a cut
+// or damaged stream (IMAGE_UNEXPECTED_EOS) that a file's image once was.
+bool pngChunksComplete(std::span<const std::uint8_t> bytes) {
+  constexpr std::size_t kChunkOverhead = 12;  // length, type and CRC
+  for (std::size_t at = 8; at + kChunkOverhead <= bytes.size();) {
+    const std::size_t length = (std::size_t{bytes[at]} << 24) | (std::size_t{bytes[at + 1]} << 16) |
+                               (std::size_t{bytes[at + 2]} << 8) | std::size_t{bytes[at + 3]};
+    if (length > bytes.size() - at - kChunkOverhead) return false;
+    if (std::equal(bytes.begin() + static_cast<std::ptrdiff_t>(at + 4),
+                   bytes.begin() + static_cast<std::ptrdiff_t>(at + 8), std::string_view("IEND").begin())) {
+      return true;
+    }
+    at += kChunkOverhead + length;
+  }
+  return false;
+}
+
+// Whether the marker segments of a JPEG (after its start marker) run whole up to the start of
+// the scan, where the validator stops reading: each is 0xFF, a marker and, but for the
+// markers that stand alone, a big-endian length that counts itself.
+bool jpegSegmentsComplete(std::span<const std::uint8_t> bytes) {
+  constexpr std::uint8_t kStartOfScan = 0xDA;
+  constexpr std::uint8_t kEndOfImage = 0xD9;
+  std::size_t at = 2;
+  while (at + 1 < bytes.size()) {
+    if (bytes[at] != 0xFF) return false;
+    const std::uint8_t marker = bytes[at + 1];
+    at += 2;
+    if (marker == 0xFF) {  // a fill byte before the marker
+      --at;
+      continue;
+    }
+    if (marker == kEndOfImage) return true;
+    const bool standsAlone = marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8);
+    if (standsAlone) continue;
+    if (at + 2 > bytes.size()) return false;
+    const std::size_t length = (std::size_t{bytes[at]} << 8) | std::size_t{bytes[at + 1]};
+    if (length < 2 || length > bytes.size() - at) return false;
+    at += length;
+    if (marker == kStartOfScan) return true;
+  }
+  return false;
+}
+
+// PNG and JPEG are the only image formats core glTF 2.0 allows; one whose chunks or segments
+// do not run whole is damaged and left out like an image in another format.
 const char* imageMimeType(std::span<const std::uint8_t> bytes) {
   static constexpr std::array<std::uint8_t, 8> kPng = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-  if (bytes.size() >= kPng.size() && std::equal(kPng.begin(), kPng.end(), bytes.begin())) return "image/png";
-  if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return "image/jpeg";
+  if (bytes.size() >= kPng.size() && std::equal(kPng.begin(), kPng.end(), bytes.begin())) {
+    return pngChunksComplete(bytes) ? "image/png" : nullptr;
+  }
+  if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) {
+    return jpegSegmentsComplete(bytes) ? "image/jpeg" : nullptr;
+  }
   return nullptr;
 }
 
@@ -174,13 +224,16 @@ class Document {
   Document(const Scene& scene, const GltfExportOptions& options, bool imagesInBuffer)
       : mScene(scene), mOptions(options), mImagesInBuffer(imagesInBuffer), mHeight(scene.characterHeight()) {}
 
-  void build() {
+  // nullopt when built; otherwise the first value that came out of encoding beyond the float
+  // range (findUnwritableValue checks the scene's own values, not what is derived from them).
+  Status build() {
     writeNodes();
     writeMaterials();
     writeMeshes();
     writeSkeletonSkins();
     for (const Clip& clip : mScene.clips) writeAnimation(clip);
     turnUpOntoY();
+    return mUnwritable;
   }
 
   // glTF is +Y up: a scene standing along another axis goes under a node that turns that
@@ -582,7 +635,13 @@ class Document {
       if (joints.empty()) continue;
       if (restModel.empty()) restModel = localToModel(skeleton, skeleton.restPose());
       std::vector<Mat4> inverseBind;
-      for (int joint : joints) inverseBind.push_back(restModel[static_cast<std::size_t>(joint)].inverse().matrix());
+      for (int joint : joints) {
+        inverseBind.push_back(restModel[static_cast<std::size_t>(joint)].inverse().matrix());
+        // Rest offsets near the float limit add up past it along a chain.
+        if (!inverseBind.back().allFinite()) {
+          noteUnwritable("node '" + skeleton.name(joint) + "': its rest pose in model space is beyond the float range");
+        }
+      }
       addSkin(skeleton.name(root), joints, inverseBind);
     }
   }
@@ -601,6 +660,13 @@ class Document {
 
   void addChannel(const GltfSamplerData& data, int node, const char* path, Json& samplers, Json& channels) {
     if (data.times.empty()) return;
+    // Keys within the float range can still have a slope beyond it (a jump of 1e38 within a
+    // frame): the tangents a CUBICSPLINE sampler stores per second.
+    const auto finite = [](float v) { return std::isfinite(v); };
+    if (!std::all_of(data.values.begin(), data.values.end(), finite)) {
+      noteUnwritable("clip '" + mClip->name + "', node '" + mScene.skeleton.name(node) + "' " + path +
+                     ": a tangent or value beyond the float range");
+    }
     static constexpr std::array<const char*, 3> kNames = {"STEP", "LINEAR", "CUBICSPLINE"};
     const int input = timesAccessor(data.times);
     const bool weights = std::strcmp(path, "weights") == 0;
@@ -614,6 +680,7 @@ class Document {
   static void noteStart(double start, double& earliest) { earliest = std::min(earliest, start); }
 
   void writeAnimation(const Clip& clip) {
+    mClip = &clip;
     mTimeAccessors.clear();
     // glTF times start at 0: a clip with keys before 0 is shifted (see gltf_export.h).
     double earliest = 0.0;
@@ -684,8 +751,14 @@ class Document {
     addChannel(encodeCurveChannel(curves, fallback, settings), node, path, samplers, channels);
   }
 
+  void noteUnwritable(const std::string& what) {
+    if (!mUnwritable) mUnwritable = what;
+  }
+
   const Scene& mScene;
   const GltfExportOptions& mOptions;
+  const Clip* mClip = nullptr;  // the clip writeAnimation is writing
+  Status mUnwritable;           // the first value encoding could not write
   bool mImagesInBuffer = true;
   double mHeight = 1.0;  // Scene::characterHeight(), the unit of translation tolerances
 
@@ -796,7 +869,7 @@ std::optional<std::string> exportGltf(const Scene& scene, const std::string& pat
   // Nothing may escape core/: allocation failures while building a huge file end here.
   try {
     Document document(scene, options, binary);
-    document.build();
+    if (Status error = document.build()) return path + ": cannot export: " + *error;
     return binary ? writeGlb(file, document) : writeGltfWithFiles(file, document);
   } catch (const std::exception& e) {
     return path + ": cannot export: " + e.what();

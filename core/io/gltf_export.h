@@ -53,7 +53,8 @@ struct GltfExportOptions {
 // - Materials: baseColorFactor (clamped to [0, 1]), metallicFactor 0 (the Scene keeps no
 //   PBR parameters; a character is a dielectric), baseColorTexture when the image is PNG or
 //   JPEG, from Material::textureData or read from Material::textureUri (relative to the
-//   scene's source file). A texture that is missing or in another format is left out.
+//   scene's source file). A texture that is missing, in another format or damaged (a
+//   PNG whose chunks or a JPEG whose segments before the scan do not run whole) is left out.
 // - One animation per clip, named after it, with samplers chosen per channel:
 //     translation, scale, morph weights (one or more curves per channel): key times are
 //     the union of the curves' key times; all segments Constant → STEP; Constant and Linear

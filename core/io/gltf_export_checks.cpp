@@ -1,7 +1,9 @@
 #include "core/io/gltf_export_checks.h"
 
 #include <cmath>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 
 namespace articula {
 namespace {
@@ -17,6 +19,14 @@ constexpr float kLastRowTolerance = 1e-5f;
 // Finite and inside float range: what a glTF float accessor can hold.
 bool fitsFloat(double value) { return std::isfinite(value) && std::abs(value) <= kFloatMax; }
 
+// A time in six significant digits: std::to_string writes 1e308 with 309 digits, a message
+// far past one line.
+std::string secondsText(double seconds) {
+  std::ostringstream text;
+  text << std::setprecision(6) << seconds;
+  return text.str();
+}
+
 std::string nodeName(const Scene& scene, int node) {
   return "node '" + scene.skeleton.name(node) + "'";
 }
@@ -26,7 +36,7 @@ Status checkCurve(const Curve& curve, const std::string& where) {
     const CurveKey& key = curve.keys()[k];
     const std::string at = where + " key " + std::to_string(k);
     if (!(std::abs(key.time) <= kMaxExportKeyTimeSeconds)) {
-      return at + ": time " + std::to_string(key.time) + " s is outside +-" +
+      return at + ": time " + secondsText(key.time) + " s is outside +-" +
              std::to_string(static_cast<long>(kMaxExportKeyTimeSeconds)) + " s";
     }
     if (!fitsFloat(key.value) || !fitsFloat(key.left.y()) || !fitsFloat(key.right.y())) {
@@ -52,7 +62,7 @@ Status checkClip(const Scene& scene, const Clip& clip) {
     for (std::size_t k = 0; k < track.rotation.keys().size(); ++k) {
       const double time = track.rotation.keys()[k].time;
       if (!(std::abs(time) <= kMaxExportKeyTimeSeconds)) {
-        return node + " rotation key " + std::to_string(k) + ": time " + std::to_string(time) + " s is outside +-" +
+        return node + " rotation key " + std::to_string(k) + ": time " + secondsText(time) + " s is outside +-" +
                std::to_string(static_cast<long>(kMaxExportKeyTimeSeconds)) + " s";
       }
     }

@@ -13,7 +13,6 @@
 // - Morph targets keep POSITION and NORMAL deltas; TANGENT/TEXCOORD/COLOR deltas have no
 //   place in Mesh and are dropped.
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -27,6 +26,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "core/io/frame_rate.h"
 #include "core/io/gltf_accessor.h"
 #include "core/io/gltf_export_extras.h"
 #include "core/io/gltf_tinygltf.h"
@@ -42,9 +42,6 @@ using Status = std::optional<std::string>;
 constexpr std::size_t kGlbHeaderBytes = 12;
 constexpr std::size_t kGlbFirstChunkOffset = kGlbHeaderBytes + 8;  // header + JSON chunk header
 constexpr std::uint32_t kGlbJsonChunkType = 0x4E4F534A;            // "JSON" little-endian
-constexpr double kDefaultFrameRate = 30.0;
-// Frame rates tried, smallest first, when the keys of a clip sit on a frame grid.
-constexpr std::array<double, 9> kCommonFrameRates = {24, 25, 30, 48, 50, 60, 90, 100, 120};
 constexpr std::size_t kMaxSkinJoints = std::size_t{std::numeric_limits<std::uint16_t>::max()} + 1;
 
 enum class SamplerKind { Step, Linear, CubicSpline };
@@ -204,31 +201,6 @@ bool isUnsignedIntegerType(int componentType) {
   return componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ||
          componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ||
          componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
-}
-
-// Smallest common rate whose frame grid holds every key (keys authored at 24 fps that skip
-// frames still give 24); else the rate of regularly spaced keys; else 30.
-double inferFrameRate(std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end(), [](double a, double b) { return b - a < 1e-9; }), times.end());
-  if (times.size() < 2) return kDefaultFrameRate;
-  auto onGrid = [&times](double rate) {
-    return std::all_of(times.begin(), times.end(), [rate](double t) {
-      const double frame = t * rate;
-      // Key times are floats in the file: allow their rounding, relative to the frame number.
-      return std::abs(frame - std::round(frame)) <= 1e-3 + 1e-6 * std::abs(frame);
-    });
-  };
-  for (double rate : kCommonFrameRates) {
-    if (onGrid(rate)) return rate;
-  }
-  const double spacing = times[1] - times[0];
-  for (std::size_t k = 2; k < times.size(); ++k) {
-    if (std::abs(times[k] - times[k - 1] - spacing) > 1e-6 + 1e-4 * spacing) return kDefaultFrameRate;
-  }
-  double rate = 1.0 / spacing;
-  if (std::abs(rate - std::round(rate)) < 1e-3 * rate) rate = std::round(rate);
-  return rate >= 1.0 && rate <= 1000.0 ? rate : kDefaultFrameRate;
 }
 
 // Sampler output of one channel: `width` numbers per element (3 for translation, 4 for
@@ -792,6 +764,8 @@ class GltfConverter {
       const tinygltf::Animation& animation = mModel.animations[a];
       Clip clip;
       clip.name = animation.name.empty() ? "animation_" + std::to_string(a) : animation.name;
+      // Channels may target the nodes in any order and several per node: found by index.
+      ClipTrackIndex tracks(clip);
       std::vector<double> allTimes;
       for (std::size_t c = 0; c < animation.channels.size(); ++c) {
         const tinygltf::AnimationChannel& channel = animation.channels[c];
@@ -857,11 +831,11 @@ class GltfConverter {
         if (path == "translation" || path == "scale") {
           Vec3Track track{scalarCurve(times, values, 0, kind), scalarCurve(times, values, 1, kind),
                           scalarCurve(times, values, 2, kind)};
-          (path == "translation" ? clip.trackFor(joint).translation : clip.trackFor(joint).scale) = std::move(track);
+          (path == "translation" ? tracks.trackFor(joint).translation : tracks.trackFor(joint).scale) = std::move(track);
         } else if (path == "rotation") {
           auto track = rotationTrack(times, values, kind, where);
           if (!track) return track.error();
-          clip.trackFor(joint).rotation = std::move(*track);
+          tracks.trackFor(joint).rotation = std::move(*track);
         } else {
           // All primitives of a glTF mesh share the node's weights, so each of its Meshes gets them.
           for (int meshIndex : *morphMeshes) {
@@ -990,11 +964,18 @@ Result<Scene> importGltfFromMemory(std::span<const std::uint8_t> bytes, const st
   // tinygltf and the allocations sized by the file may throw (std::out_of_range inside
   // tinygltf on some malformed buffers, std::bad_alloc); none of that may escape core/.
   try {
-    return importParsed(bytes, baseDir, nameForMessages);
+    Result<Scene> scene = importParsed(bytes, baseDir, nameForMessages);
+    if (scene) return scene;
+    // tinygltf quotes what it could not read (a whole data URI, a JSON parser's report): the
+    // reason is cut to one line under kMaxImportErrorLength characters.
+    const std::string prefix = nameForMessages + ": ";
+    const std::string_view reason =
+        std::string_view(scene.error()).substr(scene.error().rfind(prefix, 0) == 0 ? prefix.size() : 0);
+    return makeError(importErrorLine(nameForMessages, reason));
   } catch (const std::bad_alloc&) {
     return makeError(importErrorLine(nameForMessages, "too large: reading it needs more memory than is available"));
   } catch (const std::exception& e) {
-    return makeError(nameForMessages + ": cannot be imported: " + e.what());
+    return makeError(importErrorLine(nameForMessages, std::string("cannot be imported: ") + e.what()));
   }
 }
 

@@ -4,6 +4,9 @@
 #include <array>
 #include <filesystem>
 #include <new>
+#include <optional>
+
+#include "core/io/collada_limits.h"
 
 namespace articula {
 
@@ -41,6 +44,10 @@ Result<Scene> importScene(const std::string& path) {
   try {
     if (ext == ".gltf" || ext == ".glb") return importGltf(path);
     if (ext == ".bvh") return importBvh(path);
+    if (ext == ".dae") {
+      if (const std::optional<std::string> refusal = colladaRefusal(path))
+        return makeError(importErrorLine(path, *refusal));
+    }
     return importWithAssimp(path);
   } catch (const std::bad_alloc&) {
     return makeError(importErrorLine(path, "too large: reading it needs more memory than is available"));

@@ -2,8 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace articula {
 
@@ -84,12 +88,33 @@ std::vector<std::string> jointNames(const Skeleton& skeleton) {
   return names;
 }
 
-void printTree(const Skeleton& skeleton, int joint, int depth, std::ostringstream& out) {
-  for (int child : skeleton.children(joint)) {
-    out << std::string(static_cast<std::size_t>(2 * depth + 2), ' ') << skeleton.name(child);
-    if (skeleton.kind(child) != NodeKind::Joint) out << " (" << kindLabel(skeleton.kind(child)) << ")";
+// Indentation stops growing here; deeper lines say their depth instead, so a chain of the
+// BVH reader's 100,000 joints prints in lines of bounded length.
+constexpr int kMaxIndentedDepth = 64;
+
+// The node forest depth-first, children in index order, each node on its own line indented
+// by its depth. Children lists built once and an explicit stack: Skeleton::children scans
+// every node (quadratic over the tree) and recursion overflows the stack on a long chain.
+void printTree(const Skeleton& skeleton, std::ostringstream& out) {
+  const auto count = static_cast<std::size_t>(skeleton.jointCount());
+  std::vector<std::vector<int>> children(count);
+  std::vector<int> roots;
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    const int parent = skeleton.parent(j);
+    (parent == kNoParent ? roots : children[static_cast<std::size_t>(parent)]).push_back(j);
+  }
+  std::vector<std::pair<int, int>> stack;  // (node, depth), the next node to print at the back
+  for (auto root = roots.rbegin(); root != roots.rend(); ++root) stack.emplace_back(*root, 0);
+  while (!stack.empty()) {
+    const auto [joint, depth] = stack.back();
+    stack.pop_back();
+    out << std::string(static_cast<std::size_t>(2 * std::min(depth, kMaxIndentedDepth) + 2), ' ');
+    if (depth > kMaxIndentedDepth) out << "(depth " << depth << ") ";
+    out << skeleton.name(joint);
+    if (skeleton.kind(joint) != NodeKind::Joint) out << " (" << kindLabel(skeleton.kind(joint)) << ")";
     out << '\n';
-    printTree(skeleton, child, depth + 1, out);
+    const std::vector<int>& kids = children[static_cast<std::size_t>(joint)];
+    for (auto child = kids.rbegin(); child != kids.rend(); ++child) stack.emplace_back(*child, depth + 1);
   }
 }
 
@@ -101,7 +126,7 @@ std::string sceneInfoText(const Scene& scene) {
   out << scene.sourcePath << '\n';
   out << "joints: " << skeleton.boneCount() << " in " << scene.skeletonCount() << " skeleton(s), " << skeleton.jointCount()
       << " nodes\n";
-  printTree(skeleton, kNoParent, 0, out);
+  printTree(skeleton, out);
   out << "meshes: " << scene.meshes.size() << '\n';
   for (const Mesh& mesh : scene.meshes) {
     out << "  " << mesh.name << ": " << mesh.vertexCount() << " vertices, " << mesh.indices.size() / 3 << " triangles";

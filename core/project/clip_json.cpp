@@ -200,6 +200,7 @@ Result<Clip> clipFromJson(const Json& json, const Skeleton& skeleton, const std:
   const Json empty = Json::array();
   const Json& tracks = json.contains("tracks") ? json.at("tracks") : empty;
   if (!tracks.is_array()) return makeError(at + ": 'tracks' must be an array");
+  ClipTrackIndex trackIndex(clip);
   for (std::size_t i = 0; i < tracks.size(); ++i) {
     const Json& t = tracks[i];
     const std::string trackAt = at + ": tracks[" + std::to_string(i) + "]";
@@ -209,8 +210,8 @@ Result<Clip> clipFromJson(const Json& json, const Skeleton& skeleton, const std:
     const std::string& jointName = t.at("joint").get_ref<const std::string&>();
     const int joint = skeleton.findJoint(jointName);
     if (joint < 0) return makeError(trackAt + ": no joint named '" + jointName + "' in the asset");
-    if (clip.findTrack(joint) != nullptr) return makeError(trackAt + ": a second track for joint '" + jointName + "'");
-    JointTrack& track = clip.trackFor(joint);
+    if (trackIndex.find(joint) != nullptr) return makeError(trackAt + ": a second track for joint '" + jointName + "'");
+    JointTrack& track = trackIndex.trackFor(joint);
     if (t.contains("translation") &&
         !read.vec3Track(t.at("translation"), trackAt + ".translation", track.translation)) {
       return makeError(read.error);

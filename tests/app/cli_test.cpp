@@ -25,6 +25,7 @@
 #include "core/skeleton/local_to_model.h"
 #include "cli_run.h"
 #include "tools/gltf_validator.h"
+#include "tools/written_gltf.h"
 
 namespace {
 
@@ -128,7 +129,10 @@ struct TempDir {
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
   }
-  ~TempDir() { std::filesystem::remove_all(path); }
+  ~TempDir() {
+    articula::testing_tools::keepWrittenGltf(path);
+    std::filesystem::remove_all(path);
+  }
   std::string operator/(const std::string& file) const { return (path / file).string(); }
 };
 
@@ -353,11 +357,13 @@ TEST(CliProject, BrokenProjectIsAOneLineErrorNamingIt) {
 }  // namespace
 
 // --contacts detect cleans foot skate on any humanoid the auto-rig recognises, whatever
-// its joint names: CMU BVH, the Khronos CesiumMan, the project's mannequin (an .articula).
+// its joint names and format: CMU BVH, the Khronos CesiumMan, the project's mannequin (an
+// .articula), CMU 02_01 as a mesh-less Collada armature written by Blender.
 TEST(CliBake, DetectCleansEveryNamingConventionIntoValidGlb) {
   const TempDir dir("articula_cli_bake");
-  for (const std::string& in : {data("bvh/cmu-mb-2010/02_03.bvh"), data("gltf/CesiumMan/CesiumMan.glb"),
-                                data("projects/mannequin_v1.articula")}) {
+  for (const std::string& in :
+       {data("bvh/cmu-mb-2010/02_03.bvh"), data("gltf/CesiumMan/CesiumMan.glb"), data("projects/mannequin_v1.articula"),
+        data("collada/cmu-blender/02_01_armature.dae")}) {
     const std::string out = dir / "baked.glb";
     const CliRun run = runCli("bake " + quoted(in) + " --out " + quoted(out) + " --contacts detect --json");
     ASSERT_EQ(run.exitCode, 0) << in << ": " << run.stderrText;
@@ -467,7 +473,8 @@ TEST(CliBake, BadArgumentsAreOneLineErrors) {
       {"bake " + walk + out + " --contacts maybe", "--contacts 'maybe'"},
       {"bake " + walk + out + " --tolerance -1", "--tolerance"},
       {"bake " + walk + out + " --clip nope", "no clip named 'nope'"},
-      {"bake " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")) + out, "--rig auto"},
+      {"bake " + quoted(data("gltf/RiggedSimple/RiggedSimple.glb")) + out,
+       data("gltf/RiggedSimple/RiggedSimple.glb") + ": --rig auto"},
   };
   for (const Case& c : cases) {
     const CliRun run = runCli(c.args);

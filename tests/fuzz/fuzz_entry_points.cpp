@@ -9,7 +9,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
+#include "core/io/gltf_export.h"
 #include "core/io/import.h"
 #include "core/project/project_file.h"
 #include "core/skeleton/local_to_model.h"
@@ -55,6 +57,46 @@ void checkScene(const Scene& scene) {
   if (!scene.rotationOrders.empty() && scene.rotationOrders.size() != static_cast<std::size_t>(jointCount)) {
     broken("rotationOrders has one entry per node or none");
   }
+}
+
+// What a glTF read back promises beyond checkScene: every number the editor computes with is
+// finite (the exporter refuses non-finite values instead of writing them).
+void checkFinite(const Scene& scene) {
+  for (const Transform& rest : scene.skeleton.restPose()) {
+    if (!rest.translation.allFinite() || !rest.rotation.coeffs().allFinite() || !rest.scale.allFinite()) {
+      broken("a rest pose read back is not finite");
+    }
+  }
+  for (const Mesh& mesh : scene.meshes) {
+    for (const Vec3& position : mesh.positions) {
+      if (!position.allFinite()) broken("mesh '" + mesh.name + "': a position read back is not finite");
+    }
+    for (const Mat4& inverseBind : mesh.skin.inverseBindMatrices) {
+      if (!inverseBind.allFinite()) broken("mesh '" + mesh.name + "': an inverse bind matrix read back is not finite");
+    }
+  }
+}
+
+// A folder of this process's own for the exports, so a refusal can be seen to leave it empty;
+// removed when the process exits.
+struct ExportFolder {
+  std::filesystem::path path;
+  ExportFolder() {
+    std::string name = (std::filesystem::temp_directory_path() / "articula_fuzz_export_XXXXXX").string();
+    if (::mkdtemp(name.data()) == nullptr) broken("cannot create a temporary folder for the exports");
+    path = name;
+  }
+  ~ExportFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  ExportFolder(const ExportFolder&) = delete;
+  ExportFolder& operator=(const ExportFolder&) = delete;
+};
+
+const std::filesystem::path& exportFolder() {
+  static const ExportFolder folder;
+  return folder.path;
 }
 
 }  // namespace
@@ -119,6 +161,25 @@ void readAssimp(std::span<const std::uint8_t> bytes) {
     return;
   }
   checkScene(*scene);
+}
+
+void exportScene(std::span<const std::uint8_t> bytes) {
+  const bool bvh = asText(bytes).starts_with("HIERARCHY");
+  Result<Scene> scene =
+      bvh ? importBvhFromText(asText(bytes), "fuzz.bvh") : importGltfFromMemory(bytes, std::string(), "fuzz.glb");
+  if (!scene) return;  // the readers' own targets check their refusals
+  const std::filesystem::path path = exportFolder() / "export.glb";
+  if (const std::optional<std::string> refusal = exportGltf(*scene, path.string())) {
+    if (refusal->rfind(path.string() + ": ", 0) != 0)
+      broken("an export refusal that does not name the file: " + *refusal);
+    if (!std::filesystem::is_empty(exportFolder())) broken("a refused export left a file behind");
+    return;
+  }
+  Result<Scene> copy = importGltf(path.string());
+  std::filesystem::remove(path);
+  if (!copy) broken("an exported file our glTF reader refuses: " + copy.error());
+  checkScene(*copy);
+  checkFinite(*copy);
 }
 
 }  // namespace articula::fuzz

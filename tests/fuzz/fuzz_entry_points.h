@@ -22,5 +22,11 @@ void readGltf(std::span<const std::uint8_t> bytes);
 // (by their header) or .dae: every crash, hang or exhaustion must come back as one error line
 // naming the file.
 void readAssimp(std::span<const std::uint8_t> bytes);
+// exportGltf on the scene importBvhFromText (bytes starting "HIERARCHY") or
+// importGltfFromMemory reads from the bytes: the export must refuse with a message naming the
+// file and leave nothing behind, or write a .glb our own glTF reader reads back with every
+// value finite. (The Khronos validator takes about a second per file, too slow per input; the
+// mutation run, tests/tools/mutation_run.py, validates what the CLI writes.)
+void exportScene(std::span<const std::uint8_t> bytes);
 
 }  // namespace articula::fuzz

@@ -8,7 +8,9 @@ set -euo pipefail
 fuzz_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="$(cd "$1" && pwd)"
 total="${2:-60}"
-targets=(project_file bvh gltf assimp)
+targets=(project_file bvh gltf assimp export)
+# Where each target's seeds are: the exporter's are the BVH and glTF readers' own.
+seed_folders() { if [ "$1" = export ]; then echo "bvh gltf"; else echo "$1"; fi; }
 seconds=$(( total / ${#targets[@]} ))
 # libFuzzer reads -max_total_time=0 as "no limit".
 if [ "$seconds" -lt 1 ]; then
@@ -34,7 +36,7 @@ done
 for target in "${targets[@]}"; do
   corpus="$work/$target"
   mkdir -p "$corpus" "$build/fuzz-findings/$target"
-  cp "$fuzz_dir/seeds/$target/"* "$corpus/"
+  for folder in $(seed_folders "$target"); do cp "$fuzz_dir/seeds/$folder/"* "$corpus/"; done
   cp "$fuzz_dir/regressions/$target/"* "$corpus/" 2>/dev/null || true
   echo "fuzz_$target: ${seconds}s from $(ls "$corpus" | wc -l) seeds"
   # One job, bounded memory and input size: the machine is shared and CI has 2 cores.

@@ -107,6 +107,23 @@ TEST(Clip, TracksAreFoundOrCreatedOnce) {
   EXPECT_EQ(clip.findTrack(1)->joint, 1);
 }
 
+TEST(ClipTrackIndex, FindsTheClipsTracksAndCreatesEachJointsOnce) {
+  Clip clip;
+  clip.trackFor(7);
+  clip.trackFor(2);
+  ClipTrackIndex index(clip);
+  EXPECT_EQ(index.find(2), &clip.tracks[1]);
+  EXPECT_EQ(index.find(3), nullptr);
+  // Joints in no order, one repeated: each gets one track, appended as Clip::trackFor does.
+  for (const int joint : {9, 3, 7, 9, 0}) index.trackFor(joint).translation.x.insertKey(joint, 1.0);
+  ASSERT_EQ(clip.tracks.size(), 5u);
+  const int jointsInOrder[] = {7, 2, 9, 3, 0};
+  for (std::size_t i = 0; i < clip.tracks.size(); ++i) EXPECT_EQ(clip.tracks[i].joint, jointsInOrder[i]) << i;
+  EXPECT_EQ(clip.findTrack(9)->translation.x.keys().size(), 1u);  // the same key inserted twice
+  EXPECT_EQ(&index.trackFor(3), clip.findTrack(3));
+  EXPECT_EQ(index.find(0), &clip.tracks[4]);
+}
+
 TEST(Clip, UpdateRangeAndKeyCountCoverEveryChannel) {
   Clip clip;
   clip.startTime = 5.0;

@@ -14,7 +14,9 @@
 #include <algorithm>
 
 #include "core/anim/clip.h"
+#include "core/bake/contact_detection.h"
 #include "core/io/import.h"
+#include "core/rig/humanoid_rig.h"
 
 namespace articula {
 namespace {
@@ -210,9 +212,11 @@ TEST(AssimpImport, ColladaBoxNestedAnimation) {
 
   ASSERT_EQ(scene->clips.size(), 1u);
   const Clip& clip = scene->clips[0];
-  // Collada counts ticks in milliseconds; the clip starts at 0 like Assimp's mDuration.
+  // Collada counts ticks in milliseconds; the clip starts at 0 like Assimp's mDuration. The
+  // frame rate is the keys' own: Blender wrote them 1/24 s apart (it was 30, the default for
+  // a file that does not say, before the keys were asked).
   EXPECT_NEAR(clip.duration(), 1.6667, 1e-3);
-  EXPECT_DOUBLE_EQ(clip.frameRate, 30.0);
+  EXPECT_DOUBLE_EQ(clip.frameRate, 24.0);
   const JointTrack* bone = clip.findTrack(s.findJoint("Armature_Bone"));
   ASSERT_NE(bone, nullptr);
   EXPECT_EQ(bone->rotation.size(), 40u);
@@ -255,6 +259,40 @@ TEST(AssimpImport, ColladaCtsStepAndBezier) {
     EXPECT_NEAR(keys.front().value, -50.0, 1e-6);
     EXPECT_NEAR(keys.back().value, 50.0, 1e-6);
   }
+}
+
+// A Collada mocap take weights no mesh and Assimp keeps no node type, so its bones are the
+// nodes its animation moves; before, Assimp's made-up skeleton mesh (pyramids) came in as the
+// file's mesh and its root bone as a plain node. Blender wrote it from CMU 02_01's BVH, so
+// joints, frames and steps are the BVH's.
+TEST(AssimpImport, ColladaMocapArmatureIsASkeleton) {
+  const Result<Scene> scene = importScene(kDataDir + "collada/cmu-blender/02_01_armature.dae");
+  ASSERT_TRUE(scene) << scene.error();
+  const Result<Scene> bvh = importScene(kDataDir + "bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(bvh) << bvh.error();
+  const Skeleton& s = scene->skeleton;
+  EXPECT_FALSE(s.validate().has_value());
+  EXPECT_TRUE(scene->meshes.empty());
+  EXPECT_EQ(s.boneCount(), bvh->skeleton.boneCount());
+  EXPECT_EQ(s.kind(s.findJoint("_2_01_Hips")), NodeKind::Joint);
+  EXPECT_EQ(s.kind(s.findJoint("_2_01_LeftToeBase")), NodeKind::Joint);
+
+  ASSERT_EQ(scene->clips.size(), 1u);
+  Clip clip = scene->clips.front();
+  EXPECT_DOUBLE_EQ(clip.frameRate, 120.0);  // from the keys: Collada counts ticks in milliseconds
+  EXPECT_NEAR(clip.frameCount(), bvh->clips.front().frameCount(), 2);
+
+  const Result<RigDefinition> rig = buildHumanoidRig(s);
+  ASSERT_TRUE(rig) << rig.error();
+  const Result<std::vector<FootJoints>> feet = humanoidFeet(s);
+  ASSERT_TRUE(feet) << feet.error();
+  ContactDetectionOptions options;
+  options.upModel = rig->grounding.upModel;
+  const Result<ContactDetection> contacts = detectContacts(*scene, clip, *feet, options);
+  ASSERT_TRUE(contacts) << contacts.error();
+  ASSERT_EQ(contacts->feet.size(), 2u);
+  EXPECT_EQ(contacts->feet[0].foot.size(), 3u);  // the steps DetectContacts.CmuWalkFindsEachStep counts
+  EXPECT_EQ(contacts->feet[1].foot.size(), 3u);
 }
 
 TEST(AssimpImportErrors, LibraryAnimationClipsFailsWithAssimpsMessage) {

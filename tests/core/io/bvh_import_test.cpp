@@ -9,6 +9,7 @@
 
 #include "core/anim/clip.h"
 #include "core/io/import.h"
+#include "core/io/scene_info.h"
 
 namespace articula {
 namespace {
@@ -368,6 +369,32 @@ TEST(BvhImportLimits, HundredThousandSiblingJointsAreRead) {
   const JointTrack* last = scene->clips[0].findTrack(scene->skeleton.findJoint("j99998"));
   ASSERT_NE(last, nullptr);
   EXPECT_EQ(last->rotation.size(), 2u);
+}
+
+// A chain of `depth` joints, each the only child of the one above, with one frame of motion.
+std::string jointChain(int depth) {
+  std::string text = "HIERARCHY\nROOT j0\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n";
+  for (int j = 1; j < depth; ++j) {
+    text += "JOINT j" + std::to_string(j) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
+  }
+  for (int j = 0; j < depth; ++j) text += "}\n";
+  text += "MOTION\nFrames: 1\nFrame Time: 0.0333333\n";
+  for (int j = 0; j < depth; ++j) text += " 0 0 0";
+  return text + "\n";
+}
+
+// `info` printed a chain of 50,000 joints in 2.5 GB (each line indented by its depth) after
+// scanning every node for each node's children; the tree now prints in bounded lines, deep
+// ones saying their depth.
+TEST(BvhImportLimits, ChainOfTwentyThousandJointsPrintsInBoundedLines) {
+  constexpr int kDepth = 20'000;
+  const Result<Scene> scene = importBvhFromText(jointChain(kDepth), "chain.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  ASSERT_EQ(scene->skeleton.jointCount(), kDepth);
+  const std::string text = sceneInfoText(*scene);
+  EXPECT_LT(text.size(), static_cast<std::size_t>(kDepth) * 160);
+  EXPECT_NE(text.find("\n    j1\n"), std::string::npos);
+  EXPECT_NE(text.find("(depth 19999) j19999\n"), std::string::npos);
 }
 
 // 10^6 joints ran for more than 300 s; past the limit the file is refused at the joint that

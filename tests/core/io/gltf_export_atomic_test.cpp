@@ -18,6 +18,7 @@
 
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
+#include "tools/written_gltf.h"
 
 namespace articula {
 namespace {
@@ -55,6 +56,7 @@ class AtomicExport : public testing::Test {
     fs::create_directories(mDir);
   }
   void TearDown() override {
+    testing_tools::keepWrittenGltf(mDir);
     if (mMounted) ::umount2(mDir.c_str(), MNT_DETACH);
     fs::remove_all(mDir);
   }

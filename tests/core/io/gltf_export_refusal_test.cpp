@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
@@ -40,6 +41,7 @@ class ExportRefusal : public testing::Test {
     ASSERT_NE(error, std::nullopt) << "exported";
     EXPECT_EQ(error->rfind(mPath + ": cannot export: ", 0), 0u) << *error;
     EXPECT_NE(error->find(expected), std::string::npos) << *error;
+    EXPECT_LT(error->size(), kMaxImportErrorLength) << "one line under 300 characters: " << *error;
     EXPECT_FALSE(fs::exists(mPath));
   }
 
@@ -60,6 +62,33 @@ TEST_F(ExportRefusal, TranslationBeyondFloatRange) {
                 "' translation key 0: a value or handle beyond the float range");
 }
 
+// Found by the mutation run: a BVH position of -1e38 in one frame of a take baked into Bézier
+// keys whose slopes (1.2e40 per second) were written as ±Infinity CUBICSPLINE tangents.
+TEST_F(ExportRefusal, TangentBeyondFloatRange) {
+  JointTrack& track = mScene.clips[0].tracks[0];
+  Curve jump;
+  for (const auto& [time, value] : {std::pair{0.0, 0.0}, {1.0 / 120.0, -1e38}, {2.0 / 120.0, -2e38}}) {
+    jump.insertKey(time, value, Interpolation::Bezier);
+  }
+  track.translation.x = jump;
+  expectRefused("clip '" + mScene.clips[0].name + "', node '" + mScene.skeleton.name(track.joint) +
+                "' translation: a tangent or value beyond the float range");
+}
+
+// A rest offset of 3e38 twice along a chain is beyond float range in model space, where the
+// inverse bind matrices of a skeleton without a mesh are taken.
+TEST_F(ExportRefusal, RestPoseBeyondFloatRangeInModelSpace) {
+  Scene skeletonOnly;
+  Skeleton& skeleton = skeletonOnly.skeleton;
+  Transform far;
+  far.translation = Vec3(3e38f, 0.0f, 0.0f);
+  const int hips = skeleton.addJoint("hips", kNoParent, Transform(), NodeKind::Joint);
+  const int spine = skeleton.addJoint("spine", hips, far, NodeKind::Joint);
+  skeleton.addJoint("head", spine, far, NodeKind::Joint);
+  mScene = std::move(skeletonOnly);
+  expectRefused("node 'head': its rest pose in model space is beyond the float range");
+}
+
 TEST_F(ExportRefusal, KeyTimeOutsideTheSaneRange) {
   JointTrack& track = mScene.clips[0].tracks[0];
   RotationTrack& rotation = track.rotation;
@@ -68,7 +97,20 @@ TEST_F(ExportRefusal, KeyTimeOutsideTheSaneRange) {
   key.time = 1e308;
   rotation.insertKey(key);
   expectRefused("node '" + mScene.skeleton.name(track.joint) + "' rotation key " + std::to_string(rotation.size() - 1) +
-                ": time ");
+                ": time 1e+308 s is outside +-86400 s");
+}
+
+// Found by the mutation run: the clip's own check names the clip, and the export named it a
+// second time ("clip 'walk': clip 'walk': joint 18 rotation key 6: ...").
+TEST_F(ExportRefusal, ZeroLengthRotationNamesTheClipOnce) {
+  JointTrack& track = mScene.clips[0].tracks[0];
+  ASSERT_GT(track.rotation.size(), 1u);
+  RotationKey key = track.rotation.keys()[1];
+  key.value = Quat(0.0f, 0.0f, 0.0f, 0.0f);
+  track.rotation.insertKey(key);
+  const std::string clip = "clip '" + mScene.clips[0].name + "': ";
+  expectRefused(": cannot export: " + clip + "joint " + std::to_string(track.joint) +
+                " rotation key 1: zero-length rotation");
 }
 
 TEST_F(ExportRefusal, SingularInverseBindMatrix) {

@@ -23,6 +23,7 @@
 #include "core/samples/mannequin.h"
 #include "core/skeleton/local_to_model.h"
 #include "tools/gltf_validator.h"
+#include "tools/written_gltf.h"
 
 namespace articula {
 namespace {
@@ -42,7 +43,10 @@ class GltfExport : public testing::Test {
     fs::remove_all(mDir);
     fs::create_directories(mDir);
   }
-  void TearDown() override { fs::remove_all(mDir); }
+  void TearDown() override {
+    testing_tools::keepWrittenGltf(mDir);
+    fs::remove_all(mDir);
+  }
 
   std::string out(const std::string& name) const { return (mDir / name).string(); }
 
@@ -168,6 +172,38 @@ TEST_F(GltfExport, CesiumManGltfWritesBinAndImageBeside) {
   EXPECT_EQ(json["buffers"][0]["uri"], "cesium%20man.bin");
   ASSERT_EQ(json["images"].size(), 1u);
   EXPECT_TRUE(fs::exists(out("cesium man_image0.png")) || fs::exists(out("cesium man_image0.jpg")));
+}
+
+// Found by the mutation run: a CesiumMan whose JPEG had bytes repeated inside its Exif segment
+// was written with that image, which the validator rejects (IMAGE_UNEXPECTED_EOS). A JPEG
+// whose segments do not run whole to the scan, or a PNG whose chunks do not to IEND, is left
+// out as an image in another format is; the rest is written.
+TEST_F(GltfExport, DamagedTexturesAreLeftOut) {
+  Scene source = importOrFail(dataPath("gltf/CesiumMan/CesiumMan.glb"));
+  ASSERT_FALSE(source.materials.empty());
+  std::vector<std::uint8_t>& image = source.materials.front().textureData;
+  const std::vector<std::uint8_t> jpeg = image;
+  ASSERT_EQ(jpeg[0], 0xFF);
+  image.insert(image.begin() + 500, jpeg.begin() + 500, jpeg.begin() + 600);
+  // A 1x1 PNG (signature, IHDR, IDAT, IEND), whole and then without its IEND chunk.
+  const std::vector<std::uint8_t> png = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+      0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00,
+      0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x00, 0x01, 0xff,
+      0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+  const std::vector<std::uint8_t> cutPng(png.begin(), png.end() - 12);
+  struct Case {
+    std::vector<std::uint8_t> image;
+    bool kept;
+  };
+  for (const Case& c : {Case{image, false}, Case{png, true}, Case{cutPng, false}, Case{jpeg, true}}) {
+    source.materials.front().textureData = c.image;
+    ASSERT_EQ(exportGltf(source, out("texture.glb")), std::nullopt);
+    expectValidGltf(out("texture.glb"));
+    const Json json = readGltfJson(out("texture.glb"));
+    EXPECT_EQ(json.contains("images"), c.kept) << c.image.size() << " bytes";
+    EXPECT_EQ(json["meshes"].size(), source.meshes.size());
+  }
 }
 
 TEST_F(GltfExport, MannequinRoundTripsWithItsStrideCurves) {

@@ -885,5 +885,23 @@ TEST(GltfImportLimits, DracoCompressedFileIsNamedAsSuch) {
   EXPECT_NE(scene.error().find("the meshes are Draco-compressed"), std::string::npos) << scene.error();
 }
 
+// A corrupted data URI made a message of the whole URI (2,000 characters for SimpleSkin); a
+// broken JSON string one of the JSON parser's report. Each is now one line under 300.
+TEST(GltfImportLimits, MessagesQuotingTheFileAreOneShortLine) {
+  const std::vector<std::uint8_t> original = readBytes(dataPath("SimpleSkin/glTF-Embedded/SimpleSkin.gltf"));
+  std::string uri(original.begin(), original.end());
+  uri.insert(uri.find("base64,") + 40, "-1e38");
+  std::string json(original.begin(), original.end());
+  json.insert(json.find("\"asset\""), "\"name\x02\":1,");
+  for (const std::string& text : {uri, json}) {
+    const std::vector<std::uint8_t> bytes(text.begin(), text.end());
+    const Result<Scene> scene = importGltfFromMemory(bytes, "", "damaged.gltf");
+    ASSERT_FALSE(scene);
+    EXPECT_EQ(scene.error().rfind("damaged.gltf: ", 0), 0u) << scene.error();
+    EXPECT_LT(scene.error().size(), kMaxImportErrorLength) << scene.error();
+    EXPECT_EQ(scene.error().find('\n'), std::string::npos) << scene.error();
+  }
+}
+
 }  // namespace
 }  // namespace articula
