@@ -51,7 +51,7 @@ DenseClip sampleDense(const Skeleton& skeleton, const Clip& clip, int firstFrame
   return dense;
 }
 
-CurveKey linearKey(double time, float value) {
+CurveKey linearKey(double time, double value) {
   CurveKey key;
   key.time = time;
   key.value = value;

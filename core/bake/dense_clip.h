@@ -37,7 +37,7 @@ struct DenseClip {
 };
 
 // A linear key at (time, value), its handles on the key.
-CurveKey linearKey(double time, float value);
+CurveKey linearKey(double time, double value);
 
 // One key per frame (no reduction): linear translation and scale, slerped rotation, each
 // track for the same joint and channels as its dense track.

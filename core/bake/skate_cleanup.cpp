@@ -3,21 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/bake/dense_clip.h"
 #include "core/bake/rig_corrector.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula {
 namespace {
-
-CurveKey linearKey(double time, double value) {
-  CurveKey key;
-  key.time = time;
-  key.value = value;
-  key.interpolation = Interpolation::Linear;
-  key.leftType = key.rightType = HandleType::Free;
-  key.left = key.right = Vec2d(time, value);
-  return key;
-}
 
 bool within(const std::vector<ContactInterval>& intervals, int frame) {
   return std::any_of(intervals.begin(), intervals.end(),
