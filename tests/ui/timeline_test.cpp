@@ -286,5 +286,54 @@ TEST_F(TimelineTest, FrameRateAndRangeEditsAreUndoableAndPlaybackFollowsTheRate)
   EXPECT_EQ(test::serializeDocument(document), original);
 }
 
+// Keys moved onto other keys replace them, also where the moved time is not bit-equal to
+// the key it lands on (1044/120 + 5/120 is not 1049/120): on CMU 01_01, moving frames
+// 1040-1045 by five frames left frame 1049's old key and lost the key from 1044.
+TEST(MovedKeys, AMovedKeyReplacesTheKeyItLandsOnAtAnyFrameRate) {
+  for (const double rate : {24.0, 30.0, 60.0, 120.0}) {
+    Clip clip;
+    clip.frameRate = rate;
+    std::vector<RotationKey> rotations;
+    std::vector<CurveKey> curveKeys;
+    for (int f = 1030; f <= 1060; ++f) {
+      RotationKey rotation;
+      rotation.time = f / rate;
+      rotation.value = Quat(Eigen::AngleAxisf(0.01f * static_cast<float>(f - 1030), Vec3::UnitX()));
+      rotations.push_back(rotation);
+      CurveKey key;
+      key.time = f / rate;
+      key.value = f;
+      curveKeys.push_back(key);
+    }
+    clip.trackFor(0).rotation.setKeys(rotations);
+    clip.curves["contact.left_foot"].setKeys(curveKeys);
+    clip.updateRange();
+    const KeyChannel rotation{KeyChannel::Kind::Rotation, 0, 0, {}};
+    const KeyChannel curve{KeyChannel::Kind::Curve, -1, 0, "contact.left_foot"};
+    std::vector<KeyRef> selected;
+    for (int f = 1040; f <= 1045; ++f) {
+      selected.push_back({rotation, f / rate});
+      selected.push_back({curve, f / rate});
+    }
+    const Clip moved = movedKeys(clip, selected, 5.0 / rate);
+    const auto& movedRotations = moved.findTrack(0)->rotation.keys();
+    const auto& movedCurve = moved.curves.at("contact.left_foot").keys();
+    ASSERT_EQ(movedRotations.size(), rotations.size() - 5) << rate << " fps";
+    ASSERT_EQ(movedCurve.size(), curveKeys.size() - 5) << rate << " fps";
+    for (int f = 1045; f <= 1050; ++f) {
+      const auto at = [&](const auto& keys) {
+        return std::find_if(keys.begin(), keys.end(), [&](const auto& k) { return sameKeyTime(k.time, f / rate); });
+      };
+      const auto r = at(movedRotations);
+      const auto c = at(movedCurve);
+      ASSERT_NE(r, movedRotations.end()) << f;
+      ASSERT_NE(c, movedCurve.end()) << f;
+      EXPECT_DOUBLE_EQ(c->value, f - 5) << rate << " fps, frame " << f << ": the moved key, not the old one";
+      EXPECT_LT(r->value.angularDistance(rotations[static_cast<std::size_t>(f - 5 - 1030)].value), 1e-5f)
+          << rate << " fps, frame " << f;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace articula::ui

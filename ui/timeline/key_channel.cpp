@@ -46,13 +46,15 @@ RotationKey shifted(RotationKey key, double offset) {
   return key;
 }
 
-// Unmoved keys first, moved keys last: setKeys keeps the last of two keys at one time, so
-// a moved key replaces the key it lands on.
+// The channel's keys with those of `refs` moved by `offset` (or dropped): a moved key
+// replaces the key it lands on. Landing is sameKeyTime, not equality: 1044/120 + 5/120 is
+// not 1049/120 in floating point, and a moved key sorted just before the key it lands on
+// would otherwise lose to it when setKeys merges the two.
 template <typename Key>
 std::vector<Key> withMovedKeys(const std::vector<Key>& keys, const KeyChannel& channel, std::span<const KeyRef> refs,
                                double offset, bool drop) {
   std::vector<Key> kept;
-  std::vector<Key> moved;
+  std::vector<Key> moved;  // in time order, as `keys` are
   for (const Key& key : keys) {
     if (!holds(refs, channel, key.time)) {
       kept.push_back(key);
@@ -60,6 +62,11 @@ std::vector<Key> withMovedKeys(const std::vector<Key>& keys, const KeyChannel& c
       moved.push_back(shifted(key, offset));
     }
   }
+  std::erase_if(kept, [&moved](const Key& key) {
+    const auto next = std::lower_bound(moved.begin(), moved.end(), key.time - kSameKeyTimeSeconds,
+                                       [](const Key& m, double time) { return m.time < time; });
+    return next != moved.end() && sameKeyTime(next->time, key.time);
+  });
   kept.insert(kept.end(), moved.begin(), moved.end());
   return kept;
 }
