@@ -6,12 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "core/bake/bake_pipeline.h"
 #include "core/bake/key_reduction.h"
 #include "core/io/gltf_export.h"
 #include "core/project/project_file.h"
-#include "core/retarget/retarget.h"
-#include "core/rig/humanoid_rig.h"
+#include "core/retarget/retarget_clip.h"
 
 namespace articula::cli {
 namespace {
@@ -27,47 +25,6 @@ Result<Scene> loadWithWarnings(const std::string& path) {
   auto scene = loadSceneOrProject(path, nullptr, &warnings);
   for (const std::string& warning : warnings) std::cerr << "warning: " << warning << '\n';
   return scene;
-}
-
-// `name`, or "name 2", "name 3", ... when the character already has a clip of that name.
-std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& name) {
-  auto taken = [&clips](const std::string& n) {
-    return std::any_of(clips.begin(), clips.end(), [&n](const Clip& c) { return c.name == n; });
-  };
-  std::string candidate = name;
-  for (int suffix = 2; taken(candidate); ++suffix) candidate = name + " " + std::to_string(suffix);
-  return candidate;
-}
-
-// One source clip on the character: retargeted, reduced within `toleranceModel`, and with
-// `detect`, its feet planted by the bake's foot-skate cleanup through the humanoid rig.
-Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, const Clip& clip, const Scene& character,
-                          const HumanoidMap& characterMap, float toleranceModel, bool detect) {
-  RetargetJob job{&source.skeleton, &clip, &sourceMap, &character.skeleton, &characterMap};
-  auto dense = job.run();
-  if (!dense) return makeError(dense.error());
-  Clip out;
-  out.name = uniqueClipName(character.clips, clip.name);
-  out.frameRate = dense->frameRate;
-  out.startTime = dense->startTime;
-  out.endTime = dense->timeOf(dense->frames - 1);
-  if (!detect) {
-    KeyReductionOptions reduction;
-    reduction.toleranceModel = toleranceModel;
-    reduceDenseClip(character.skeleton, character.skeleton.restPose(), *dense, reduction, out.tracks);
-    return out;
-  }
-  // The cleanup bakes the clip through the humanoid rig and reduces it once, at the end.
-  out.tracks = perFrameTracks(*dense);
-  auto rig = buildHumanoidRig(character.skeleton);
-  if (!rig) return makeError("--contacts detect: " + rig.error());
-  BakePipelineOptions pipeline;
-  pipeline.bake.reduction.toleranceModel = toleranceModel;
-  pipeline.detectContacts = true;
-  auto baked = bakeThroughRig(character, out, *rig, pipeline);
-  if (!baked) return makeError(baked.error());
-  baked->clip.name = out.name;
-  return std::move(baked->clip);
 }
 
 // Role name → joint name of every role the map has, in a fixed order.
@@ -153,9 +110,10 @@ int runRetarget(const RetargetArgs& args) {
   }
   nlohmann::json written = nlohmann::json::array();
   for (const Clip* clip : clips) {
-    auto retargeted = retargetClip(*source, *sourceMap, *clip, *character, *characterMap, tolerance,
-                                   args.contacts == "detect");
+    auto retargeted = retargetClip(*source, *sourceMap, *clip, *character, *characterMap,
+                                   {tolerance, args.contacts == "detect"});
     if (!retargeted) return fail(args.source + ": clip '" + clip->name + "': " + retargeted.error());
+    retargeted->name = uniqueClipName(character->clips, retargeted->name);
     written.push_back({{"clip", retargeted->name}, {"frames", retargeted->frameCount()},
                        {"keys", channelKeyCount(*retargeted)}});
     character->clips.push_back(std::move(*retargeted));

@@ -346,6 +346,19 @@ void MainWindow::createAnimationMenu() {
   });
   bakeAction->setObjectName(QStringLiteral("actionBake"));
   bakeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  QAction* retargetAction = animationMenu->addAction(tr("&Retarget…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Retarget the Clips of a Humanoid"), QString(),
+                                                      tr("Animation (*.bvh *.glb *.gltf *.fbx *.dae *.articula);;"
+                                                         "All Files (*)"));
+    if (path.isEmpty()) return;
+    QString message;
+    const auto connection =
+        connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });
+    const bool done = retargetFrom(path);
+    disconnect(connection);
+    if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Retarget"), message);
+  });
+  retargetAction->setObjectName(QStringLiteral("actionRetarget"));
   QMenu* viewMenu = findChild<QMenu*>(QStringLiteral("menuView"));
   createRigDock(animationMenu, viewMenu);
 }

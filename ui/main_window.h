@@ -91,6 +91,12 @@ class MainWindow : public QMainWindow {
   // source clip is untouched. Returns false on cancel, or on failure after emitting
   // animationFailed with the reason.
   bool bake(const ProjectBakeSettings& settings);
+  // Animation ▸ Retarget…: every clip of the humanoid in `sourcePath` (a BVH, glTF, FBX or
+  // project) played by the open character, added after its clips as one undoable command;
+  // the first of them becomes current. Returns false on cancel, or on failure (a file that
+  // does not open, a skeleton that is not humanoid, no clip) after emitting animationFailed
+  // with the reason; the document is then untouched.
+  bool retargetFrom(const QString& sourcePath);
 
   // What the user answers when unsaved edits would be lost.
   enum class UnsavedChoice { Save, Discard, Cancel };

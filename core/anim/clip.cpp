@@ -209,4 +209,13 @@ void ClipSampler::sample(double t, std::span<Transform> pose) {
   }
 }
 
+std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& base) {
+  auto taken = [&](const std::string& name) {
+    return std::any_of(clips.begin(), clips.end(), [&](const Clip& clip) { return clip.name == name; });
+  };
+  std::string name = base;
+  for (int suffix = 2; taken(name); ++suffix) name = base + " " + std::to_string(suffix);
+  return name;
+}
+
 }  // namespace articula

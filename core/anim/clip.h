@@ -58,6 +58,9 @@ struct Clip {
   std::optional<std::string> validate(int jointCount) const;
 };
 
+// `base`, or "base 2", "base 3", ... when `clips` already has a clip of that name.
+std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& base);
+
 // Finds or creates a clip's tracks by joint in O(1) while a reader builds the clip:
 // Clip::trackFor scans the tracks for a joint it has not seen, so a reader creating one track
 // per node through it is quadratic (a glTF with 100,000 animated sibling nodes took 31 s).

@@ -14,16 +14,6 @@ bool validIndex(const Document& document, int clipIndex) {
   return clipIndex >= 0 && clipIndex < static_cast<int>(document.scene().clips.size());
 }
 
-// `base`, or `base 2`, `base 3`, … whichever no clip of `clips` is called.
-std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& base) {
-  auto taken = [&](const std::string& name) {
-    return std::any_of(clips.begin(), clips.end(), [&](const Clip& clip) { return clip.name == name; });
-  };
-  std::string name = base;
-  for (int suffix = 2; taken(name); ++suffix) name = base + " " + std::to_string(suffix);
-  return name;
-}
-
 }  // namespace
 
 ClipListCommand::ClipListCommand(Document* document, std::vector<Clip> clips, int currentIndex, const QString& text)
@@ -50,6 +40,18 @@ ClipListCommand* ClipListCommand::insertAfter(Document* document, int clipIndex,
   clip.name = uniqueClipName(clips, clip.name + " " + suffix);
   clips.insert(clips.begin() + at, std::move(clip));
   return new ClipListCommand(document, std::move(clips), at, text);
+}
+
+ClipListCommand* ClipListCommand::append(Document* document, std::vector<Clip> added, const QString& text) {
+  std::vector<Clip> clips = document->scene().clips;
+  const int first = static_cast<int>(clips.size());
+  for (Clip& clip : added) {
+    clip.name = uniqueClipName(clips, clip.name);
+    clips.push_back(std::move(clip));
+  }
+  auto* command = new ClipListCommand(document, std::move(clips), first, text);
+  if (added.empty()) command->setObsolete(true);
+  return command;
 }
 
 ClipListCommand* ClipListCommand::remove(Document* document, int clipIndex) {

@@ -26,6 +26,9 @@ class ClipListCommand : public ChangeValue<ClipList> {
   // `clipIndex` and made current; the clip it came from stays as it was.
   static ClipListCommand* insertAfter(Document* document, int clipIndex, Clip clip, const std::string& suffix,
                                       const QString& text);
+  // `added` after the scene's clips, each renamed "<name> 2", ... when its name is taken; the
+  // first of them becomes current. Obsolete when `added` is empty.
+  static ClipListCommand* append(Document* document, std::vector<Clip> added, const QString& text);
   // Removes clip `clipIndex`; the clip before it (or the new first one) becomes current.
   static ClipListCommand* remove(Document* document, int clipIndex);
 

@@ -1,0 +1,24 @@
+#pragma once
+// A whole clip of one humanoid put on another: RetargetJob, then keys as few as the
+// tolerance allows, or the foot-skate cleanup through the character's humanoid rig.
+#include "core/anim/clip.h"
+#include "core/rig/humanoid_map.h"
+#include "core/scene/scene.h"
+#include "core/util/result.h"
+
+namespace articula {
+
+struct RetargetClipOptions {
+  // Largest joint-position error of the reduced keys, in the character's model units.
+  float toleranceModel = 1e-3f;
+  // Plant the character's feet: bake through its humanoid rig with contact detection.
+  bool detectContacts = false;
+};
+
+// `clip` of `source` played by `character`, named as `clip` (callers make the name unique
+// among the character's clips). Fails with RetargetJob's message, or the rig's or the
+// cleanup's with detectContacts.
+Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, const Clip& clip, const Scene& character,
+                          const HumanoidMap& characterMap, const RetargetClipOptions& options);
+
+}  // namespace articula

@@ -1,0 +1,77 @@
+// Animation ▸ Retarget… through the real window: another humanoid's clips on the open
+// character, one undo step, and bad sources refused without touching the document.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QUndoStack>
+
+#include "core/io/import.h"
+#include "core/retarget/retarget_clip.h"
+#include "ui/document/document.h"
+#include "ui/main_window.h"
+#include "ui_test_support.h"
+
+namespace articula::ui {
+namespace {
+
+TEST(RetargetWindow, ACmuWalkOnTheRobotIsOneUndoableNewClip) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+  Document& document = *window.document();
+  ASSERT_NE(window.findChild<QAction*>(QStringLiteral("actionRetarget")), nullptr) << "Animation ▸ Retarget…";
+  const std::size_t clipsBefore = document.scene().clips.size();
+  const std::string before = test::serializeDocument(document);
+  const std::string walk = test::dataPath("bvh/cmu-mb-2010/02_01.bvh");
+
+  ASSERT_TRUE(window.retargetFrom(QString::fromStdString(walk)));
+  ASSERT_EQ(document.scene().clips.size(), clipsBefore + 1);
+  const Clip& added = document.scene().clips.back();
+  EXPECT_EQ(added.name, "02_01");
+  EXPECT_EQ(document.currentClip(), &added) << "the new clip is shown";
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("02_01.bvh")));
+
+  // The clip is what the core gives for the same files.
+  auto source = importScene(walk);
+  ASSERT_TRUE(source.ok());
+  auto robotMap = mapHumanoid(document.scene().skeleton);
+  auto walkMap = mapHumanoid(source->skeleton);
+  ASSERT_TRUE(robotMap && walkMap);
+  RetargetClipOptions options;
+  options.toleranceModel = kDefaultToleranceOfHeight * document.scene().characterHeight();
+  auto expected = retargetClip(*source, *walkMap, source->clips.front(), document.scene(), *robotMap, options);
+  ASSERT_TRUE(expected.ok()) << expected.error();
+  EXPECT_EQ(channelKeyCount(added), channelKeyCount(*expected));
+  EXPECT_DOUBLE_EQ(added.duration(), expected->duration());
+
+  // A second retarget of the same file gets a name of its own; undo takes each away.
+  ASSERT_TRUE(window.retargetFrom(QString::fromStdString(walk)));
+  EXPECT_EQ(document.scene().clips.back().name, "02_01 2");
+  document.undoStack()->undo();
+  document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+TEST(RetargetWindow, ASourceThatIsNotAHumanoidIsRefusedAndChangesNothing) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+  Document& document = *window.document();
+  const std::string before = test::serializeDocument(document);
+  const int steps = document.undoStack()->count();
+  QSignalSpy failures(&window, &MainWindow::animationFailed);
+  for (const char* file : {"gltf/RiggedSimple/RiggedSimple.glb", "gltf/BoxAnimated/BoxAnimated.glb"}) {
+    EXPECT_FALSE(window.retargetFrom(QString::fromStdString(test::dataPath(file)))) << file;
+  }
+  ASSERT_EQ(failures.size(), 2);
+  EXPECT_TRUE(failures[0][0].toString().contains(QStringLiteral("RiggedSimple.glb: not a humanoid")))
+      << failures[0][0].toString().toStdString();
+  EXPECT_FALSE(window.retargetFrom(QStringLiteral("/nonexistent/walk.bvh")));
+  ASSERT_EQ(failures.size(), 3);
+  EXPECT_TRUE(failures[2][0].toString().contains(QStringLiteral("/nonexistent/walk.bvh")));
+  EXPECT_EQ(document.undoStack()->count(), steps);
+  EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+}  // namespace
+}  // namespace articula::ui

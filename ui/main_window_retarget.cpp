@@ -1,0 +1,60 @@
+// MainWindow's Animation ▸ Retarget…: the clips of another humanoid on the open character.
+#include <QFileInfo>
+#include <QStatusBar>
+
+#include "core/project/project_file.h"
+#include "core/retarget/retarget_clip.h"
+#include "ui/commands/clip_list_command.h"
+#include "ui/document/document.h"
+#include "ui/main_window.h"
+#include "ui/tasks/background_task.h"
+
+namespace articula::ui {
+
+namespace {
+
+// Every clip of the file at `path` on `character`, or the one-line reason it cannot be.
+Result<std::vector<Clip>> retargetedClips(const std::string& path, const Scene& character, TaskProgress& progress) {
+  auto source = loadSceneOrProject(path);
+  if (!source) return makeError(source.error());
+  if (source->clips.empty()) return makeError(path + ": has no animation");
+  auto sourceMap = mapHumanoid(source->skeleton);
+  if (!sourceMap) return makeError(path + ": not a humanoid: " + sourceMap.error());
+  auto characterMap = mapHumanoid(character.skeleton);
+  if (!characterMap) return makeError("the open character is not a humanoid: " + characterMap.error());
+  RetargetClipOptions options;
+  options.toleranceModel = kDefaultToleranceOfHeight * character.characterHeight();
+  std::vector<Clip> clips;
+  for (const Clip& clip : source->clips) {
+    if (!progress.report(static_cast<int>(clips.size()), static_cast<int>(source->clips.size())))
+      return makeError("retarget cancelled");
+    auto retargeted = retargetClip(*source, *sourceMap, clip, character, *characterMap, options);
+    if (!retargeted) return makeError(path + ": clip '" + clip.name + "': " + retargeted.error());
+    clips.push_back(std::move(*retargeted));
+  }
+  return clips;
+}
+
+}  // namespace
+
+bool MainWindow::retargetFrom(const QString& sourcePath) {
+  const std::string path = sourcePath.toStdString();
+  // The worker reads a copy of the character; the document changes only through the command.
+  std::optional<Result<std::vector<Clip>>> outcome = runInBackground<Result<std::vector<Clip>>>(
+      this, tr("Retargeting %1…").arg(QFileInfo(sourcePath).fileName()),
+      [path, character = mDocument->scene()](TaskProgress& progress) {
+        return retargetedClips(path, character, progress);
+      });
+  if (!outcome) return false;
+  if (!*outcome) {
+    emit animationFailed(QString::fromStdString(outcome->error()));
+    return false;
+  }
+  const int count = static_cast<int>((*outcome)->size());
+  mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move(**outcome), tr("Retarget")));
+  statusBar()->showMessage(tr("Retargeted %n clip(s) of %1 onto the character", nullptr, count)
+                               .arg(QFileInfo(sourcePath).fileName()));
+  return true;
+}
+
+}  // namespace articula::ui
