@@ -130,10 +130,12 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
   const int hipsParent = target.parent(targetHips);
   targetLocal[static_cast<std::size_t>(targetHips)].translation =
       hipsParent == kNoParent ? hipsModel : c.targetReferenceMatrices[static_cast<std::size_t>(hipsParent)].inverse() * hipsModel;
-  // A foot beside its leg (an IK bone) goes to the shin's tail.
+  // A foot beside its leg (an IK bone) goes to the shin's tail. Neither foot is above a
+  // shin, so one pass of FK serves both.
+  const bool footBeside = job.targetMap->leftLeg.footBesideLeg() || job.targetMap->rightLeg.footBesideLeg();
+  const std::vector<Affine> model = footBeside ? localToModel(target, targetLocal) : std::vector<Affine>{};
   for (const HumanoidLeg* leg : {&job.targetMap->leftLeg, &job.targetMap->rightLeg}) {
     if (leg->ankle < 0 || !leg->footBesideLeg()) continue;
-    const std::vector<Affine> model = localToModel(target, targetLocal);
     const int parent = target.parent(leg->ankle);
     const Vec3 tail = model[static_cast<std::size_t>(leg->legTip)].translation();
     targetLocal[static_cast<std::size_t>(leg->ankle)].translation =
