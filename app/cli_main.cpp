@@ -469,7 +469,9 @@ int main(int argc, char** argv) {
   bool mapJson = false;
   CLI::App* map = app.add_subcommand("map", "Print the humanoid role (hips, spine, limbs) of each joint of a file");
   map->add_option("FILE", mapPath, "Any file articula-cli info reads")->required();
-  map->add_flag("--json", mapJson, "Print one JSON object, role → joint name");
+  std::string mapFile;
+  map->add_flag("--json", mapJson, "Print the map as a role map file (JSON role → joint name), to edit and reuse");
+  map->add_option("--map", mapFile, "Check a role map file against the file's skeleton instead of mapping by names");
 
   articula::cli::RetargetArgs retargetArgs;
   CLI::App* retarget = articula::cli::addRetargetCommand(app, retargetArgs);
@@ -497,7 +499,7 @@ int main(int argc, char** argv) {
         return runBake(bakeArgs);
       });
     }
-    if (*map) return articula::cli::runMap(mapPath, mapJson);
+    if (*map) return articula::cli::runMap(mapPath, mapFile, mapJson);
     if (*retarget) return articula::cli::runRetarget(retargetArgs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';

@@ -4,12 +4,13 @@
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <tuple>
 
 #include "core/bake/key_reduction.h"
 #include "core/io/gltf_export.h"
+#include "core/project/humanoid_map_json.h"
 #include "core/project/project_file.h"
 #include "core/retarget/retarget_clip.h"
+#include "core/rig/humanoid_roles.h"
 
 namespace articula::cli {
 namespace {
@@ -27,47 +28,32 @@ Result<Scene> loadWithWarnings(const std::string& path) {
   return scene;
 }
 
-// Role name → joint name of every role the map has, in a fixed order.
-std::vector<std::pair<std::string, std::string>> roleNames(const Skeleton& skeleton, const HumanoidMap& map) {
-  std::vector<std::pair<std::string, std::string>> roles;
-  auto add = [&](const std::string& role, int joint) {
-    if (joint >= 0) roles.emplace_back(role, skeleton.name(joint));
-  };
-  add("hips", map.hips);
-  for (std::size_t i = 1; i < map.spine.size(); ++i) add("spine" + std::to_string(i), map.spine[i]);
-  add("chest", map.chest);
-  add("neck", map.neck);
-  add("head", map.head);
-  for (const auto& [side, leg, arm] : {std::tuple{"left", &map.leftLeg, &map.leftArm}, std::tuple{"right", &map.rightLeg, &map.rightArm}}) {
-    const std::string s = side;
-    add(s + "Thigh", leg->thigh);
-    add(s + "Knee", leg->knee);
-    add(s + "Ankle", leg->ankle);
-    add(s + "Toe", leg->toe);
-    if (leg->footBesideLeg()) add(s + "LegTip", leg->legTip);
-    add(s + "Clavicle", arm->clavicle);
-    add(s + "UpperArm", arm->upperArm);
-    add(s + "Forearm", arm->forearm);
-    add(s + "Hand", arm->hand);
+// The file's humanoid map: its skeleton labelled by `mapFile` when given, else by names.
+Result<HumanoidMap> humanoidOf(const std::string& path, Skeleton& skeleton, const std::string& mapFile) {
+  if (!mapFile.empty()) {
+    if (auto error = labelRolesFromFile(mapFile, skeleton)) return makeError(*error);
   }
-  return roles;
+  auto map = mapHumanoid(skeleton);
+  if (!map) return makeError(path + ": not a humanoid: " + map.error());
+  return map;
 }
 
 }  // namespace
 
-int runMap(const std::string& path, bool json) {
+int runMap(const std::string& path, const std::string& mapFile, bool json) {
   auto scene = loadWithWarnings(path);
   if (!scene) return fail(scene.error());
-  auto map = mapHumanoid(scene->skeleton);
-  if (!map) return fail(path + ": not a humanoid: " + map.error());
-  const auto roles = roleNames(scene->skeleton, *map);
+  auto map = humanoidOf(path, scene->skeleton, mapFile);
+  if (!map) return fail(map.error());
+  labelRoles(scene->skeleton, *map);
   if (json) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [role, joint] : roles) out[role] = joint;
-    std::cout << out.dump() << '\n';
+    std::cout << roleLabelsToJson(scene->skeleton);
     return 0;
   }
-  for (const auto& [role, joint] : roles) std::cout << role << ": " << joint << '\n';
+  for (const auto& [role, joint] : roleJoints(*map)) std::cout << role << ": " << scene->skeleton.name(joint) << '\n';
+  std::cout << "spine:";
+  for (int joint : map->spine) std::cout << ' ' << scene->skeleton.name(joint);
+  std::cout << '\n';
   return 0;
 }
 
@@ -81,6 +67,9 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
   command->add_option("--out", args.out, "Output .glb, or .gltf with its .bin beside it")->required();
   command->add_option("--clip", args.clip, "Clip of the source to retarget (default: every clip)");
   command->add_option("--contacts", args.contacts, "detect: plant the character's feet (foot-skate cleanup)");
+  command->add_option("--source-map", args.sourceMap,
+                      "Role map of the source (JSON role -> joint name, as `map --json` prints) instead of its names");
+  command->add_option("--target-map", args.targetMap, "Role map of the character, likewise");
   command->add_option("--tolerance", args.tolerance,
                       "Largest joint-position error of the reduced keys, in the character's units (default: 1 mm "
                       "for a character 1.75 m tall)");
@@ -94,10 +83,10 @@ int runRetarget(const RetargetArgs& args) {
   if (!source) return fail(source.error());
   auto character = loadWithWarnings(args.character);
   if (!character) return fail(character.error());
-  auto sourceMap = mapHumanoid(source->skeleton);
-  if (!sourceMap) return fail(args.source + ": not a humanoid: " + sourceMap.error());
-  auto characterMap = mapHumanoid(character->skeleton);
-  if (!characterMap) return fail(args.character + ": not a humanoid: " + characterMap.error());
+  auto sourceMap = humanoidOf(args.source, source->skeleton, args.sourceMap);
+  if (!sourceMap) return fail(sourceMap.error());
+  auto characterMap = humanoidOf(args.character, character->skeleton, args.targetMap);
+  if (!characterMap) return fail(characterMap.error());
   const float tolerance = args.tolerance ? static_cast<float>(*args.tolerance)
                                          : kDefaultToleranceOfHeight * character->characterHeight();
   if (!std::isfinite(tolerance) || !(tolerance > 0.0f)) return fail("--tolerance must be a positive distance");

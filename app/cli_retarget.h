@@ -14,6 +14,8 @@ struct RetargetArgs {
   std::string out;
   std::string clip;      // one clip of the source (default: all)
   std::string contacts;  // "detect": feet planted on the character by the foot-skate cleanup
+  std::string sourceMap;  // role map files (humanoid_map_json.h) in place of the name mapping
+  std::string targetMap;
   std::optional<double> tolerance;
   bool json = false;
 };
@@ -24,7 +26,8 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args);
 // Runs it; returns the exit code (errors: one line on stderr naming the file).
 int runRetarget(const RetargetArgs& args);
 
-// articula-cli map FILE [--json]: the humanoid role of each joint the map finds.
-int runMap(const std::string& path, bool json);
+// articula-cli map FILE [--json] [--map M.json]: the humanoid role of each joint, found by
+// names or read from a role map file; --json prints it as a role map file.
+int runMap(const std::string& path, const std::string& mapFile, bool json);
 
 }  // namespace articula::cli

@@ -42,6 +42,7 @@
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
+#include "ui/docks/characterise_dock.h"
 #include "ui/docks/rig_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
@@ -389,6 +390,25 @@ void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {
     mRigDock->show();
     mRigDock->raise();
   });
+  createCharacteriseDock(animationMenu, viewMenu);
+}
+
+void MainWindow::createCharacteriseDock(QMenu* animationMenu, QMenu* viewMenu) {
+  mCharacteriseDock = new CharacteriseDock(mDocument, this);
+  addDockWidget(Qt::RightDockWidgetArea, mCharacteriseDock);
+  tabifyDockWidget(mPropertiesDock, mCharacteriseDock);
+  mPropertiesDock->raise();
+  auto* show = animationMenu->addAction(tr("C&haracterise…"));
+  show->setObjectName(QStringLiteral("actionCharacterise"));
+  show->setToolTip(tr("Say which joint plays each humanoid role (hips, spine, limbs)"));
+  auto showDock = [this] {
+    mCharacteriseDock->show();
+    mCharacteriseDock->raise();
+  };
+  connect(show, &QAction::triggered, this, showDock);
+  connect(mRigDock, &RigDock::characteriseRequested, this, showDock);
+  connect(mCharacteriseDock, &CharacteriseDock::problem, this, showDock);
+  viewMenu->addAction(mCharacteriseDock->toggleViewAction());
 }
 
 void MainWindow::createPoseMenus() {

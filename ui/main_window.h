@@ -21,6 +21,7 @@ class QSettings;
 
 namespace articula::ui {
 
+class CharacteriseDock;
 class CurveEditorDock;
 class Document;
 class HistoryDock;
@@ -54,6 +55,7 @@ class MainWindow : public QMainWindow {
   PlaybackController* playback() const { return mPlayback; }
   CurveEditorDock* curveEditorDock() const { return mCurveEditorDock; }
   RigDock* rigDock() const { return mRigDock; }
+  CharacteriseDock* characteriseDock() const { return mCharacteriseDock; }
   PoseActions* poseActions() const { return mPoseActions; }
   // What a right click in the viewport shows: key pose, the pose tools, IK/FK snap.
   QMenu* viewportMenu() const { return mViewportMenu; }
@@ -127,6 +129,7 @@ class MainWindow : public QMainWindow {
   void createAnimationMenu();
   // The Rig panel under the outliner and its actions in Animation ▸ Rig.
   void createRigDock(QMenu* animationMenu, QMenu* viewMenu);
+  void createCharacteriseDock(QMenu* animationMenu, QMenu* viewMenu);
   void createPoseMenus();
   void createWindowAndHelpMenus();
   void addPlaybackRangeActions(QMenu* playbackMenu);
@@ -177,6 +180,7 @@ class MainWindow : public QMainWindow {
   CurveEditorDock* mCurveEditorDock = nullptr;
   std::function<UnsavedChoice()> mUnsavedChangesPrompt;
   RigDock* mRigDock = nullptr;
+  CharacteriseDock* mCharacteriseDock = nullptr;
   PoseActions* mPoseActions = nullptr;
   QMenu* mViewportMenu = nullptr;
   ViewportPreferences mViewportPreferences;

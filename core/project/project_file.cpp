@@ -10,6 +10,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/project/clip_json.h"
+#include "core/project/humanoid_map_json.h"
 #include "core/io/import.h"
 #include "core/project/rig_json_value.h"
 #include "core/samples/mannequin.h"
@@ -303,6 +304,7 @@ std::string projectToJson(const Project& project, const Skeleton& skeleton) {
     json["rigs"] = {
         {"active", project.rigs.active}, {"enabled", project.rigs.enabled}, {"definitions", std::move(definitions)}};
   }
+  if (skeleton.hasRoles()) json["humanoid_roles"] = Json::parse(roleLabelsToJson(skeleton));
   std::string text;
   writeReadable(json, 0, text);
   text += '\n';
@@ -340,6 +342,10 @@ Result<OpenedProject> openProjectFromText(std::string_view text, const std::stri
   if (!scene) return makeError(scene.error());
   opened.scene = std::move(*scene);
   if (auto error = applyJointRenames(json, where, project, opened.scene.skeleton)) return makeError(*error);
+  if (json.contains("humanoid_roles")) {
+    const std::string roles = json.at("humanoid_roles").dump();
+    if (auto error = labelRolesFromJson(roles, opened.scene.skeleton, where + ": humanoid_roles")) return makeError(*error);
+  }
 
   const Json noClips = Json::array();
   const Json& clips = objectOr(json, "clips", noClips);

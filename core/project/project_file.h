@@ -6,7 +6,8 @@
 // The asset is not copied in: the project names it by a path relative to the project file
 // and a content hash, so a moved asset is reported missing and a changed one is noticed.
 // The bundled mannequin is named {"builtin": "mannequin"} instead. Clips are stored whole
-// (clip_json.h), replacing the asset's own clips when the project opens.
+// (clip_json.h), replacing the asset's own clips when the project opens. The user's humanoid
+// characterisation (the skeleton's role labels) is "humanoid_roles", role → joint name.
 #include <optional>
 #include <string>
 #include <string_view>

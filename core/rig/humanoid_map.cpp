@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "core/rig/humanoid_roles.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula {
@@ -352,9 +353,13 @@ class Mapper {
 
 }  // namespace
 
-Result<HumanoidMap> mapHumanoid(const Skeleton& skeleton) {
+Result<HumanoidMap> mapHumanoidByNames(const Skeleton& skeleton) {
   if (skeleton.boneCount() == 0) return makeError("no humanoid: the skeleton has no joints");
   return Mapper(skeleton).run();
+}
+
+Result<HumanoidMap> mapHumanoid(const Skeleton& skeleton) {
+  return skeleton.hasRoles() ? mapHumanoidFromRoles(skeleton) : mapHumanoidByNames(skeleton);
 }
 
 }  // namespace articula

@@ -49,6 +49,10 @@ struct HumanoidMap {
 // sides and namespaces; helper joints at their child's position are passed over; a foot
 // beside the leg (an IK bone) is matched to the shin's tail. The error names every limb
 // that could not be found.
+Result<HumanoidMap> mapHumanoidByNames(const Skeleton& skeleton);
+
+// The map every humanoid tool uses: the user's characterisation when the skeleton has role
+// labels (mapHumanoidFromRoles, humanoid_roles.h), otherwise mapHumanoidByNames.
 Result<HumanoidMap> mapHumanoid(const Skeleton& skeleton);
 
 // Lower-case word tokens of a joint name: namespaces ("mixamorig:") dropped, camelCase and

@@ -12,8 +12,21 @@ int Skeleton::addJoint(std::string name, int parent, const Transform& restLocal,
   mKinds.push_back(kind);
   mIds.push_back(mNextId++);
   mRestPose.push_back(restLocal);
+  mRoles.emplace_back();
   return index;
 }
+
+int Skeleton::findRole(std::string_view role) const {
+  if (role.empty()) return -1;
+  const auto it = std::find(mRoles.begin(), mRoles.end(), role);
+  return it == mRoles.end() ? -1 : static_cast<int>(it - mRoles.begin());
+}
+
+bool Skeleton::hasRoles() const {
+  return std::any_of(mRoles.begin(), mRoles.end(), [](const std::string& role) { return !role.empty(); });
+}
+
+void Skeleton::clearRoles() { std::fill(mRoles.begin(), mRoles.end(), std::string()); }
 
 int Skeleton::findJoint(std::string_view name) const {
   const auto it = std::find(mNames.begin(), mNames.end(), name);

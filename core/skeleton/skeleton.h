@@ -50,6 +50,16 @@ class Skeleton {
   void setRestLocal(int joint, const Transform& t) { mRestPose[static_cast<std::size_t>(joint)] = t; }
   void setKind(int joint, NodeKind kind) { mKinds[static_cast<std::size_t>(joint)] = kind; }
 
+  // A joint's humanoid role as the user characterised it ("hips", "leftKnee": the keys of
+  // core/rig/humanoid_roles.h), as Maya labels joints; empty when unlabelled. A skeleton
+  // with any label is mapped by its labels alone (mapHumanoid), never by names.
+  const std::string& role(int joint) const { return mRoles[static_cast<std::size_t>(joint)]; }
+  void setRole(int joint, std::string role) { mRoles[static_cast<std::size_t>(joint)] = std::move(role); }
+  // Index of the first joint labelled `role`, or -1.
+  int findRole(std::string_view role) const;
+  bool hasRoles() const;
+  void clearRoles();
+
   // Index of the first joint with this exact name, or -1.
   int findJoint(std::string_view name) const;
   // Index of the joint with this stable id, or -1.
@@ -75,6 +85,7 @@ class Skeleton {
   std::vector<NodeKind> mKinds;
   std::vector<JointId> mIds;
   std::vector<Transform> mRestPose;
+  std::vector<std::string> mRoles;
   JointId mNextId = 1;
 };
 

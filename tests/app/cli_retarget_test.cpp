@@ -3,6 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 
 #include "cli_run.h"
@@ -55,6 +59,79 @@ TEST(CliMap, ASkeletonThatIsNotHumanoidIsOneLineNamingTheFile) {
   EXPECT_EQ(run.exitCode, 1);
   EXPECT_NE(run.stderrText.find("RiggedSimple.glb: not a humanoid"), std::string::npos) << run.stderrText;
   EXPECT_EQ(run.stderrText.find('\n'), run.stderrText.size() - 1) << run.stderrText;
+}
+
+// The CMU walk with every joint renamed "j<n>": names that say nothing of a humanoid. Returns
+// the renamed file and its role map, as a user would write it by hand (or save it from the
+// Characterise panel).
+std::pair<std::filesystem::path, std::filesystem::path> anonymousCmuWalk() {
+  std::ifstream in(data(kCmuWalk), std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::map<std::string, std::string> renamed;
+  std::string out;
+  const std::regex joint(R"((ROOT|JOINT)\s+(\S+))");
+  const std::string source = text.str();
+  std::size_t copied = 0;
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), joint); it != std::sregex_iterator(); ++it) {
+    const std::string name = "j" + std::to_string(renamed.size());
+    renamed[(*it)[2]] = name;
+    out += source.substr(copied, static_cast<std::size_t>(it->position(2)) - copied) + name;
+    copied = static_cast<std::size_t>(it->position(2) + it->length(2));
+  }
+  out += source.substr(copied);
+  const auto bvh = outputPath("anonymous.bvh");
+  std::ofstream(bvh, std::ios::binary) << out;
+  nlohmann::json roles = mapOf(kCmuWalk);
+  for (auto& [role, name] : roles.items()) name = renamed.at(name.get<std::string>());
+  const auto map = outputPath("anonymous_map.json");
+  std::ofstream(map, std::ios::binary) << roles.dump(2);
+  return {bvh, map};
+}
+
+// Names that say nothing: refused by the name mapping with what is missing; with the role
+// map the same capture retargets onto the robot exactly as the named one does.
+TEST(CliMap, ARoleMapFileCharacterisesASkeletonWhoseNamesSayNothing) {
+  const auto [bvh, map] = anonymousCmuWalk();
+  const CliRun byNames = runCli("map " + quoted(bvh.string()));
+  EXPECT_EQ(byNames.exitCode, 1);
+  EXPECT_NE(byNames.stderrText.find("not a humanoid"), std::string::npos) << byNames.stderrText;
+  const CliRun byMap = runCli("map --json " + quoted(bvh.string()) + " --map " + quoted(map.string()));
+  ASSERT_EQ(byMap.exitCode, 0) << byMap.stderrText;
+  EXPECT_EQ(nlohmann::json::parse(byMap.stdoutText), nlohmann::json::parse(std::ifstream(map)));
+
+  const auto named = outputPath("named_on_robot.glb");
+  const auto anonymous = outputPath("anonymous_on_robot.glb");
+  const CliRun namedRun = runCli("retarget --json " + quoted(data(kCmuWalk)) + " --onto " + quoted(data(kRobot)) +
+                                 " --out " + quoted(named.string()));
+  const CliRun anonymousRun = runCli("retarget --json " + quoted(bvh.string()) + " --source-map " +
+                                     quoted(map.string()) + " --onto " + quoted(data(kRobot)) + " --out " +
+                                     quoted(anonymous.string()));
+  ASSERT_EQ(namedRun.exitCode, 0) << namedRun.stderrText;
+  ASSERT_EQ(anonymousRun.exitCode, 0) << anonymousRun.stderrText;
+  // The same motion, clip named after its file: the same frames and keys.
+  const auto clip = [](const CliRun& run) { return nlohmann::json::parse(run.stdoutText)["clips"][0]; };
+  EXPECT_EQ(clip(anonymousRun)["frames"], clip(namedRun)["frames"]);
+  EXPECT_EQ(clip(anonymousRun)["keys"], clip(namedRun)["keys"]);
+  for (const auto& file : {bvh, map, named, anonymous}) std::filesystem::remove(file);
+}
+
+TEST(CliMap, AFaultyRoleMapIsOneLineNamingTheMapFile) {
+  const auto [bvh, map] = anonymousCmuWalk();
+  std::ofstream(map, std::ios::binary) << R"({"hips": "j0", "leftThigh": "LeftUpLeg"})";
+  const auto out = outputPath("faulty_map.glb");
+  const CliRun run = runCli("retarget " + quoted(bvh.string()) + " --source-map " + quoted(map.string()) + " --onto " +
+                            quoted(data(kRobot)) + " --out " + quoted(out.string()));
+  EXPECT_EQ(run.exitCode, 1);
+  EXPECT_NE(run.stderrText.find(map.string() + "': role 'leftThigh': no joint named 'LeftUpLeg'"), std::string::npos)
+      << run.stderrText;
+  EXPECT_EQ(run.stderrText.find('\n'), run.stderrText.size() - 1) << run.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::ofstream(map, std::ios::binary) << R"({"hips": "j0"})";
+  const CliRun incomplete = runCli("map " + quoted(bvh.string()) + " --map " + quoted(map.string()));
+  EXPECT_EQ(incomplete.exitCode, 1);
+  EXPECT_NE(incomplete.stderrText.find("no joint for chest, leftThigh"), std::string::npos) << incomplete.stderrText;
+  for (const auto& file : {bvh, map}) std::filesystem::remove(file);
 }
 
 // A CMU capture (120 fps, T-pose) on the robot (24 fps clips, feet as IK bones): the robot

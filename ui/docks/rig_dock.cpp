@@ -64,7 +64,7 @@ RigDock::RigDock(Document* document, QWidget* parent)
   mRemoveHandleAction->setObjectName(QStringLiteral("actionRemoveIkHandle"));
   mRemoveHandleAction->setToolTip(tr("Remove the selected IK handle"));
   mBuildHumanoidAction->setObjectName(QStringLiteral("actionBuildHumanoidRig"));
-  mBuildHumanoidAction->setToolTip(tr("Build legs, arms and spine handles from the joint names"));
+  mBuildHumanoidAction->setToolTip(tr("Build legs, arms and spine handles from the humanoid roles (Animation ▸ Characterise…)"));
   mEnableRigAction->setObjectName(QStringLiteral("actionRigEnabled"));
   mEnableRigAction->setCheckable(true);
   mEnableRigAction->setToolTip(tr("Solve the active rig (off: the pose is pure FK)"));
@@ -121,7 +121,8 @@ RigDock::RigDock(Document* document, QWidget* parent)
   mRigLabel->setWordWrap(true);
   mMessageLabel->setObjectName(QStringLiteral("rigMessage"));
   mMessageLabel->setWordWrap(true);
-  mMessageLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  mMessageLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+  connect(mMessageLabel, &QLabel::linkActivated, this, &RigDock::characteriseRequested);
 
   auto* content = new QWidget(this);
   auto* layout = new QVBoxLayout(content);
@@ -216,7 +217,9 @@ bool RigDock::removeSelectedHandle() {
 bool RigDock::buildHumanoidRig() {
   Result<RigDefinition> rig = BuildHumanoidRigCommand::humanoidRig(*mDocument);
   if (!rig) {
-    showProblem(tr("Cannot build a humanoid rig: %1").arg(QString::fromStdString(rig.error())));
+    // The names said too little: offer to say it by hand.
+    showProblem(tr("Cannot build a humanoid rig: %1").arg(QString::fromStdString(rig.error())).toHtmlEscaped() +
+                QStringLiteral(" <a href=\"characterise\">%1</a>").arg(tr("Map the joints by hand…")));
     return false;
   }
   auto* command = new BuildHumanoidRigCommand(mDocument, std::move(rig).value());
@@ -260,6 +263,7 @@ void RigDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::JointRenamed:
     case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::RolesChanged:
       break;
   }
   // What can be keyed or snapped depends on the pose, the selection and the rig: any change

@@ -60,6 +60,9 @@ class RigDock : public QDockWidget {
 
  signals:
   void problem(const QString& message);
+  // The user asked to map the skeleton's roles by hand (the link under a refused humanoid
+  // rig): the main window shows the Characterise panel.
+  void characteriseRequested();
 
  private:
   void documentChanged(const ChangeEvent& event);

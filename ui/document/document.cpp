@@ -266,6 +266,18 @@ std::string Document::renameJoint(DocumentEditKey, int joint, std::string name) 
   return previous;
 }
 
+std::vector<std::string> Document::setJointRoles(DocumentEditKey, std::vector<std::string> roles) {
+  Skeleton& skeleton = mScene.skeleton;
+  if (static_cast<int>(roles.size()) != skeleton.jointCount()) return roles;
+  for (int joint = 0; joint < skeleton.jointCount(); ++joint) {
+    std::string previous = skeleton.role(joint);
+    skeleton.setRole(joint, std::move(roles[static_cast<std::size_t>(joint)]));
+    roles[static_cast<std::size_t>(joint)] = std::move(previous);
+  }
+  emitChanged(ChangeEvent::Type::RolesChanged);
+  return roles;
+}
+
 Clip Document::replaceClip(DocumentEditKey, int clipIndex, Clip clip) {
   if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return clip;
   std::swap(clip, mScene.clips[static_cast<std::size_t>(clipIndex)]);

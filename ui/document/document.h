@@ -136,6 +136,9 @@ class Document : public QObject {
   std::optional<Transform> setPoseOverride(DocumentEditKey, int joint, std::optional<Transform> local);
   std::map<int, Transform> setPoseOverrides(DocumentEditKey, std::map<int, Transform> overrides);
   std::string renameJoint(DocumentEditKey, int joint, std::string name);
+  // Puts one role label per joint (Skeleton::role; "" for none) in place and returns the
+  // labels it replaced. Must hold one per joint.
+  std::vector<std::string> setJointRoles(DocumentEditKey, std::vector<std::string> roles);
   // Replaces clip `clipIndex` (which must exist) and re-evaluates the pose.
   Clip replaceClip(DocumentEditKey, int clipIndex, Clip clip);
   // Swaps a part of clip `clipIndex` with `part`: the joint tracks of `part` (matched by

@@ -9,6 +9,7 @@ class MoveHandleCommand;
 class EditHandleCommand;
 class RigSetCommand;
 class SetRigEnabledCommand;
+class SetRolesCommand;
 class RenameJointCommand;
 class ReplaceClipCommand;
 class SetJointTransformCommand;
@@ -23,6 +24,7 @@ class DocumentEditKey {
   friend class EditHandleCommand;
   friend class RigSetCommand;
   friend class SetRigEnabledCommand;
+  friend class SetRolesCommand;
   friend class RenameJointCommand;
   friend class ReplaceClipCommand;
   friend class SetJointTransformCommand;

@@ -81,6 +81,7 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::RolesChanged:
       break;
   }
   update();

@@ -195,6 +195,7 @@ void TimelineWidget::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigChanged:
     case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::RolesChanged:
       break;
   }
 }

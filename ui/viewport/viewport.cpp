@@ -129,6 +129,7 @@ void Viewport::documentChanged(const ChangeEvent& event) {
       mTrailsDirty = true;
       break;
     case ChangeEvent::Type::JointRenamed:
+    case ChangeEvent::Type::RolesChanged:  // the feet are found through the role map
       updateContactFeet();
       break;
     case ChangeEvent::Type::CurrentClipChanged:

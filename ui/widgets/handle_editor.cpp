@@ -114,6 +114,7 @@ void HandleEditor::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::RolesChanged:
       break;
   }
 }

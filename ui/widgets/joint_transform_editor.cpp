@@ -90,6 +90,8 @@ void JointTransformEditor::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigEnabledChanged:
       refreshValues();
       break;
+    case ChangeEvent::Type::RolesChanged:
+      break;
   }
 }
 

@@ -231,6 +231,31 @@ TEST_F(ProjectFile, RigsFollowJointRenames) {
   EXPECT_EQ(opened->project.rigs.rigs[0], project.rigs.rigs[0]) << "same joint indices, found by the new name";
 }
 
+// The user's characterisation (role labels) is part of the project: saved by joint name,
+// after renames, and back on the same joints when it opens.
+TEST_F(ProjectFile, HumanoidRolesSurviveSaveAndOpenAfterARename) {
+  Scene scene = makeMannequin();
+  Project project = mannequinProject(scene);
+  const int knee = scene.skeleton.findJoint("LeftLeg");
+  project.jointRenames.push_back({"LeftLeg", "knee_L"});
+  scene.skeleton.setName(knee, "knee_L");
+  scene.skeleton.setRole(scene.skeleton.findJoint("Hips"), "hips");
+  scene.skeleton.setRole(knee, "leftKnee");
+  ASSERT_FALSE(saveProject(path("roles.articula"), project, scene.skeleton).has_value());
+  const auto opened = openProject(path("roles.articula"));
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  const Skeleton& skeleton = opened->scene.skeleton;
+  EXPECT_EQ(skeleton.findRole("hips"), skeleton.findJoint("Hips"));
+  EXPECT_EQ(skeleton.findRole("leftKnee"), knee);
+  EXPECT_EQ(skeleton.findRole("rightKnee"), -1);
+
+  const std::string unknownRole = R"({"format_version": 2, "asset": {"builtin": "mannequin"},
+                                      "humanoid_roles": {"leftElbow": "LeftForeArm"}})";
+  const auto refused = openProjectFromText(unknownRole, path("elbow.articula"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("humanoid_roles: unknown role 'leftElbow'"), std::string::npos) << refused.error();
+}
+
 TEST_F(ProjectFile, EveryPrefixOfAProjectFailsCleanlyOrOpens) {
   const Scene scene = makeMannequin();
   const std::string good = projectToJson(mannequinProject(scene), scene.skeleton);
