@@ -12,6 +12,7 @@
 #include <QStatusBar>
 #include <QFont>
 #include <QHeaderView>
+#include <QImage>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
@@ -634,6 +635,14 @@ TEST_F(DenseDopeSheetTest, AClickSelectsAKeyAndADragOnASelectedKeyMovesTheSelect
   const RotationTrack& original = before.findTrack(forearm)->rotation;
   EXPECT_TRUE(moved.evaluate(before.timeOf(50)).isApprox(original.evaluate(before.timeOf(45)), 1e-6f));
   EXPECT_TRUE(moved.evaluate(before.timeOf(52)).isApprox(original.evaluate(before.timeOf(47)), 1e-6f));
+}
+
+TEST_F(DenseDopeSheetTest, ALoneSelectedKeyIsDrawnOverItsNeighbours) {
+  click(onRotationRow(200));
+  ASSERT_EQ(selectedFrames(), std::vector<int>{200});
+  const QImage image = sheet().grab().toImage();
+  const QPoint centre = (onRotationRow(200) * image.devicePixelRatio()).toPoint();
+  EXPECT_EQ(image.pixelColor(centre).name(), QColor(255, 170, 60).name()) << "the selected key's colour";
 }
 
 TEST_F(DenseDopeSheetTest, UndoAndRedoOfAKeyEditSelectTheKeysWhereTheyAre) {

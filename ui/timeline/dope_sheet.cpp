@@ -233,30 +233,7 @@ void DopeSheet::paintEvent(QPaintEvent*) {
   painter.setClipRect(QRectF(kLabelWidth, 0, width() - kLabelWidth, height()));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setPen(QPen(QColor(20, 20, 22), 1.0));
-  for (std::size_t index = 0; index < mRows.size(); ++index) {
-    const Row& row = mRows[index];
-    const double radius = row.depth == 0 ? kDiamondRadius + 1.0 : kDiamondRadius;
-    // A long clip zoomed out puts several diamonds on one pixel: one drawn there in the same
-    // state looks the same as all of them, at a fraction of the antialiased fills.
-    std::optional<double> lastX;
-    bool lastSelected = false;
-    for (const Diamond& diamond : rowDiamonds(row)) {
-      const QPointF centre = keyPosition(static_cast<int>(index), diamond.time);
-      // A zoomed axis leaves most of a long clip's diamonds outside the widget.
-      if (centre.x() < kLabelWidth - radius || centre.x() > width() + radius) continue;
-      const bool selected = std::all_of(diamond.keys.begin(), diamond.keys.end(),
-                                        [this](const KeyRef& key) { return isKeySelected(key); });
-      if (lastX && std::abs(centre.x() - *lastX) < 1.0 && selected == lastSelected) continue;
-      lastX = centre.x();
-      lastSelected = selected;
-      const QPointF shape[] = {centre + QPointF(0, -radius), centre + QPointF(radius, 0), centre + QPointF(0, radius),
-                               centre + QPointF(-radius, 0)};
-      painter.setBrush(selected         ? QColor(255, 170, 60)
-                       : row.depth == 0 ? QColor(200, 200, 205)
-                                        : QColor(170, 175, 185));
-      painter.drawPolygon(shape, 4);
-    }
-  }
+  for (std::size_t index = 0; index < mRows.size(); ++index) paintDiamonds(painter, static_cast<int>(index));
   // Playhead, on the same axis as the ruler above.
   const double x = mAxis->timeToPixel(mDocument->time());
   painter.setPen(QPen(QColor(86, 156, 255), 2.0));
@@ -265,6 +242,41 @@ void DopeSheet::paintEvent(QPaintEvent*) {
     painter.setPen(QPen(QColor(255, 255, 255, 160), 1.0, Qt::DashLine));
     painter.setBrush(QColor(255, 255, 255, 30));
     painter.drawRect(boxRect());
+  }
+}
+
+void DopeSheet::paintDiamonds(QPainter& painter, int rowIndex) const {
+  const Row& row = mRows[static_cast<std::size_t>(rowIndex)];
+  const double radius = row.depth == 0 ? kDiamondRadius + 1.0 : kDiamondRadius;
+  struct Shown {
+    QPointF centre;
+    bool selected = false;
+  };
+  std::vector<Shown> shown;
+  for (const Diamond& diamond : rowDiamonds(row)) {
+    const QPointF centre = keyPosition(rowIndex, diamond.time);
+    // A zoomed axis leaves most of a long clip's diamonds outside the widget.
+    if (centre.x() < kLabelWidth - radius || centre.x() > width() + radius) continue;
+    shown.push_back({centre, std::all_of(diamond.keys.begin(), diamond.keys.end(),
+                                         [this](const KeyRef& key) { return isKeySelected(key); })});
+  }
+  // Selected diamonds last: zoomed out, a lone selected key of a take keyed on every frame
+  // would be hidden under its neighbours.
+  for (const bool selectedPass : {false, true}) {
+    painter.setBrush(selectedPass     ? QColor(255, 170, 60)
+                     : row.depth == 0 ? QColor(200, 200, 205)
+                                      : QColor(170, 175, 185));
+    // A long clip zoomed out puts several diamonds on one pixel: one drawn there looks the
+    // same as all of them, at a fraction of the antialiased fills.
+    std::optional<double> lastX;
+    for (const Shown& diamond : shown) {
+      if (diamond.selected != selectedPass || (lastX && std::abs(diamond.centre.x() - *lastX) < 1.0)) continue;
+      lastX = diamond.centre.x();
+      const QPointF& centre = diamond.centre;
+      const QPointF shape[] = {centre + QPointF(0, -radius), centre + QPointF(radius, 0), centre + QPointF(0, radius),
+                               centre + QPointF(-radius, 0)};
+      painter.drawPolygon(shape, 4);
+    }
   }
 }
 

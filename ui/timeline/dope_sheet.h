@@ -7,6 +7,8 @@
 #include "ui/timeline/key_channel.h"
 #include "ui/timeline/key_view.h"
 
+class QPainter;
+
 namespace articula::ui {
 
 class Document;
@@ -68,6 +70,7 @@ class DopeSheet : public QWidget, public KeyView {
   // row has thousands: looking each diamond's keys up again would be quadratic).
   std::vector<Diamond> rowDiamonds(const Row& row) const;
   int rowAt(double y) const;
+  void paintDiamonds(QPainter& painter, int rowIndex) const;
   QRectF boxRect() const;
   // Whether the mouse has gone farther from the press than a click's jitter.
   bool movedPastClick() const;
