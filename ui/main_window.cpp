@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStatusTipEvent>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -96,7 +97,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(mDocument, &Document::changed, this, [this](const ChangeEvent& event) {
     if (event.type == ChangeEvent::Type::SceneReplaced) {
       updateWindowTitle();
-      statusBar()->clearMessage();  // it spoke of the previous file
+      // They spoke of the previous file.
+      showResult(QString());
+      mLastCleanup.clear();
     }
     updateEditActions();
   });
@@ -474,7 +477,7 @@ bool MainWindow::bake(const ProjectBakeSettings& settings) {
   mLastCleanup = (*outcome)->feet;
   mDocument->undoStack()->push(
       ClipListCommand::insertAfter(mDocument, clipIndex, std::move((*outcome)->clip), "baked", tr("Bake")));
-  statusBar()->showMessage(bakeSummary(sourceName, report, contactsHeld));
+  showResult(bakeSummary(sourceName, report, contactsHeld));
   return true;
 }
 
@@ -627,6 +630,22 @@ bool MainWindow::confirmDiscardingChanges() {
   return false;
 }
 
+void MainWindow::showResult(const QString& message) {
+  mLastResult = message;
+  statusBar()->showMessage(message);
+}
+
+bool MainWindow::event(QEvent* event) {
+  // Hovering a menu item sends its status tip, empty for nearly all of them, and Qt shows
+  // it in place of the message: the result would be gone before it was read. An empty tip
+  // (the pointer off an item with one) brings the result back instead.
+  if (event->type() == QEvent::StatusTip && static_cast<QStatusTipEvent*>(event)->tip().isEmpty()) {
+    statusBar()->showMessage(mLastResult);
+    return true;
+  }
+  return QMainWindow::event(event);
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (!confirmDiscardingChanges()) {
     event->ignore();
@@ -668,7 +687,7 @@ bool MainWindow::openFile(const QString& path) {
   if ((*outcome)->project) warnings = (*outcome)->project->warnings;
   mSession->adopt(std::move(**outcome));
   mLastOpenDirectory = QFileInfo(path).absolutePath();
-  if (!warnings.empty()) statusBar()->showMessage(tr("Warning: %1").arg(QString::fromStdString(warnings.front())));
+  if (!warnings.empty()) showResult(tr("Warning: %1").arg(QString::fromStdString(warnings.front())));
   return true;
 }
 
@@ -791,7 +810,7 @@ bool MainWindow::exportGltfTo(const QString& path) {
     emit exportFailed(QString::fromStdString(**outcome));
     return false;
   }
-  statusBar()->showMessage(exportSummary(path));
+  showResult(exportSummary(path));
   return true;
 }
 

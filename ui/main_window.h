@@ -118,6 +118,7 @@ class MainWindow : public QMainWindow {
   void animationFailed(const QString& message);
 
  protected:
+  bool event(QEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
   // Files dropped on the window open as if chosen in File ▸ Open.
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -160,6 +161,9 @@ class MainWindow : public QMainWindow {
   // The status bar's report of a finished export (file, clips, keys, size on disk) and bake
   // (frames, keys before → after, contacts held, frames off target).
   QString exportSummary(const QString& path) const;
+  // The status bar's report of the last export, bake, retarget or open warning, kept until
+  // another file opens: a menu's status tips do not wipe it (event()).
+  void showResult(const QString& message);
   QString bakeSummary(const QString& sourceName, const BakeReport& report,
                       const std::map<std::string, int>& contactsHeld) const;
 
@@ -174,6 +178,7 @@ class MainWindow : public QMainWindow {
   ProjectSession* const mSession;
   QMenu* mRecentFilesMenu = nullptr;
   QString mLastOpenDirectory;
+  QString mLastResult;                           // what showResult() last said
   std::vector<FootCleanupSummary> mLastCleanup;  // the last bake's per-foot report (Bake dialog)
   QByteArray mDefaultLayout;
   QAction* mKeyPoseAction = nullptr;

@@ -1,6 +1,5 @@
 // MainWindow's Animation ▸ Retarget…: the clips of another humanoid on the open character.
 #include <QFileInfo>
-#include <QStatusBar>
 
 #include "core/project/project_file.h"
 #include "core/retarget/retarget_clip.h"
@@ -52,8 +51,7 @@ bool MainWindow::retargetFrom(const QString& sourcePath) {
   }
   const int count = static_cast<int>((*outcome)->size());
   mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move(**outcome), tr("Retarget")));
-  statusBar()->showMessage(tr("Retargeted %n clip(s) of %1 onto the character", nullptr, count)
-                               .arg(QFileInfo(sourcePath).fileName()));
+  showResult(tr("Retargeted %n clip(s) of %1 onto the character", nullptr, count).arg(QFileInfo(sourcePath).fileName()));
   return true;
 }
 

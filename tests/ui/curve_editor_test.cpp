@@ -100,8 +100,15 @@ TEST_F(CurveEditorTest, DraggingAKeyMovesItInTimeAndValueAsOneUndoStep) {
   // The key follows the mouse: 30 pixels up on the value axis.
   EXPECT_GT(moved->value, key.value);
   EXPECT_NEAR(view.keyPixel({bob, moved->time})->y(), to.y(), 1.0);
+  ASSERT_EQ(view.selectedKeys().size(), 1u);
+  EXPECT_NEAR(view.selectedKeys().front().time, moved->time, 1e-9);
   document.undoStack()->undo();
   EXPECT_EQ(test::serializeDocument(document), original);
+  // Undo selects the key where it put it back, redo where the drag left it.
+  EXPECT_EQ(view.selectedKeys(), (std::vector<KeyRef>{{bob, key.time}}));
+  document.undoStack()->redo();
+  ASSERT_EQ(view.selectedKeys().size(), 1u);
+  EXPECT_NEAR(view.selectedKeys().front().time, key.time + 2.0 * frame, 1e-9);
 }
 
 TEST_F(CurveEditorTest, DraggingAHandleReshapesTheCurveAndOneUndoRestoresIt) {

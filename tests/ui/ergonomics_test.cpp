@@ -12,9 +12,13 @@
 #include <QStatusBar>
 #include <QFont>
 #include <QHeaderView>
+#include <QImage>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
+#include <QMenu>
+#include <QMenuBar>
+#include <QAbstractSpinBox>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -25,15 +29,19 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "core/io/import.h"
 #include "core/project/project_file.h"
 #include "core/samples/mannequin.h"
 #include "ui/commands/edit_keys_command.h"
+#include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/outliner_dock.h"
+#include "ui/docks/properties_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
@@ -481,9 +489,10 @@ TEST_F(DopeSheetNavigationTest, AKeyDragOverManyMovesIsOneStepThatSwapsOnlyTheDr
   const Clip before = *document->currentClip();
   const std::string original = test::serializeDocument(*document);
   const TimeAxis& axis = timeline().axis();
-  // The joint's summary diamond at frame 40 (every channel it keys there), dragged right by
-  // 6.3 frames in thirty mouse moves.
+  // The joint's summary diamond at frame 40 (every channel it keys there), selected by a
+  // click, then dragged right by 6.3 frames in thirty mouse moves.
   const QPointF from = sheet().keyPosition(0, before.timeOf(40));
+  QTest::mouseClick(&sheet(), Qt::LeftButton, Qt::NoModifier, from.toPoint());
   QTest::mousePress(&sheet(), Qt::LeftButton, Qt::NoModifier, from.toPoint());
   const std::vector<KeyRef> grabbed = sheet().selectedKeys();
   ASSERT_FALSE(grabbed.empty());
@@ -522,6 +531,252 @@ TEST_F(DopeSheetNavigationTest, AKeyDragOverManyMovesIsOneStepThatSwapsOnlyTheDr
   document->undoStack()->push(new EditKeysCommand(document, document->currentClipIndex(),
                                                   movedKeys(before, grabbed, offset), QStringLiteral("Expected")));
   EXPECT_TRUE(test::serializeDocument(*document) == dragged);
+}
+
+// CMU 02_01 keys every joint on every frame (344 frames at 120 fps): with the whole take in
+// view a key sits under every pixel of a row, as on any mocap take (QA drove CMU 01_01).
+class DenseDopeSheetTest : public DopeSheetNavigationTest {
+ protected:
+  void SetUp() override {
+    DopeSheetNavigationTest::SetUp();
+    Result<Scene> take = importScene(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+    ASSERT_TRUE(take) << take.error();
+    window.openScene(std::move(take).value(), QStringLiteral("02_01"));
+    forearm = document().scene().skeleton.findJoint("LeftForeArm");
+    ASSERT_GE(forearm, 0);
+    document().setSelectedJoints({forearm});
+    const auto& rows = sheet().rows();
+    const auto found = std::find_if(rows.begin(), rows.end(),
+                                    [](const DopeSheet::Row& row) { return row.label == QStringLiteral("Rotation"); });
+    ASSERT_NE(found, rows.end());
+    rotationRow = static_cast<int>(found - rows.begin());
+    ASSERT_EQ(found->channels.size(), 1u);
+    rotation = found->channels.front();
+  }
+
+  Document& document() { return *window.document(); }
+  // Centre of the rotation row at `frame` (a fraction falls between two keys' diamonds).
+  QPointF onRotationRow(double frame) {
+    const Clip& clip = *document().currentClip();
+    return sheet().keyPosition(rotationRow, clip.startTime + frame / clip.frameRate);
+  }
+  void click(QPointF at, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QTest::mouseClick(&sheet(), Qt::LeftButton, modifiers, at.toPoint());
+  }
+  // The selected keys as frames of the rotation row (-1 for a key of another channel).
+  std::vector<int> selectedFrames() {
+    const Clip& clip = *document().currentClip();
+    std::vector<int> frames;
+    for (const KeyRef& key : sheet().selectedKeys()) {
+      frames.push_back(
+          key.channel == rotation ? static_cast<int>(std::lround((key.time - clip.startTime) * clip.frameRate)) : -1);
+    }
+    return frames;
+  }
+  static std::vector<int> frames(int first, int last) {
+    std::vector<int> range;
+    for (int frame = first; frame <= last; ++frame) range.push_back(frame);
+    return range;
+  }
+  // The forearm's rotation keys, time and quaternion, flat.
+  std::vector<double> rotationKeys() {
+    std::vector<double> flat;
+    for (const RotationKey& key : document().currentClip()->findTrack(forearm)->rotation.keys()) {
+      flat.push_back(key.time);
+      for (const float c : key.value.coeffs()) flat.push_back(c);
+    }
+    return flat;
+  }
+
+  int forearm = -1;
+  int rotationRow = -1;
+  KeyChannel rotation;
+};
+
+TEST_F(DenseDopeSheetTest, ADragFromAnUnselectedKeyBoxSelectsTheKeysItCrosses) {
+  // Every pixel of the row between frames 40 and 60 is on a key: a drag can only start on one.
+  for (double x = onRotationRow(40).x(); x <= onRotationRow(60).x(); x += 1.0)
+    ASSERT_FALSE(sheet().keysAt({x, onRotationRow(40).y()}).empty()) << "pixel " << x;
+  const std::vector<double> keysBefore = rotationKeys();
+  const int undoCount = document().undoStack()->count();
+  // From between frames 39 and 40 to between 60 and 61, across the row a little off its middle.
+  drag(Qt::LeftButton, onRotationRow(39.5) + QPointF(0.0, 3.0), onRotationRow(60.5) - QPointF(0.0, 2.0));
+  EXPECT_EQ(selectedFrames(), frames(40, 60));
+  EXPECT_EQ(document().undoStack()->count(), undoCount) << "nothing moved";
+  EXPECT_TRUE(rotationKeys() == keysBefore);
+
+  // A Shift drag from an unselected key adds its box to the selection.
+  drag(Qt::LeftButton, onRotationRow(99.5), onRotationRow(102.5), Qt::ShiftModifier);
+  std::vector<int> expected = frames(40, 60);
+  for (const int frame : frames(100, 102)) expected.push_back(frame);
+  EXPECT_EQ(selectedFrames(), expected);
+  EXPECT_EQ(document().undoStack()->count(), undoCount);
+}
+
+TEST_F(DenseDopeSheetTest, AClickSelectsAKeyAndADragOnASelectedKeyMovesTheSelection) {
+  const Clip before = *document().currentClip();
+  click(onRotationRow(50));
+  EXPECT_EQ(selectedFrames(), std::vector<int>{50});
+  drag(Qt::LeftButton, onRotationRow(39.5), onRotationRow(60.5));
+  ASSERT_EQ(selectedFrames(), frames(40, 60));
+  // A click without a drag on one of the selected keys selects it alone; Shift+click adds.
+  click(onRotationRow(45));
+  EXPECT_EQ(selectedFrames(), std::vector<int>{45});
+  click(onRotationRow(47), Qt::ShiftModifier);
+  ASSERT_EQ(selectedFrames(), (std::vector<int>{45, 47}));
+  const int undoCount = document().undoStack()->count();
+
+  // Grabbing a selected key moves every selected key, five frames here, as one step.
+  drag(Qt::LeftButton, onRotationRow(47), onRotationRow(52.2));
+  ASSERT_EQ(document().undoStack()->count(), undoCount + 1);
+  EXPECT_EQ(document().undoStack()->command(undoCount)->text(), QStringLiteral("Move Keys"));
+  EXPECT_EQ(selectedFrames(), (std::vector<int>{50, 52}));
+  const RotationTrack& moved = document().currentClip()->findTrack(forearm)->rotation;
+  const RotationTrack& original = before.findTrack(forearm)->rotation;
+  EXPECT_TRUE(moved.evaluate(before.timeOf(50)).isApprox(original.evaluate(before.timeOf(45)), 1e-6f));
+  EXPECT_TRUE(moved.evaluate(before.timeOf(52)).isApprox(original.evaluate(before.timeOf(47)), 1e-6f));
+}
+
+TEST_F(DenseDopeSheetTest, ALoneSelectedKeyIsDrawnOverItsNeighbours) {
+  click(onRotationRow(200));
+  ASSERT_EQ(selectedFrames(), std::vector<int>{200});
+  const QImage image = sheet().grab().toImage();
+  const QPoint centre = (onRotationRow(200) * image.devicePixelRatio()).toPoint();
+  EXPECT_EQ(image.pixelColor(centre).name(), QColor(255, 170, 60).name()) << "the selected key's colour";
+}
+
+TEST_F(DenseDopeSheetTest, UndoAndRedoOfAKeyEditSelectTheKeysWhereTheyAre) {
+  const std::vector<double> keysBefore = rotationKeys();
+  drag(Qt::LeftButton, onRotationRow(39.5), onRotationRow(60.5));
+  ASSERT_EQ(selectedFrames(), frames(40, 60));
+  drag(Qt::LeftButton, onRotationRow(50), onRotationRow(55.2));
+  ASSERT_EQ(selectedFrames(), frames(45, 65));
+  const std::vector<double> keysMoved = rotationKeys();
+  ASSERT_EQ(QApplication::focusWidget(), &sheet());
+
+  // Ctrl+Z puts the keys back and selects them there, not on the frames they had moved to.
+  press(Qt::Key_Z, Qt::ControlModifier);
+  EXPECT_TRUE(rotationKeys() == keysBefore);
+  EXPECT_EQ(selectedFrames(), frames(40, 60));
+  press(Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+  EXPECT_TRUE(rotationKeys() == keysMoved);
+  EXPECT_EQ(selectedFrames(), frames(45, 65));
+
+  // Deleted keys come back selected.
+  press(Qt::Key_Delete);
+  EXPECT_TRUE(selectedFrames().empty());
+  press(Qt::Key_Z, Qt::ControlModifier);
+  EXPECT_TRUE(rotationKeys() == keysMoved);
+  EXPECT_EQ(selectedFrames(), frames(45, 65));
+  // Back past both edits with the History's steps, then forward again.
+  document().undoStack()->setIndex(document().undoStack()->index() - 1);
+  EXPECT_EQ(selectedFrames(), frames(40, 60));
+  document().undoStack()->setIndex(document().undoStack()->count());
+  EXPECT_TRUE(selectedFrames().empty()) << "the delete redone";
+}
+
+// Every visible field and label of the Properties panel, for stale values.
+struct PanelText {
+  QStringList fields;
+  QStringList labels;
+};
+PanelText panelText(const PropertiesDock& dock) {
+  PanelText text;
+  for (const QAbstractSpinBox* box : dock.findChildren<QAbstractSpinBox*>()) {
+    if (box->isVisibleTo(&dock)) text.fields << box->text();
+  }
+  for (const QLabel* label : dock.findChildren<QLabel*>()) {
+    if (label->isVisibleTo(&dock)) text.labels << label->text();
+  }
+  return text;
+}
+
+// What the Bake dialog shows of the last foot-skate cleanup when it opens (hidden: empty).
+QString bakeDialogLastCleanup(MainWindow& window) {
+  QString shown;
+  QTimer::singleShot(0, &window, [&] {
+    auto* dialog = window.findChild<BakeDialog*>();
+    if (!dialog) return;
+    if (dialog->lastCleanup()->isVisibleTo(dialog)) shown = dialog->lastCleanup()->text();
+    dialog->reject();
+  });
+  window.findChild<QAction*>(QStringLiteral("actionBake"))->trigger();
+  return shown;
+}
+
+// Not shown (see ExportAndBakeSayWhatTheyDidAndANewFileClearsIt).
+TEST(ErgonomicsPanels, AnotherFileOrNoSelectionLeavesNoStaleValuesInThePanels) {
+  MainWindow window;
+  window.setUnsavedChangesPrompt([] { return MainWindow::UnsavedChoice::Discard; });
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+  Document& document = *window.document();
+  const PropertiesDock& properties = *window.propertiesDock();
+  document.setFrame(30);
+  document.setSelectedJoints({document.scene().skeleton.findJoint("LeftForeArm")});
+  PanelText shown = panelText(properties);
+  ASSERT_TRUE(shown.labels.contains(QStringLiteral("LeftForeArm")));
+  ASSERT_FALSE(shown.fields.isEmpty());
+  for (const QString& field : shown.fields) EXPECT_FALSE(field.isEmpty());
+  ProjectBakeSettings settings;
+  settings.firstFrame = 0;
+  settings.lastFrame = 30;
+  settings.detectContacts = true;
+  ASSERT_TRUE(window.bake(settings));
+  ASSERT_FALSE(bakeDialogLastCleanup(window).isEmpty()) << "the cleanup of this file is listed";
+
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/CesiumMan/CesiumMan.glb"))));
+  shown = panelText(properties);
+  EXPECT_FALSE(shown.labels.contains(QStringLiteral("LeftForeArm")));
+  for (const QString& field : shown.fields) EXPECT_TRUE(field.isEmpty()) << field.toStdString();
+  EXPECT_TRUE(bakeDialogLastCleanup(window).isEmpty()) << "no cleanup of the previous file";
+
+  // A joint of the new file fills the fields; deselecting empties them again.
+  const int joint = document.scene().skeleton.jointCount() / 2;
+  document.setSelectedJoints({joint});
+  shown = panelText(properties);
+  EXPECT_TRUE(shown.labels.contains(QString::fromStdString(document.scene().skeleton.name(joint))));
+  for (const QString& field : shown.fields) EXPECT_FALSE(field.isEmpty());
+  document.setSelectedJoints({});
+  shown = panelText(properties);
+  EXPECT_FALSE(shown.labels.contains(QString::fromStdString(document.scene().skeleton.name(joint))));
+  for (const QString& field : shown.fields) EXPECT_TRUE(field.isEmpty()) << field.toStdString();
+}
+
+// Hovering a menu item sends its status tip to the window (QMenu sends it to the widget the
+// menu was opened from, here the menu bar): an empty one for nearly every item.
+TEST(ErgonomicsFeedback, TheExportSummaryOutlastsHoveringTheMenus) {
+  MainWindow window;
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  const QString path =
+      QDir::temp().filePath(QStringLiteral("articula_ergonomics_tip_%1.glb").arg(QCoreApplication::applicationPid()));
+  ASSERT_TRUE(window.exportGltfTo(path));
+  QFile::remove(path);
+  const QString summary = window.statusBar()->currentMessage();
+  ASSERT_TRUE(summary.contains(QFileInfo(path).fileName())) << summary.toStdString();
+
+  // Every item of every menu, as the pointer goes down them.
+  for (QAction* title : window.menuBar()->actions()) {
+    ASSERT_NE(title->menu(), nullptr);
+    for (QAction* item : title->menu()->actions()) {
+      item->showStatusText(window.menuBar());
+      if (item->statusTip().isEmpty()) {
+        EXPECT_EQ(window.statusBar()->currentMessage(), summary) << item->text().toStdString();
+      }
+    }
+  }
+  // A tip that says something is shown while its item is hovered; the summary comes back after.
+  QAction tipped(QStringLiteral("Tipped"));
+  tipped.setStatusTip(QStringLiteral("What this item does"));
+  tipped.showStatusText(window.menuBar());
+  EXPECT_EQ(window.statusBar()->currentMessage(), QStringLiteral("What this item does"));
+  QAction plain(QStringLiteral("Plain"));
+  plain.showStatusText(window.menuBar());
+  EXPECT_EQ(window.statusBar()->currentMessage(), summary);
+
+  // Only a new file ends it.
+  window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  plain.showStatusText(window.menuBar());
+  EXPECT_TRUE(window.statusBar()->currentMessage().isEmpty());
 }
 
 }  // namespace

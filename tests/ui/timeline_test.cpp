@@ -117,6 +117,8 @@ TEST_F(TimelineTest, DraggingADiamondMovesItsKeysByWholeFramesInOneUndoStep) {
   // Three and a bit frames to the right: snapped to three.
   const QPointF to = from + QPointF(3.3 * timeline.axis().pixelsPerFrame(), 0.0);
   const int stackBefore = document.undoStack()->count();
+  // A click selects the key, a drag on it moves it.
+  QTest::mouseClick(&sheet(), Qt::LeftButton, Qt::NoModifier, from.toPoint());
   drag(from, to);
   EXPECT_EQ(document.undoStack()->count(), stackBefore + 1);
   const auto& keys = contactLeft().keys();
@@ -138,6 +140,7 @@ TEST_F(TimelineTest, ASummaryDiamondMovesEveryChannelKeyedAtItsTime) {
   const Clip before = *document.currentClip();
   const double time = keyTimes(before, {KeyChannel::Kind::Rotation, hips, 0, {}}).at(1);
   const QPointF from = sheet().keyPosition(0, time);
+  QTest::mouseClick(&sheet(), Qt::LeftButton, Qt::NoModifier, from.toPoint());
   drag(from, from + QPointF(2.0 * timeline.axis().pixelsPerFrame(), 0.0));
   const double moved = time + 2.0 / before.frameRate;
   for (const KeyChannel& channel : sheet().rows().front().channels) {

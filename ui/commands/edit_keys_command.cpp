@@ -24,6 +24,17 @@ Clip EditKeysCommand::exchange(Clip keys) {
                                     : document()->swapClipPart({}, mClipIndex, std::move(keys));
 }
 
+void EditKeysCommand::redo() {
+  ChangeValue::redo();
+  if (mPushed && mSelectionRestore) mSelectionRestore(false);
+  mPushed = true;
+}
+
+void EditKeysCommand::undo() {
+  ChangeValue::undo();
+  if (mSelectionRestore) mSelectionRestore(true);
+}
+
 int EditKeysCommand::id() const { return kEditKeysCommandId; }
 
 bool EditKeysCommand::mergeWith(const QUndoCommand* other) {

@@ -1,6 +1,9 @@
 #pragma once
 #include <QString>
 
+#include <functional>
+#include <utility>
+
 #include "core/anim/clip.h"
 #include "ui/commands/change_value.h"
 
@@ -25,6 +28,16 @@ class EditKeysCommand : public ChangeValue<Clip> {
 
   Scope scope() const { return mScope; }
 
+  // Puts back the key selection that goes with the keys, in the view that made the edit:
+  // called with true after each undo, with false after each redo that follows an undo (on
+  // the push the view selects for itself). The first of a drag's merged commands keeps its
+  // own, so undoing the drag selects the keys where the drag found them.
+  using SelectionRestore = std::function<void(bool undone)>;
+  void setSelectionRestore(SelectionRestore restore) { mSelectionRestore = std::move(restore); }
+
+  void redo() override;
+  void undo() override;
+
   int id() const override;
   bool mergeWith(const QUndoCommand* other) override;
 
@@ -34,6 +47,8 @@ class EditKeysCommand : public ChangeValue<Clip> {
 
   const int mClipIndex;
   const Scope mScope;
+  SelectionRestore mSelectionRestore;
+  bool mPushed = false;  // the first redo is the push
 };
 
 }  // namespace articula::ui

@@ -18,6 +18,9 @@ namespace {
 // Half the width of a diamond, and how far from its centre a click still hits it (pixels).
 constexpr double kDiamondRadius = 5.0;
 constexpr double kHitRadius = 6.0;
+// How far the mouse may wander during a click (pixels). Less than Qt's drag distance (10):
+// on a zoomed-out take three frames are ten pixels, and a box over them is no click.
+constexpr double kClickSlop = 3.0;
 
 std::vector<KeyChannel> allChannels(const std::vector<DopeSheet::Row>& rows) {
   std::vector<KeyChannel> channels;
@@ -192,8 +195,12 @@ std::vector<KeyRef> DopeSheet::keysAt(const QPointF& position) const {
 std::vector<KeyRef> DopeSheet::keysInside(const QRectF& rect) const {
   std::vector<KeyRef> keys;
   for (std::size_t row = 0; row < mRows.size(); ++row) {
+    // Every row the box touches: a drag along a row need not cross its diamonds' centres.
+    const double rowTop = static_cast<double>(row) * kRowHeight;
+    if (rowTop > rect.bottom() || rowTop + kRowHeight <= rect.top()) continue;
     for (const Diamond& diamond : rowDiamonds(mRows[row])) {
-      if (!rect.contains(keyPosition(static_cast<int>(row), diamond.time))) continue;
+      const double x = mAxis->timeToPixel(diamond.time);
+      if (x < rect.left() || x > rect.right()) continue;
       keys.insert(keys.end(), diamond.keys.begin(), diamond.keys.end());
     }
   }
@@ -227,38 +234,50 @@ void DopeSheet::paintEvent(QPaintEvent*) {
   painter.setClipRect(QRectF(kLabelWidth, 0, width() - kLabelWidth, height()));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setPen(QPen(QColor(20, 20, 22), 1.0));
-  for (std::size_t index = 0; index < mRows.size(); ++index) {
-    const Row& row = mRows[index];
-    const double radius = row.depth == 0 ? kDiamondRadius + 1.0 : kDiamondRadius;
-    // A long clip zoomed out puts several diamonds on one pixel: one drawn there in the same
-    // state looks the same as all of them, at a fraction of the antialiased fills.
-    std::optional<double> lastX;
-    bool lastSelected = false;
-    for (const Diamond& diamond : rowDiamonds(row)) {
-      const QPointF centre = keyPosition(static_cast<int>(index), diamond.time);
-      // A zoomed axis leaves most of a long clip's diamonds outside the widget.
-      if (centre.x() < kLabelWidth - radius || centre.x() > width() + radius) continue;
-      const bool selected = std::all_of(diamond.keys.begin(), diamond.keys.end(),
-                                        [this](const KeyRef& key) { return isKeySelected(key); });
-      if (lastX && std::abs(centre.x() - *lastX) < 1.0 && selected == lastSelected) continue;
-      lastX = centre.x();
-      lastSelected = selected;
-      const QPointF shape[] = {centre + QPointF(0, -radius), centre + QPointF(radius, 0), centre + QPointF(0, radius),
-                               centre + QPointF(-radius, 0)};
-      painter.setBrush(selected         ? QColor(255, 170, 60)
-                       : row.depth == 0 ? QColor(200, 200, 205)
-                                        : QColor(170, 175, 185));
-      painter.drawPolygon(shape, 4);
-    }
-  }
+  for (std::size_t index = 0; index < mRows.size(); ++index) paintDiamonds(painter, static_cast<int>(index));
   // Playhead, on the same axis as the ruler above.
   const double x = mAxis->timeToPixel(mDocument->time());
   painter.setPen(QPen(QColor(86, 156, 255), 2.0));
   painter.drawLine(QPointF(x, 0), QPointF(x, height()));
-  if (mGesture == Gesture::BoxSelect) {
+  if (mGesture == Gesture::BoxSelect && movedPastClick()) {
     painter.setPen(QPen(QColor(255, 255, 255, 160), 1.0, Qt::DashLine));
     painter.setBrush(QColor(255, 255, 255, 30));
-    painter.drawRect(QRectF(mPressPosition, mCurrentPosition).normalized());
+    painter.drawRect(boxRect());
+  }
+}
+
+void DopeSheet::paintDiamonds(QPainter& painter, int rowIndex) const {
+  const Row& row = mRows[static_cast<std::size_t>(rowIndex)];
+  const double radius = row.depth == 0 ? kDiamondRadius + 1.0 : kDiamondRadius;
+  struct Shown {
+    QPointF centre;
+    bool selected = false;
+  };
+  std::vector<Shown> shown;
+  for (const Diamond& diamond : rowDiamonds(row)) {
+    const QPointF centre = keyPosition(rowIndex, diamond.time);
+    // A zoomed axis leaves most of a long clip's diamonds outside the widget.
+    if (centre.x() < kLabelWidth - radius || centre.x() > width() + radius) continue;
+    shown.push_back({centre, std::all_of(diamond.keys.begin(), diamond.keys.end(),
+                                         [this](const KeyRef& key) { return isKeySelected(key); })});
+  }
+  // Selected diamonds last: zoomed out, a lone selected key of a take keyed on every frame
+  // would be hidden under its neighbours.
+  for (const bool selectedPass : {false, true}) {
+    painter.setBrush(selectedPass     ? QColor(255, 170, 60)
+                     : row.depth == 0 ? QColor(200, 200, 205)
+                                      : QColor(170, 175, 185));
+    // A long clip zoomed out puts several diamonds on one pixel: one drawn there looks the
+    // same as all of them, at a fraction of the antialiased fills.
+    std::optional<double> lastX;
+    for (const Shown& diamond : shown) {
+      if (diamond.selected != selectedPass || (lastX && std::abs(diamond.centre.x() - *lastX) < 1.0)) continue;
+      lastX = diamond.centre.x();
+      const QPointF& centre = diamond.centre;
+      const QPointF shape[] = {centre + QPointF(0, -radius), centre + QPointF(radius, 0), centre + QPointF(0, radius),
+                               centre + QPointF(-radius, 0)};
+      painter.drawPolygon(shape, 4);
+    }
   }
 }
 
@@ -267,32 +286,38 @@ void DopeSheet::mousePressEvent(QMouseEvent* event) {
   mPressPosition = event->position();
   mCurrentPosition = mPressPosition;
   const bool extend = event->modifiers() & Qt::ShiftModifier;
-  // Ctrl starts a box from anywhere: on a baked clip a key sits under every pixel of a row.
+  // Ctrl starts a box from anywhere, also on a selected key.
   const std::vector<KeyRef> hit =
       event->modifiers() & Qt::ControlModifier ? std::vector<KeyRef>{} : keysAt(mPressPosition);
-  if (hit.empty()) {
-    mGesture = Gesture::BoxSelect;
-    mSelectionBeforeBox = extend ? selectedKeys() : std::vector<KeyRef>{};
-    if (!extend) setSelectedKeys({});
-    return;
-  }
   const bool hitSelected =
-      std::all_of(hit.begin(), hit.end(), [this](const KeyRef& key) { return isKeySelected(key); });
-  if (extend) {
-    std::vector<KeyRef> keys = selectedKeys();
-    if (hitSelected) {
-      std::erase_if(keys, [&](const KeyRef& key) { return std::find(hit.begin(), hit.end(), key) != hit.end(); });
-    } else {
-      keys.insert(keys.end(), hit.begin(), hit.end());
-    }
-    setSelectedKeys(std::move(keys));
-    mGesture = Gesture::None;
+      !hit.empty() && std::all_of(hit.begin(), hit.end(), [this](const KeyRef& key) { return isKeySelected(key); });
+  // A drag on a selected key moves the selection; anywhere else it draws a box (Maya's and
+  // Blender's dope sheets): on mocap a key sits under every pixel of a row, so a box that
+  // could only start off the keys could not start at all.
+  if (hitSelected && !extend) {
+    mGesture = Gesture::MoveKeys;
+    mGrabbedKeys = hit;
+    mGrabbedTime = hit.front().time;
+    beginKeyDrag();
     return;
   }
-  if (!hitSelected) setSelectedKeys(hit);
-  mGesture = Gesture::MoveKeys;
-  mGrabbedTime = hit.front().time;
-  beginKeyDrag();
+  // The press selects what it hits (Shift toggles it): a click's selection. Once the mouse
+  // moves, a box replaces it (Shift: adds to the selection from before the press).
+  mSelectionBeforeBox = extend ? selectedKeys() : std::vector<KeyRef>{};
+  std::vector<KeyRef> keys = mSelectionBeforeBox;
+  if (hitSelected) {
+    std::erase_if(keys, [&](const KeyRef& key) { return std::find(hit.begin(), hit.end(), key) != hit.end(); });
+  } else {
+    keys.insert(keys.end(), hit.begin(), hit.end());
+  }
+  setSelectedKeys(std::move(keys));
+  mGesture = Gesture::BoxSelect;
+}
+
+QRectF DopeSheet::boxRect() const { return QRectF(mPressPosition, mCurrentPosition).normalized(); }
+
+bool DopeSheet::movedPastClick() const {
+  return (mCurrentPosition - mPressPosition).manhattanLength() > kClickSlop;
 }
 
 void DopeSheet::mouseMoveEvent(QMouseEvent* event) {
@@ -302,9 +327,9 @@ void DopeSheet::mouseMoveEvent(QMouseEvent* event) {
     if (!start) return;
     const double offset = mAxis->pixelToTime(mCurrentPosition.x()) - mAxis->pixelToTime(mPressPosition.x());
     dragSelectedKeysBy(frameSnappedOffset(*start, mGrabbedTime, offset));
-  } else if (mGesture == Gesture::BoxSelect) {
+  } else if (mGesture == Gesture::BoxSelect && movedPastClick()) {
     std::vector<KeyRef> keys = mSelectionBeforeBox;
-    const std::vector<KeyRef> inside = keysInside(QRectF(mPressPosition, mCurrentPosition).normalized());
+    const std::vector<KeyRef> inside = keysInside(boxRect());
     keys.insert(keys.end(), inside.begin(), inside.end());
     setSelectedKeys(std::move(keys));
     update();
@@ -313,8 +338,13 @@ void DopeSheet::mouseMoveEvent(QMouseEvent* event) {
 
 void DopeSheet::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return QWidget::mouseReleaseEvent(event);
-  if (mGesture == Gesture::MoveKeys) endKeyDrag();
+  if (mGesture == Gesture::MoveKeys) {
+    // A click on a selected key, without a drag, selects that key alone.
+    if (!dragHasMoved() && !movedPastClick()) setSelectedKeys(mGrabbedKeys);
+    endKeyDrag();
+  }
   mGesture = Gesture::None;
+  mGrabbedKeys.clear();
   mSelectionBeforeBox.clear();
   update();
 }

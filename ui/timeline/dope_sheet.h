@@ -7,6 +7,8 @@
 #include "ui/timeline/key_channel.h"
 #include "ui/timeline/key_view.h"
 
+class QPainter;
+
 namespace articula::ui {
 
 class Document;
@@ -16,10 +18,12 @@ struct ChangeEvent;
 // Keys of the current clip as diamonds, one row per channel group: a summary row, then for
 // each selected joint its translation, rotation and scale rows, then one row per named
 // curve (stride curves `contact.*`). A diamond stands for every key of its row at that time.
-// Click selects (Shift adds), dragging on empty space of the rows (or anywhere with Ctrl)
-// box-selects, dragging a diamond moves the selected keys by whole frames as one undo step;
-// Delete, Ctrl+C, Ctrl+V. Scrubbing is the ruler's. Times map to pixels through the TimeAxis
-// shared with the ruler above it (whose wheel zoom and middle-drag pan work here too).
+// Click selects (Shift toggles); a drag that starts on a selected diamond moves the selected
+// keys by whole frames as one undo step, any other drag (on an unselected diamond, on empty
+// space, anywhere with Ctrl) box-selects the keys of the rows it touches, as in Maya's and
+// Blender's dope sheets; Delete, Ctrl+C, Ctrl+V. Scrubbing is the ruler's. Times map to
+// pixels through the TimeAxis shared with the ruler above it (whose wheel zoom and
+// middle-drag pan work here too).
 class DopeSheet : public QWidget, public KeyView {
   Q_OBJECT
 
@@ -66,6 +70,10 @@ class DopeSheet : public QWidget, public KeyView {
   // row has thousands: looking each diamond's keys up again would be quadratic).
   std::vector<Diamond> rowDiamonds(const Row& row) const;
   int rowAt(double y) const;
+  void paintDiamonds(QPainter& painter, int rowIndex) const;
+  QRectF boxRect() const;
+  // Whether the mouse has gone farther from the press than a click's jitter.
+  bool movedPastClick() const;
 
   Document* const mDocument;
   const TimeAxis* const mAxis;
@@ -75,6 +83,7 @@ class DopeSheet : public QWidget, public KeyView {
   QPointF mPressPosition;
   QPointF mCurrentPosition;
   double mGrabbedTime = 0.0;
+  std::vector<KeyRef> mGrabbedKeys;  // the diamond a move started on
   std::vector<KeyRef> mSelectionBeforeBox;
 };
 

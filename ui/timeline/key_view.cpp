@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <utility>
 
 #include "ui/commands/edit_keys_command.h"
 #include "ui/document/document.h"
@@ -44,8 +46,9 @@ void KeyView::setSelectedKeys(std::vector<KeyRef> keys) {
 void KeyView::deleteSelectedKeys() {
   const Clip* clip = mDocument->currentClip();
   if (!clip || mSelectedKeys.empty()) return;
-  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
-                                                   deletedKeys(*clip, mSelectedKeys), tr("Delete Keys")));
+  pushKeyEdit(
+      new EditKeysCommand(mDocument, mDocument->currentClipIndex(), deletedKeys(*clip, mSelectedKeys), tr("Delete Keys")),
+      mSelectedKeys);
   setSelectedKeys({});
 }
 
@@ -62,8 +65,8 @@ void KeyView::pasteKeys() {
   if (!clip || keyClipboard().empty()) return;
   std::vector<KeyRef> pasted;
   Clip edited = pastedKeys(*clip, keyClipboard(), mDocument->time(), &pasted);
-  mDocument->undoStack()->push(
-      new EditKeysCommand(mDocument, mDocument->currentClipIndex(), std::move(edited), tr("Paste Keys")));
+  pushKeyEdit(new EditKeysCommand(mDocument, mDocument->currentClipIndex(), std::move(edited), tr("Paste Keys")),
+              mSelectedKeys);
   setSelectedKeys(std::move(pasted));
 }
 
@@ -93,6 +96,19 @@ void KeyView::dragToPart(Clip part, const QString& text) {
   auto* command = new EditKeysCommand(mDocument, mDocument->currentClipIndex(), EditKeysCommand::Scope::Part,
                                       std::move(part), text);
   command->setMergeable(std::exchange(mMergeUndo, true));
+  pushKeyEdit(command, mDragStartSelection);
+}
+
+void KeyView::pushKeyEdit(EditKeysCommand* command, std::vector<KeyRef> selectionBefore) {
+  command->setSelectionRestore([view = std::weak_ptr<KeyView* const>(mSelf), clip = mDocument->currentClipIndex(),
+                                before = std::move(selectionBefore), after = std::vector<KeyRef>()](bool undone) mutable {
+    const std::shared_ptr<KeyView* const> alive = view.lock();
+    // A view showing another clip keeps its own selection: these keys are not in it.
+    if (!alive || (*alive)->mDocument->currentClipIndex() != clip) return;
+    KeyView& self = **alive;
+    if (undone) after = self.selectedKeys();
+    self.setSelectedKeys(undone ? before : after);
+  });
   mDocument->undoStack()->push(command);
 }
 

@@ -6,6 +6,7 @@
 class QEvent;
 class QWidget;
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -16,6 +17,7 @@ class QWidget;
 namespace articula::ui {
 
 class Document;
+class EditKeysCommand;
 
 // What the dope sheet and the curve editor have in common (Olive's KeyframeView, which
 // CurveView extends): the key selection, delete / copy / paste, and drags that become one
@@ -69,7 +71,13 @@ class KeyView {
   Document* keyDocument() const { return mDocument; }
 
  private:
+  // Pushes a key edit whose undo selects `selectionBefore` here again, and whose redo after
+  // an undo the keys selected when it was undone.
+  void pushKeyEdit(EditKeysCommand* command, std::vector<KeyRef> selectionBefore);
+
   Document* const mDocument;
+  // What the commands of this view hold to restore its selection: they may outlive it.
+  const std::shared_ptr<KeyView* const> mSelf = std::make_shared<KeyView* const>(this);
   std::vector<KeyRef> mSelectedKeys;
   std::optional<Clip> mDragStartPart;
   std::vector<KeyRef> mDragStartSelection;

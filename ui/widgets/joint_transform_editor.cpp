@@ -113,7 +113,12 @@ void JointTransformEditor::showJoint() {
   }
   mJointLabel->setText(mJoint >= 0 ? QString::fromStdString(mDocument->scene().skeleton.name(mJoint))
                                    : tr("No joint selected"));
-  for (QDoubleSpinBox* box : mSpinBoxes) box->setEnabled(mJoint >= 0);
+  for (QDoubleSpinBox* box : mSpinBoxes) {
+    box->setEnabled(mJoint >= 0);
+    // Without a joint the fields are blank: values left there belong to a joint no longer
+    // shown, perhaps of the file opened before.
+    if (mJoint < 0) box->clear();
+  }
   mOrderBox->setEnabled(mJoint >= 0);
   refreshValues();
 }

@@ -47,7 +47,7 @@ class JointTransformEditor : public QWidget {
 
   explicit JointTransformEditor(Document* document, QWidget* parent = nullptr);
 
-  // Joint shown, -1 when nothing is selected (then every field is disabled).
+  // Joint shown, -1 when nothing is selected (then every field is disabled and blank).
   int joint() const { return mJoint; }
   QDoubleSpinBox* spinBox(Field field) const { return mSpinBoxes[static_cast<std::size_t>(field)]; }
   QComboBox* rotationOrderBox() const { return mOrderBox; }
