@@ -23,9 +23,8 @@ bool inSkeleton(const HumanoidMap& map, const Skeleton& skeleton) {
   for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm})
     joints.insert(joints.end(), {arm->clavicle, arm->upperArm, arm->forearm, arm->hand});
   joints.insert(joints.end(), map.spine.begin(), map.spine.end());
-  const bool required = map.hips >= 0 && map.leftLeg.thigh >= 0 && map.rightLeg.thigh >= 0 &&
-                        map.leftLeg.knee >= 0 && map.rightLeg.knee >= 0 && map.leftLeg.legTip >= 0 &&
-                        map.rightLeg.legTip >= 0 && map.chest >= 0;
+  const bool required = map.hips >= 0 && map.leftLeg.thigh >= 0 && map.rightLeg.thigh >= 0 && map.leftLeg.knee >= 0 &&
+                        map.rightLeg.knee >= 0 && map.leftLeg.legTip >= 0 && map.rightLeg.legTip >= 0 && map.chest >= 0;
   return required && std::all_of(joints.begin(), joints.end(), valid);
 }
 
@@ -38,6 +37,7 @@ struct Characters {
   std::vector<Quat> targetReferenceModel;  // its model rotations
   std::vector<Affine> targetReferenceMatrices;
   std::vector<Quat> sourceRestModel;
+  std::vector<MappedBone> bones;  // aimed on every frame as the source's point
   // Each character's floor, as the point of it below the model origin: the source's where
   // its feet go lowest in the clip, the target's where they stand at rest. The hips keep
   // their place over the floor, scaled.
@@ -73,6 +73,7 @@ Characters readCharacters(const RetargetJob& job) {
   c.targetReferenceModel = modelRotations(target, c.targetReference);
   c.targetReferenceMatrices = localToModel(target, c.targetReference);
   c.sourceRestModel = modelRotations(source, source.restPose());
+  c.bones = longBones(source, *job.sourceMap, target, *job.targetMap);
   c.sourceFloor = sourceFrame.col(1) * sourceFloorHeight(job, sourceFrame.col(1));
   c.targetFloor = targetFrame.col(1) * lowestFootHeight(*job.targetMap, targetRest, targetFrame.col(1));
   return c;
@@ -107,9 +108,11 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
   // Each mapped target joint turns in model space as its source joint turned from rest.
   std::vector<std::optional<Quat>> wanted(static_cast<std::size_t>(target.jointCount()));
   for (const auto& [s, t] : c.pairs) {
-    const Quat turnSource = sourceModel[static_cast<std::size_t>(s)] * c.sourceRestModel[static_cast<std::size_t>(s)].conjugate();
+    const Quat turnSource =
+        sourceModel[static_cast<std::size_t>(s)] * c.sourceRestModel[static_cast<std::size_t>(s)].conjugate();
     const Quat turnTarget = c.sourceToTarget * turnSource * c.sourceToTarget.conjugate();
-    wanted[static_cast<std::size_t>(t)] = (turnTarget * c.targetReferenceModel[static_cast<std::size_t>(t)]).normalized();
+    wanted[static_cast<std::size_t>(t)] =
+        (turnTarget * c.targetReferenceModel[static_cast<std::size_t>(t)]).normalized();
   }
   targetLocal = c.targetReference;
   std::vector<Quat> targetModel(targetLocal.size());
@@ -120,16 +123,24 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
     if (wanted[i]) targetLocal[i].rotation = (parentModel.conjugate() * *wanted[i]).normalized();
     targetModel[i] = parentModel * targetLocal[i].rotation;
   }
+  // Each bone then points as the source's: a chain with joints the map leaves out (CMU's
+  // Neck1 between Neck and Head, a spine of four joints on one of three) bends in them too.
+  const std::vector<Affine> sourcePositions = localToModel(source, sourceLocal);
+  for (const MappedBone& bone : c.bones) {
+    const Vec3 sourceDir = sourcePositions[static_cast<std::size_t>(bone.sourceTo)].translation() -
+                           sourcePositions[static_cast<std::size_t>(bone.sourceFrom)].translation();
+    aimBone(target, targetLocal, bone, c.sourceToTarget * sourceDir);
+  }
   // The hips stand over the floor as the source's do, scaled by the legs; the joints above
   // them do not move.
-  const std::vector<Affine> sourcePositions = localToModel(source, sourceLocal);
   const int sourceHips = job.sourceMap->hips;
   const int targetHips = job.targetMap->hips;
   const Vec3 fromFloor = sourcePositions[static_cast<std::size_t>(sourceHips)].translation() - c.sourceFloor;
   const Vec3 hipsModel = c.targetFloor + c.travelScale * (c.sourceToTarget * fromFloor);
   const int hipsParent = target.parent(targetHips);
   targetLocal[static_cast<std::size_t>(targetHips)].translation =
-      hipsParent == kNoParent ? hipsModel : c.targetReferenceMatrices[static_cast<std::size_t>(hipsParent)].inverse() * hipsModel;
+      hipsParent == kNoParent ? hipsModel
+                              : c.targetReferenceMatrices[static_cast<std::size_t>(hipsParent)].inverse() * hipsModel;
   // A foot beside its leg (an IK bone) goes to the shin's tail. Neither foot is above a
   // shin, so one pass of FK serves both.
   const bool footBeside = job.targetMap->leftLeg.footBesideLeg() || job.targetMap->rightLeg.footBesideLeg();
@@ -177,7 +188,8 @@ std::vector<std::pair<int, int>> pairRoles(const HumanoidMap& source, const Huma
   // source's may meet the neck).
   std::vector<std::pair<int, int>> unique;
   for (const auto& pair : pairs) {
-    const bool taken = std::any_of(unique.begin(), unique.end(), [&](const auto& u) { return u.second == pair.second; });
+    const bool taken =
+        std::any_of(unique.begin(), unique.end(), [&](const auto& u) { return u.second == pair.second; });
     if (!taken) unique.push_back(pair);
   }
   return unique;
@@ -194,8 +206,10 @@ std::optional<std::string> RetargetJob::validate() const {
   if (!inSkeleton(*targetMap, *targetSkeleton)) return std::string("retarget: the target's humanoid map is incomplete");
   const float sourceLegs = legLength(*sourceMap, localToModel(*sourceSkeleton, sourceSkeleton->restPose()));
   const float targetLegs = legLength(*targetMap, localToModel(*targetSkeleton, targetSkeleton->restPose()));
-  if (!(sourceLegs > 0.0f) || !std::isfinite(sourceLegs)) return std::string("retarget: the source's legs have no length");
-  if (!(targetLegs > 0.0f) || !std::isfinite(targetLegs)) return std::string("retarget: the target's legs have no length");
+  if (!(sourceLegs > 0.0f) || !std::isfinite(sourceLegs))
+    return std::string("retarget: the source's legs have no length");
+  if (!(targetLegs > 0.0f) || !std::isfinite(targetLegs))
+    return std::string("retarget: the target's legs have no length");
   return std::nullopt;
 }
 
