@@ -80,7 +80,8 @@ float largestLimbAngle(const Skeleton& source, const Clip& clip, const Skeleton&
   float worst = 0.0f;
   for (std::size_t f = 0; f < targetFrames.size(); ++f) {
     for (std::size_t b = 0; b < sourceBones.size(); ++b) {
-      const Vec3 s = toTarget * (at(sourceFrames[f], sourceBones[b].second) - at(sourceFrames[f], sourceBones[b].first));
+      const Vec3 s =
+          toTarget * (at(sourceFrames[f], sourceBones[b].second) - at(sourceFrames[f], sourceBones[b].first));
       const Vec3 t = at(targetFrames[f], targetBones[b].second) - at(targetFrames[f], targetBones[b].first);
       worst = std::max(worst, angleBetween(s, t));
     }
@@ -168,6 +169,62 @@ TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthAndLimbDirections) {
   EXPECT_EQ(out->frames, walk.frameCount());
   EXPECT_DOUBLE_EQ(out->frameRate, walk.frameRate);
   EXPECT_LT(largestLimbAngle(cmu->skeleton, walk, robot->skeleton, *out), 2.0f * kDegree);
+}
+
+// `skeleton` with every joint's local frame turned by its own rotation (`turns[j]`, in the
+// joint's frame) and its children's offsets and rotations compensated: the same shape at
+// rest and under the same motion, with different joint orientations and rolls, as two
+// tools rig one character. Model rotation j becomes model rotation j × turns[j].
+Skeleton withTurnedFrames(const Skeleton& skeleton, const std::vector<Quat>& turns) {
+  Skeleton out;
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    const int parent = skeleton.parent(j);
+    const Quat parentTurn = parent == kNoParent ? Quat::Identity() : turns[static_cast<std::size_t>(parent)];
+    Transform rest = skeleton.restLocal(j);
+    rest.translation = parentTurn.conjugate() * rest.translation;
+    rest.rotation = (parentTurn.conjugate() * rest.rotation * turns[static_cast<std::size_t>(j)]).normalized();
+    out.addJoint(skeleton.name(j), parent, rest, skeleton.kind(j));
+  }
+  return out;
+}
+
+// The angle of the rotation from `a` to `b`: direction and roll together.
+float rotationAngle(const Quat& a, const Quat& b) { return 2.0f * std::acos(std::min(1.0f, std::abs(a.dot(b)))); }
+
+// Issue 24: a target whose joints are oriented and rolled differently from the source's
+// plays the motion with every mapped bone pointing and rolled as the source's: its model
+// rotation is the source's times its own turn, on every frame.
+TEST(Retarget, DifferentJointOrientationsAndRollsKeepEveryBonesDirectionAndRoll) {
+  const Scene mannequin = makeMannequin();
+  const Clip& walk = mannequin.clips.front();
+  std::vector<Quat> turns;
+  for (int j = 0; j < mannequin.skeleton.jointCount(); ++j) {
+    // Arbitrary, large and different per joint.
+    const Vec3 axis = Vec3(std::sin(1.7f * j + 0.3f), std::cos(2.3f * j), 0.5f + std::sin(0.9f * j)).normalized();
+    turns.push_back(Quat(Eigen::AngleAxisf((40.0f + 23.0f * static_cast<float>(j % 7)) * kDegree, axis)));
+  }
+  const Skeleton turned = withTurnedFrames(mannequin.skeleton, turns);
+  auto out = retarget(mannequin.skeleton, walk, turned);
+  ASSERT_TRUE(out) << out.error();
+  const HumanoidMap sourceMap = *mapHumanoid(mannequin.skeleton);
+  const HumanoidMap targetMap = *mapHumanoid(turned);
+  const auto pairs = pairRoles(sourceMap, targetMap);
+  ASSERT_GE(pairs.size(), 20u);
+  const auto sourceFrames = sampleDense(mannequin.skeleton, walk, 0, walk.frameCount() - 1);
+  std::vector<Transform> sourcePose(mannequin.skeleton.restPose().begin(), mannequin.skeleton.restPose().end());
+  std::vector<Transform> targetPose(turned.restPose().begin(), turned.restPose().end());
+  float worst = 0.0f;
+  for (int f = 0; f < out->frames; ++f) {
+    sourceFrames.samplePose(f, sourcePose);
+    out->samplePose(f, targetPose);
+    const auto sourceModel = modelRotations(mannequin.skeleton, sourcePose);
+    const auto targetModel = modelRotations(turned, targetPose);
+    for (const auto& [s, t] : pairs) {
+      const Quat expected = sourceModel[static_cast<std::size_t>(s)] * turns[static_cast<std::size_t>(t)];
+      worst = std::max(worst, rotationAngle(expected, targetModel[static_cast<std::size_t>(t)]));
+    }
+  }
+  EXPECT_LT(worst, 0.5f * kDegree) << worst / kDegree << " degrees";
 }
 
 TEST(Retarget, BadInputIsRefusedWithAReason) {
