@@ -99,6 +99,7 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
   command->add_option("--tolerance", args.tolerance,
                       "Largest joint-position error of the reduced keys, in the character's units (default: 1 mm "
                       "for a character 1.75 m tall)");
+  command->add_option("--fps", args.fps, "Frame rate of the retargeted clips (default: the source's)");
   command->add_flag("--json", args.json, "Print one JSON object instead of the summary");
   return command;
 }
@@ -106,6 +107,7 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
 int runRetarget(const RetargetArgs& args) {
   if (!args.contacts.empty() && args.contacts != "detect")
     return fail("--contacts '" + args.contacts + "': expected detect");
+  if (args.fps && !(std::isfinite(*args.fps) && *args.fps > 0.0)) return fail("--fps must be a positive frame rate");
   auto source = loadWithWarnings(args.source);
   if (!source) return fail(source.error());
   auto character = loadWithWarnings(args.character);
@@ -126,8 +128,8 @@ int runRetarget(const RetargetArgs& args) {
   }
   nlohmann::json written = nlohmann::json::array();
   for (const Clip* clip : clips) {
-    auto retargeted =
-        retargetClip(*source, *sourceMap, *clip, *character, *characterMap, {tolerance, args.contacts == "detect"});
+    auto retargeted = retargetClip(*source, *sourceMap, *clip, *character, *characterMap,
+                                   {tolerance, args.contacts == "detect", args.fps.value_or(0.0)});
     if (!retargeted) return fail(args.source + ": clip '" + clip->name + "': " + retargeted.error());
     retargeted->name = uniqueClipName(character->clips, retargeted->name);
     nlohmann::json report{{"clip", retargeted->name},

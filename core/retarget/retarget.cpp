@@ -83,7 +83,7 @@ Characters readCharacters(const RetargetJob& job) {
 // foot beside its leg (translation too).
 DenseClip emptyTargetClip(const RetargetJob& job, const Characters& c) {
   DenseClip dense;
-  dense.frameRate = job.sourceClip->frameRate;
+  dense.frameRate = job.frameRate > 0.0 ? job.frameRate : job.sourceClip->frameRate;
   dense.startTime = job.sourceClip->startTime;
   std::vector<DenseTrack> tracks(static_cast<std::size_t>(job.targetSkeleton->jointCount()));
   for (const auto& [source, target] : c.pairs) tracks[static_cast<std::size_t>(target)].rotates = true;
@@ -201,6 +201,8 @@ std::optional<std::string> RetargetJob::validate() const {
   if (sourceMap == nullptr || targetMap == nullptr) return std::string("retarget: no humanoid map");
   if (auto error = sourceClip->validate(sourceSkeleton->jointCount()))
     return "retarget: clip '" + sourceClip->name + "': " + *error;
+  if (!std::isfinite(frameRate) || frameRate < 0.0)
+    return "retarget: frame rate " + std::to_string(frameRate) + " is not a positive number";
   if (sourceClip->frameCount() == 0) return "retarget: clip '" + sourceClip->name + "' is empty (no keys, no frames)";
   if (!inSkeleton(*sourceMap, *sourceSkeleton)) return std::string("retarget: the source's humanoid map is incomplete");
   if (!inSkeleton(*targetMap, *targetSkeleton)) return std::string("retarget: the target's humanoid map is incomplete");
@@ -220,8 +222,9 @@ Result<DenseClip> RetargetJob::run() const {
   ClipSampler sampler(sourceClip);
   std::vector<Transform> sourceLocal(sourceSkeleton->restPose().begin(), sourceSkeleton->restPose().end());
   std::vector<Transform> targetLocal;
-  for (int f = 0; f < sourceClip->frameCount(); ++f) {
-    sampler.sample(sourceClip->timeOf(f), sourceLocal);
+  const int frames = static_cast<int>(std::lround(sourceClip->duration() * dense.frameRate)) + 1;
+  for (int f = 0; f < frames; ++f) {
+    sampler.sample(std::min(dense.timeOf(f), sourceClip->endTime), sourceLocal);
     retargetPose(*this, characters, sourceLocal, targetLocal);
     dense.appendFrame(targetLocal);
   }

@@ -111,7 +111,8 @@ TEST(CliRetarget, BadInputIsOneLineNamingTheFileAndWritesNothing) {
            {rigged + " --onto " + robot, "RiggedSimple.glb: not a humanoid"},
            {cmu + " --onto " + robot + " --clip nope", "no clip named 'nope'"},
            {cmu + " --onto /nonexistent/robot.glb", "/nonexistent/robot.glb"},
-           {cmu + " --onto " + robot + " --contacts keep", "--contacts 'keep'"}}) {
+           {cmu + " --onto " + robot + " --contacts keep", "--contacts 'keep'"},
+           {cmu + " --onto " + robot + " --fps 0", "--fps must be a positive frame rate"}}) {
     const CliRun run = runCli("retarget " + args + " --out " + quoted(out.string()));
     EXPECT_EQ(run.exitCode, 1) << args;
     EXPECT_NE(run.stderrText.find(expected), std::string::npos) << args << ": " << run.stderrText;
@@ -226,6 +227,31 @@ TEST(CliRetarget, FourSourceCharacterPairsMeetTheQualityFigures) {
       ASSERT_GE(foot["planted_spans"].get<int>(), 1) << side << ": " << judged->dump();
       EXPECT_LE(foot["mean_slide_mm"].get<double>(), 1.0) << side << ": " << foot.dump();
     }
+  }
+}
+
+// A 120 fps capture resampled for a character whose clips are 24 fps: the clip keeps its
+// length (to within half a frame of the new rate) and its figures.
+TEST(CliRetarget, FpsResamplesTheCaptureToTheCharactersRate) {
+  for (const double fps : {24.0, 30.0}) {
+    SCOPED_TRACE(fps);
+    const OutputDir dir("fps_" + std::to_string(static_cast<int>(fps)));
+    const std::string out = (dir.path / "cmu_on_robot.glb").string();
+    const CliRun run = runCli("retarget " + quoted(data(kCmuWalk)) + " --onto " + quoted(data(kRobot)) + " --fps " +
+                              std::to_string(fps) + " --json --out " + quoted(out));
+    ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+    const nlohmann::json report = nlohmann::json::parse(run.stdoutText)["clips"][0];
+    EXPECT_DOUBLE_EQ(report["frameRate"].get<double>(), fps);
+    EXPECT_LE(report["maxBoneAngleDeg"].get<double>(), 10.0) << report.dump();
+    EXPECT_LE(report["hipTravelRatioError"].get<double>(), 0.05) << report.dump();
+    auto source = articula::loadSceneOrProject(data(kCmuWalk));
+    auto written = articula::loadSceneOrProject(out);
+    ASSERT_TRUE(source && written);
+    const articula::Clip* played = clipOf(*written, "02_01");
+    ASSERT_NE(played, nullptr);
+    EXPECT_NEAR(played->duration(), source->clips.front().duration(), 0.5 / fps);
+    EXPECT_EQ(played->frameCount(), report["frames"].get<int>());
+    EXPECT_NEAR(played->frameCount(), source->clips.front().duration() * fps + 1.0, 0.5);
   }
 }
 
