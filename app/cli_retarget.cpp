@@ -55,6 +55,16 @@ std::vector<std::pair<std::string, std::string>> roleNames(const Skeleton& skele
   return roles;
 }
 
+// The humanoid map of the file at `path`, or the one-line reason naming the file and what
+// it misses.
+Result<HumanoidMap> humanoidOf(const Scene& scene, const std::string& path) {
+  if (scene.skeleton.boneCount() == 0)
+    return makeError(path + ": not a humanoid: it has no skeleton (no joints) for the hips, spine, legs and arms");
+  auto map = mapHumanoid(scene.skeleton);
+  if (!map) return makeError(path + ": not a humanoid: " + map.error());
+  return map;
+}
+
 // The figures of issue 24's point 3, for a user to judge the result by.
 nlohmann::json qualityJson(const RetargetQuality& q) {
   return {{"maxBoneAngleDeg", q.maxBoneAngleDeg},
@@ -112,10 +122,10 @@ int runRetarget(const RetargetArgs& args) {
   if (!source) return fail(source.error());
   auto character = loadWithWarnings(args.character);
   if (!character) return fail(character.error());
-  auto sourceMap = mapHumanoid(source->skeleton);
-  if (!sourceMap) return fail(args.source + ": not a humanoid: " + sourceMap.error());
-  auto characterMap = mapHumanoid(character->skeleton);
-  if (!characterMap) return fail(args.character + ": not a humanoid: " + characterMap.error());
+  auto sourceMap = humanoidOf(*source, args.source);
+  if (!sourceMap) return fail(sourceMap.error());
+  auto characterMap = humanoidOf(*character, args.character);
+  if (!characterMap) return fail(characterMap.error());
   const float tolerance =
       args.tolerance ? static_cast<float>(*args.tolerance) : kDefaultToleranceOfHeight * character->characterHeight();
   if (!std::isfinite(tolerance) || !(tolerance > 0.0f)) return fail("--tolerance must be a positive distance");

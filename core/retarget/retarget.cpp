@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "core/retarget/retarget_frame.h"
 #include "core/skeleton/local_to_model.h"
@@ -14,18 +15,44 @@ void addPair(std::vector<std::pair<int, int>>& pairs, int source, int target) {
   if (source >= 0 && target >= 0) pairs.emplace_back(source, target);
 }
 
-bool inSkeleton(const HumanoidMap& map, const Skeleton& skeleton) {
+// The roles of `map` that retargeting needs and it lacks, or whose joint is not in the
+// skeleton, named as `articula-cli map` names them; empty when it has them all.
+std::vector<std::string> missingRoles(const HumanoidMap& map, const Skeleton& skeleton) {
   const int n = skeleton.jointCount();
-  auto valid = [n](int j) { return j >= -1 && j < n; };
-  std::vector<int> joints{map.hips, map.chest, map.neck, map.head};
-  for (const HumanoidLeg* leg : {&map.leftLeg, &map.rightLeg})
-    joints.insert(joints.end(), {leg->thigh, leg->knee, leg->ankle, leg->toe, leg->legTip});
-  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm})
-    joints.insert(joints.end(), {arm->clavicle, arm->upperArm, arm->forearm, arm->hand});
-  joints.insert(joints.end(), map.spine.begin(), map.spine.end());
-  const bool required = map.hips >= 0 && map.leftLeg.thigh >= 0 && map.rightLeg.thigh >= 0 && map.leftLeg.knee >= 0 &&
-                        map.rightLeg.knee >= 0 && map.leftLeg.legTip >= 0 && map.rightLeg.legTip >= 0 && map.chest >= 0;
-  return required && std::all_of(joints.begin(), joints.end(), valid);
+  std::vector<std::string> missing;
+  auto require = [&](const std::string& role, int joint) {
+    if (joint < 0 || joint >= n) missing.push_back(role);
+  };
+  auto optional = [&](const std::string& role, int joint) {
+    if (joint < -1 || joint >= n) missing.push_back(role);
+  };
+  require("hips", map.hips);
+  require("chest", map.chest);
+  optional("neck", map.neck);
+  optional("head", map.head);
+  for (const auto& [side, leg, arm] :
+       {std::tuple{"left", &map.leftLeg, &map.leftArm}, std::tuple{"right", &map.rightLeg, &map.rightArm}}) {
+    const std::string s = side;
+    require(s + "Thigh", leg->thigh);
+    require(s + "Knee", leg->knee);
+    require(s + "LegTip", leg->legTip);
+    optional(s + "Ankle", leg->ankle);
+    optional(s + "Toe", leg->toe);
+    optional(s + "Clavicle", arm->clavicle);
+    optional(s + "UpperArm", arm->upperArm);
+    optional(s + "Forearm", arm->forearm);
+    optional(s + "Hand", arm->hand);
+  }
+  for (std::size_t i = 0; i < map.spine.size(); ++i) require("spine" + std::to_string(i), map.spine[i]);
+  return missing;
+}
+
+std::optional<std::string> incompleteMap(const char* which, const HumanoidMap& map, const Skeleton& skeleton) {
+  const std::vector<std::string> missing = missingRoles(map, skeleton);
+  if (missing.empty()) return std::nullopt;
+  std::string roles;
+  for (const std::string& role : missing) roles += (roles.empty() ? "" : ", ") + role;
+  return std::string("retarget: the ") + which + "'s humanoid map misses " + roles;
 }
 
 // What run() needs of both characters, read once.
@@ -204,8 +231,8 @@ std::optional<std::string> RetargetJob::validate() const {
   if (!std::isfinite(frameRate) || frameRate < 0.0)
     return "retarget: frame rate " + std::to_string(frameRate) + " is not a positive number";
   if (sourceClip->frameCount() == 0) return "retarget: clip '" + sourceClip->name + "' is empty (no keys, no frames)";
-  if (!inSkeleton(*sourceMap, *sourceSkeleton)) return std::string("retarget: the source's humanoid map is incomplete");
-  if (!inSkeleton(*targetMap, *targetSkeleton)) return std::string("retarget: the target's humanoid map is incomplete");
+  if (auto error = incompleteMap("source", *sourceMap, *sourceSkeleton)) return error;
+  if (auto error = incompleteMap("target", *targetMap, *targetSkeleton)) return error;
   const float sourceLegs = legLength(*sourceMap, localToModel(*sourceSkeleton, sourceSkeleton->restPose()));
   const float targetLegs = legLength(*targetMap, localToModel(*targetSkeleton, targetSkeleton->restPose()));
   if (!(sourceLegs > 0.0f) || !std::isfinite(sourceLegs))

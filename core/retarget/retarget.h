@@ -32,7 +32,9 @@ struct RetargetJob {
   double frameRate = 0.0;
 
   // nullopt when the job can run; otherwise what is missing or invalid (a skeleton, the
-  // clip, a map, an empty clip, a map whose joints are not in its skeleton, a leg of zero
+  // clip, a map, an empty clip, a map that lacks a role retargeting needs (hips, chest,
+  // spine, thighs, knees, the legs' tips) or names a joint not in its skeleton — every such
+  // role named as `articula-cli map` names it —, a leg of zero
   // length, a frame rate that is negative or not finite).
   std::optional<std::string> validate() const;
   // Frames from the source clip's start to its end at `frameRate` (the source's frames when

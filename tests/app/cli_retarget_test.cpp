@@ -28,6 +28,10 @@ const std::string kRobot = "gltf/RobotExpressive/RobotExpressive.glb";
 const std::string kCmuWalk = "bvh/cmu-mb-2010/02_01.bvh";
 const std::string kMakeHumanWalk = "bvh/makehuman/walk1.bvh";
 const std::string kMannequin = "projects/mannequin_v1.articula";
+// Rigid parts moved by node animation, no joints at all.
+const std::string kNoSkeleton = "gltf/KenneyPlatformerCharacter/character.glb";
+// CMU 02_01 without its left shoulder, arm, forearm and hand (a capture missing a limb).
+const std::string kCmuWalkNoLeftArm = "bvh/cmu-mb-2010/02_01_no_left_arm.bvh";
 
 std::filesystem::path outputPath(const std::string& name) {
   return std::filesystem::temp_directory_path() / ("articula_retarget_" + std::to_string(::getpid()) + "_" + name);
@@ -106,10 +110,15 @@ TEST(CliRetarget, BadInputIsOneLineNamingTheFileAndWritesNothing) {
   const std::string robot = quoted(data(kRobot));
   const std::string cmu = quoted(data(kCmuWalk));
   const std::string rigged = quoted(data("gltf/RiggedSimple/RiggedSimple.glb"));
+  const std::string kenney = quoted(data(kNoSkeleton));
+  const std::string noLeftArm = quoted(data(kCmuWalkNoLeftArm));
   for (const auto& [args, expected] : std::vector<std::pair<std::string, std::string>>{
            {cmu + " --onto " + rigged, "RiggedSimple.glb: not a humanoid"},
            {rigged + " --onto " + robot, "RiggedSimple.glb: not a humanoid"},
            {cmu + " --onto " + robot + " --clip nope", "no clip named 'nope'"},
+           {cmu + " --onto " + kenney, "character.glb: not a humanoid: it has no skeleton (no joints) for the hips"},
+           {kenney + " --onto " + robot, "character.glb: not a humanoid: it has no skeleton"},
+           {noLeftArm + " --onto " + robot, "02_01_no_left_arm.bvh: not a humanoid: no left arm"},
            {cmu + " --onto /nonexistent/robot.glb", "/nonexistent/robot.glb"},
            {cmu + " --onto " + robot + " --contacts keep", "--contacts 'keep'"},
            {cmu + " --onto " + robot + " --fps 0", "--fps must be a positive frame rate"}}) {

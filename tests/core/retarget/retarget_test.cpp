@@ -243,6 +243,16 @@ TEST(Retarget, BadInputIsRefusedWithAReason) {
   out = job.run();
   ASSERT_FALSE(out);
   EXPECT_NE(out.error().find("target's humanoid map"), std::string::npos) << out.error();
+  EXPECT_NE(out.error().find("leftKnee"), std::string::npos) << out.error();
+
+  // A map without a leg and a chest (a role file edited by hand): every missing role named.
+  HumanoidMap noLeftLeg = map;
+  noLeftLeg.leftLeg = HumanoidLeg{};
+  noLeftLeg.chest = -1;
+  job = RetargetJob{&mannequin.skeleton, &mannequin.clips.front(), &noLeftLeg, &mannequin.skeleton, &map};
+  out = job.run();
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error(), "retarget: the source's humanoid map misses chest, leftThigh, leftKnee, leftLegTip");
   job.targetMap = nullptr;
   EXPECT_EQ(job.run().error(), "retarget: no humanoid map");
 }
