@@ -109,6 +109,8 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
   command->add_option("--tolerance", args.tolerance,
                       "Largest joint-position error of the reduced keys, in the character's units (default: 1 mm "
                       "for a character 1.75 m tall)");
+  command->add_option("--hands", args.hands,
+                      "reach: each hand reaches for the source's hand position from the hips, scaled by the arms");
   command->add_option("--fps", args.fps, "Frame rate of the retargeted clips (default: the source's)");
   command->add_flag("--json", args.json, "Print one JSON object instead of the summary");
   return command;
@@ -117,6 +119,7 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
 int runRetarget(const RetargetArgs& args) {
   if (!args.contacts.empty() && args.contacts != "detect")
     return fail("--contacts '" + args.contacts + "': expected detect");
+  if (!args.hands.empty() && args.hands != "reach") return fail("--hands '" + args.hands + "': expected reach");
   if (args.fps && !(std::isfinite(*args.fps) && *args.fps > 0.0)) return fail("--fps must be a positive frame rate");
   auto source = loadWithWarnings(args.source);
   if (!source) return fail(source.error());
@@ -138,8 +141,9 @@ int runRetarget(const RetargetArgs& args) {
   }
   nlohmann::json written = nlohmann::json::array();
   for (const Clip* clip : clips) {
-    auto retargeted = retargetClip(*source, *sourceMap, *clip, *character, *characterMap,
-                                   {tolerance, args.contacts == "detect", args.fps.value_or(0.0)});
+    auto retargeted =
+        retargetClip(*source, *sourceMap, *clip, *character, *characterMap,
+                     {tolerance, args.contacts == "detect", args.fps.value_or(0.0), args.hands == "reach"});
     if (!retargeted) return fail(args.source + ": clip '" + clip->name + "': " + retargeted.error());
     retargeted->name = uniqueClipName(character->clips, retargeted->name);
     nlohmann::json report{{"clip", retargeted->name},
@@ -147,8 +151,8 @@ int runRetarget(const RetargetArgs& args) {
                           {"keys", channelKeyCount(*retargeted)},
                           {"duration", retargeted->duration()},
                           {"frameRate", retargeted->frameRate}};
-    report.update(qualityJson(
-        measureRetarget(source->skeleton, *sourceMap, *clip, character->skeleton, *characterMap, *retargeted)));
+    report.update(qualityJson(measureRetarget(source->skeleton, *sourceMap, *clip, character->skeleton, *characterMap,
+                                              *retargeted, args.hands == "reach")));
     written.push_back(std::move(report));
     character->clips.push_back(std::move(*retargeted));
   }

@@ -15,6 +15,7 @@ struct RetargetArgs {
   std::string clip;      // one clip of the source (default: all)
   std::string contacts;  // "detect": feet planted on the character by the foot-skate cleanup
   std::optional<double> tolerance;
+  std::string hands;          // "reach": hands IK'd to the source's, scaled by the arms
   std::optional<double> fps;  // resample to this frame rate (default: the source's)
   bool json = false;
 };

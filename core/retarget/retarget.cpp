@@ -5,6 +5,7 @@
 #include <limits>
 #include <tuple>
 
+#include "core/ik/two_bone_ik.h"
 #include "core/retarget/retarget_frame.h"
 #include "core/skeleton/local_to_model.h"
 
@@ -60,6 +61,7 @@ struct Characters {
   std::vector<std::pair<int, int>> pairs;  // source joint, target joint
   Quat sourceToTarget;                     // model space of the source → of the target
   float travelScale = 1.0f;                // target leg length / source leg length
+  float reachScale = 1.0f;                 // target arm length / source arm length
   std::vector<Transform> targetReference;  // the target's rest, limbs aimed as the source's
   std::vector<Quat> targetReferenceModel;  // its model rotations
   std::vector<Affine> targetReferenceMatrices;
@@ -96,6 +98,8 @@ Characters readCharacters(const RetargetJob& job) {
   const Mat3 toTarget = targetFrame * sourceFrame.transpose();
   c.sourceToTarget = Quat(toTarget).normalized();
   c.travelScale = legLength(*job.targetMap, targetRest) / legLength(*job.sourceMap, sourceRest);
+  const float sourceArms = armLength(*job.sourceMap, sourceRest);
+  if (sourceArms > 0.0f) c.reachScale = armLength(*job.targetMap, targetRest) / sourceArms;
   c.targetReference = alignedRestPose(target, *job.targetMap, source, *job.sourceMap, c.sourceToTarget);
   c.targetReferenceModel = modelRotations(target, c.targetReference);
   c.targetReferenceMatrices = localToModel(target, c.targetReference);
@@ -124,6 +128,39 @@ DenseClip emptyTargetClip(const RetargetJob& job, const Characters& c) {
     dense.tracks.push_back(std::move(tracks[j]));
   }
   return dense;
+}
+
+// Each arm of the target solved so its hand is where the source's is from the hips, scaled
+// by the arms (RetargetJob::handsReach); `sourceModel` is the source's pose in model space.
+void reachHands(const RetargetJob& job, const Characters& c, std::span<const Affine> sourceModel,
+                std::vector<Transform>& targetLocal) {
+  const Skeleton& target = *job.targetSkeleton;
+  const Vec3 sourceHips = sourceModel[static_cast<std::size_t>(job.sourceMap->hips)].translation();
+  const std::pair<const HumanoidArm*, const HumanoidArm*> arms[] = {
+      {&job.sourceMap->leftArm, &job.targetMap->leftArm}, {&job.sourceMap->rightArm, &job.targetMap->rightArm}};
+  for (const auto& [s, t] : arms) {
+    if (s->hand < 0 || t->upperArm < 0 || t->forearm < 0 || t->hand < 0) continue;
+    const std::vector<Affine> model = localToModel(target, targetLocal);
+    const Quat handModel = modelRotations(target, targetLocal)[static_cast<std::size_t>(t->hand)];
+    const Vec3 fromHips = sourceModel[static_cast<std::size_t>(s->hand)].translation() - sourceHips;
+    TwoBoneIkJob ik;
+    ik.skeleton = &target;
+    ik.startJoint = t->upperArm;
+    ik.midJoint = t->forearm;
+    ik.endJoint = t->hand;
+    ik.pose = targetLocal;
+    ik.model = model;
+    ik.targetModel = model[static_cast<std::size_t>(job.targetMap->hips)].translation() +
+                     c.reachScale * (c.sourceToTarget * fromHips);
+    // The elbow stays in the plane it bends in; an arm beyond reach points straight at it.
+    ik.poleMode = TwoBoneIkJob::PoleMode::Target;
+    ik.poleModel = model[static_cast<std::size_t>(t->forearm)].translation();
+    ik.soften = 1.0f;
+    if (!ik.run()) continue;
+    const int handParent = target.parent(t->hand);
+    const Quat parentModel = modelRotations(target, targetLocal)[static_cast<std::size_t>(handParent)];
+    targetLocal[static_cast<std::size_t>(t->hand)].rotation = (parentModel.conjugate() * handModel).normalized();
+  }
 }
 
 // One target pose (local transforms) from one source pose.
@@ -179,6 +216,7 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
     targetLocal[static_cast<std::size_t>(leg->ankle)].translation =
         parent == kNoParent ? tail : model[static_cast<std::size_t>(parent)].inverse() * tail;
   }
+  if (job.handsReach) reachHands(job, c, sourcePositions, targetLocal);
 }
 
 }  // namespace

@@ -30,6 +30,11 @@ struct RetargetJob {
   const HumanoidMap* targetMap = nullptr;
   // Frames per second of the result; 0 keeps the source's.
   double frameRate = 0.0;
+  // Each hand reaches, by two-bone IK on its arm (the elbow kept in its bend plane, the
+  // hand's model rotation kept), for the source's hand position relative to the source's
+  // hips, carried into the target's model space and scaled by the arm-length ratio, from
+  // the target's hips. Arms the maps lack are left as they are.
+  bool handsReach = false;
 
   // nullopt when the job can run; otherwise what is missing or invalid (a skeleton, the
   // clip, a map, an empty clip, a map that lacks a role retargeting needs (hips, chest,

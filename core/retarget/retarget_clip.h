@@ -15,6 +15,8 @@ struct RetargetClipOptions {
   bool detectContacts = false;
   // Frames per second of the result; 0 keeps the source clip's.
   double frameRate = 0.0;
+  // Hands reach for the source's hand positions (RetargetJob::handsReach).
+  bool handsReach = false;
 };
 
 // `clip` of `source` played by `character`, named as `clip` (callers make the name unique

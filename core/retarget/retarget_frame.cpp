@@ -32,8 +32,8 @@ void aimOnce(const Skeleton& skeleton, std::vector<Transform>& pose, int joint, 
 
 std::vector<MappedBone> mappedBones(const HumanoidMap& source, const HumanoidMap& target) {
   std::vector<MappedBone> bones;
-  auto add = [&bones](int sf, int st, int tf, int tt, int turns, int leg) {
-    if (sf >= 0 && st >= 0 && tf >= 0 && tt >= 0) bones.push_back({sf, st, tf, tt, turns, leg});
+  auto add = [&bones](int sf, int st, int tf, int tt, int turns, int leg, bool armIk = false) {
+    if (sf >= 0 && st >= 0 && tf >= 0 && tt >= 0) bones.push_back({sf, st, tf, tt, turns, leg, armIk});
   };
   const int spineAboveHips = target.spine.size() > 2 ? target.spine[1] : -1;
   add(source.hips, source.chest, target.hips, target.chest, spineAboveHips, -1);
@@ -45,8 +45,8 @@ std::vector<MappedBone> mappedBones(const HumanoidMap& source, const HumanoidMap
       {{&source.leftArm, &target.leftArm}, {&source.rightArm, &target.rightArm}}};
   for (const auto& [s, t] : arms) {
     add(s->clavicle, s->upperArm, t->clavicle, t->upperArm, t->clavicle, -1);
-    add(s->upperArm, s->forearm, t->upperArm, t->forearm, t->upperArm, -1);
-    add(s->forearm, s->hand, t->forearm, t->hand, t->forearm, -1);
+    add(s->upperArm, s->forearm, t->upperArm, t->forearm, t->upperArm, -1, true);
+    add(s->forearm, s->hand, t->forearm, t->hand, t->forearm, -1, true);
   }
   const std::array<std::pair<const HumanoidLeg*, const HumanoidLeg*>, 2> legs{
       {{&source.leftLeg, &target.leftLeg}, {&source.rightLeg, &target.rightLeg}}};
@@ -101,6 +101,16 @@ float legLength(const HumanoidMap& map, std::span<const Affine> restModel) {
            (positionOf(restModel, leg.legTip) - positionOf(restModel, leg.knee)).norm();
   };
   return 0.5f * (length(map.leftLeg) + length(map.rightLeg));
+}
+
+float armLength(const HumanoidMap& map, std::span<const Affine> restModel) {
+  float total = 0.0f;
+  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm}) {
+    if (arm->upperArm < 0 || arm->forearm < 0 || arm->hand < 0) return 0.0f;
+    total += (positionOf(restModel, arm->forearm) - positionOf(restModel, arm->upperArm)).norm() +
+             (positionOf(restModel, arm->hand) - positionOf(restModel, arm->forearm)).norm();
+  }
+  return 0.5f * total;
 }
 
 std::vector<MappedBone> longBones(const Skeleton& source, const HumanoidMap& sourceMap, const Skeleton& target,

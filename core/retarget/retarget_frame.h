@@ -18,11 +18,13 @@ inline constexpr float kShortBoneOfLegs = 0.01f;
 // A bone both characters have: from one mapped joint to the next along a chain, in each
 // skeleton. `targetTurns` is the target joint whose rotation aims it (the first joint of the
 // target's spine above the hips for the hips → chest bone, else targetFrom; -1 when none
-// can); `leg` is 0 or 1 for a bone of the left or right leg, -1 otherwise.
+// can); `leg` is 0 or 1 for a bone of the left or right leg, -1 otherwise; `armIk` marks the
+// upper arm and the forearm, which a hand's reach (two-bone IK) turns.
 struct MappedBone {
   int sourceFrom = -1, sourceTo = -1, targetFrom = -1, targetTo = -1;
   int targetTurns = -1;
   int leg = -1;
+  bool armIk = false;
 };
 
 // Hips → chest → neck → head (the spine as one bone, as rigs split it into different
@@ -57,6 +59,10 @@ float lowestFootHeight(const HumanoidMap& map, std::span<const Affine> model, co
 
 // Mean length of the two legs, thigh to knee to the leg's tip, in model units.
 float legLength(const HumanoidMap& map, std::span<const Affine> restModel);
+
+// Mean length of the two arms, upper arm to forearm to hand, in model units; 0 when an arm
+// lacks one of them.
+float armLength(const HumanoidMap& map, std::span<const Affine> restModel);
 
 // The target's rest pose with each mapped bone (mappedBones) turned to point as the source's
 // bone does at rest, carried into the target's model space by `sourceToTarget`: the limbs

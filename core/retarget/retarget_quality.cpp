@@ -47,7 +47,8 @@ float angleBetween(const Vec3& a, const Vec3& b) { return std::atan2(a.cross(b).
 }  // namespace
 
 RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourceMap, const Clip& sourceClip,
-                                const Skeleton& target, const HumanoidMap& targetMap, const Clip& result) {
+                                const Skeleton& target, const HumanoidMap& targetMap, const Clip& result,
+                                bool handsReach) {
   const std::vector<Affine> sourceRest = localToModel(source, source.restPose());
   const std::vector<Affine> targetRest = localToModel(target, target.restPose());
   const Mat3 sourceFrame = characterFrame(sourceMap, sourceRest);
@@ -65,7 +66,7 @@ RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourc
     const std::vector<Affine> sourceModel = modelAt(source, sourceSampler, time);
     const std::vector<Affine> targetModel = modelAt(target, targetSampler, time);
     for (const MappedBone& bone : bones) {
-      if (bone.leg >= 0 && planted(result, bone.leg, time)) continue;
+      if ((bone.leg >= 0 && planted(result, bone.leg, time)) || (handsReach && bone.armIk)) continue;
       const Vec3 wanted =
           sourceToTarget * (positionOf(sourceModel, bone.sourceTo) - positionOf(sourceModel, bone.sourceFrom));
       const Vec3 got = positionOf(targetModel, bone.targetTo) - positionOf(targetModel, bone.targetFrom);

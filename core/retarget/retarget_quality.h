@@ -16,7 +16,8 @@ struct RetargetQuality {
   // change of facing, up axis and units removed). The bones are mappedBones' longer than
   // 1 % of the legs at rest in both characters. A leg's bones are left out on the
   // frames its stride curve (`contact.left_foot` / `contact.right_foot`) gives the leg IK
-  // any weight: there the IK holds the foot, not the source's angles.
+  // any weight: there the IK holds the foot, not the source's angles; so are the upper arms
+  // and forearms when the hands reach by IK (`handsReach`).
   float maxBoneAngleDeg = 0.0f;
   std::string worstBone;  // the target joint the worst bone starts at
   int worstFrame = -1;
@@ -35,6 +36,7 @@ struct RetargetQuality {
 // `result` (a clip of `target`) measured against `sourceClip` (of `source`), both sampled at
 // the result's frames. Both maps must be complete (RetargetJob::validate).
 RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourceMap, const Clip& sourceClip,
-                                const Skeleton& target, const HumanoidMap& targetMap, const Clip& result);
+                                const Skeleton& target, const HumanoidMap& targetMap, const Clip& result,
+                                bool handsReach = false);
 
 }  // namespace articula

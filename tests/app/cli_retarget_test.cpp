@@ -121,7 +121,8 @@ TEST(CliRetarget, BadInputIsOneLineNamingTheFileAndWritesNothing) {
            {noLeftArm + " --onto " + robot, "02_01_no_left_arm.bvh: not a humanoid: no left arm"},
            {cmu + " --onto /nonexistent/robot.glb", "/nonexistent/robot.glb"},
            {cmu + " --onto " + robot + " --contacts keep", "--contacts 'keep'"},
-           {cmu + " --onto " + robot + " --fps 0", "--fps must be a positive frame rate"}}) {
+           {cmu + " --onto " + robot + " --fps 0", "--fps must be a positive frame rate"},
+           {cmu + " --onto " + robot + " --hands wave", "--hands 'wave': expected reach"}}) {
     const CliRun run = runCli("retarget " + args + " --out " + quoted(out.string()));
     EXPECT_EQ(run.exitCode, 1) << args;
     EXPECT_NE(run.stderrText.find(expected), std::string::npos) << args << ": " << run.stderrText;

@@ -227,6 +227,69 @@ TEST(Retarget, DifferentJointOrientationsAndRollsKeepEveryBonesDirectionAndRoll)
   EXPECT_LT(worst, 0.5f * kDegree) << worst / kDegree << " degrees";
 }
 
+// The arms' length of a map at rest: upper arm to forearm to hand, both sides' mean.
+float armsAtRest(const Skeleton& skeleton, const HumanoidMap& map) {
+  const auto rest = localToModel(skeleton, skeleton.restPose());
+  float total = 0.0f;
+  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm})
+    total += (at(rest, arm->forearm) - at(rest, arm->upperArm)).norm() +
+             (at(rest, arm->hand) - at(rest, arm->forearm)).norm();
+  return 0.5f * total;
+}
+
+// Where each hand of `target` is from its hips against where the source's is from its
+// hips, carried over and scaled by the arms: the largest miss over every frame and hand the
+// arm can reach (the spot closer to the shoulder than 98 % of the arm), and how many such.
+std::pair<float, int> largestHandMiss(const Skeleton& source, const Clip& clip, const Skeleton& target,
+                                      const DenseClip& out) {
+  const HumanoidMap sourceMap = *mapHumanoid(source);
+  const HumanoidMap targetMap = *mapHumanoid(target);
+  const Quat toTarget(characterFrame(targetMap, localToModel(target, target.restPose())) *
+                      characterFrame(sourceMap, localToModel(source, source.restPose())).transpose());
+  const float scale = armsAtRest(target, targetMap) / armsAtRest(source, sourceMap);
+  const auto sourceFrames = modelFrames(source, clip);
+  const auto targetFrames = modelFrames(target, out);
+  float worst = 0.0f;
+  int reachable = 0;
+  for (std::size_t f = 0; f < targetFrames.size(); ++f) {
+    const auto& s = sourceFrames[f];
+    const auto& t = targetFrames[f];
+    for (const auto& [sourceArm, targetArm] :
+         {std::pair{sourceMap.leftArm, targetMap.leftArm}, std::pair{sourceMap.rightArm, targetMap.rightArm}}) {
+      const Vec3 wanted = at(t, targetMap.hips) + scale * (toTarget * (at(s, sourceArm.hand) - at(s, sourceMap.hips)));
+      const float reach = (at(t, targetArm.forearm) - at(t, targetArm.upperArm)).norm() +
+                          (at(t, targetArm.hand) - at(t, targetArm.forearm)).norm();
+      if ((wanted - at(t, targetArm.upperArm)).norm() > 0.98f * reach) continue;
+      ++reachable;
+      worst = std::max(worst, (at(t, targetArm.hand) - wanted).norm());
+    }
+  }
+  return {worst, reachable};
+}
+
+// Issue 24, point 2 (hands reaching): CMU's walk on the robot, hands IK'd to the capture's
+// hand positions from the hips scaled by the arms, land on them wherever the arm reaches;
+// without it they do not (the robot's arms are shorter and its shoulders elsewhere).
+TEST(Retarget, HandsReachForTheSourcesHandsScaledByTheArms) {
+  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(cmu && robot);
+  const Clip& walk = cmu->clips.front();
+  const HumanoidMap cmuMap = *mapHumanoid(cmu->skeleton);
+  const HumanoidMap robotMap = *mapHumanoid(robot->skeleton);
+  RetargetJob job{&cmu->skeleton, &walk, &cmuMap, &robot->skeleton, &robotMap};
+  auto free = job.run();
+  job.handsReach = true;
+  auto reaching = job.run();
+  ASSERT_TRUE(free && reaching) << (free ? reaching.error() : free.error());
+  const float arms = armsAtRest(robot->skeleton, robotMap);
+  const auto [missReaching, reachable] = largestHandMiss(cmu->skeleton, walk, robot->skeleton, *reaching);
+  const float missFree = largestHandMiss(cmu->skeleton, walk, robot->skeleton, *free).first;
+  EXPECT_GE(reachable, walk.frameCount()) << "most hands can reach";
+  EXPECT_LT(missReaching, 1e-3f * arms);
+  EXPECT_GT(missFree, 0.05f * arms) << "the test would see a hand that does not reach";
+}
+
 TEST(Retarget, BadInputIsRefusedWithAReason) {
   const Scene mannequin = makeMannequin();
   const HumanoidMap map = *mapHumanoid(mannequin.skeleton);
