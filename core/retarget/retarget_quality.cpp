@@ -30,8 +30,11 @@ struct Travel {
   float path = 0.0f;
   void add(const Vec3& point, const Vec3& up, bool isFirst) {
     const Vec3 flat = point - up * up.dot(point);
-    if (!isFirst) path += (flat - last).norm();
-    if (isFirst) first = flat;
+    if (isFirst) {
+      first = flat;
+    } else {
+      path += (flat - last).norm();
+    }
     last = flat;
   }
   float distance() const { return (last - first).norm(); }
