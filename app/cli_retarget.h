@@ -17,6 +17,8 @@ struct RetargetArgs {
   std::string sourceMap;  // role map files (humanoid_map_json.h) in place of the name mapping
   std::string targetMap;
   std::optional<double> tolerance;
+  std::string hands;          // "reach": hands IK'd to the source's, scaled by the arms
+  std::optional<double> fps;  // resample to this frame rate (default: the source's)
   bool json = false;
 };
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
+#include "core/ik/two_bone_ik.h"
 #include "core/retarget/retarget_frame.h"
 #include "core/skeleton/local_to_model.h"
 
@@ -14,19 +16,44 @@ void addPair(std::vector<std::pair<int, int>>& pairs, int source, int target) {
   if (source >= 0 && target >= 0) pairs.emplace_back(source, target);
 }
 
-bool inSkeleton(const HumanoidMap& map, const Skeleton& skeleton) {
+// The roles of `map` that retargeting needs and it lacks, or whose joint is not in the
+// skeleton, named as `articula-cli map` names them; empty when it has them all.
+std::vector<std::string> missingRoles(const HumanoidMap& map, const Skeleton& skeleton) {
   const int n = skeleton.jointCount();
-  auto valid = [n](int j) { return j >= -1 && j < n; };
-  std::vector<int> joints{map.hips, map.chest, map.neck, map.head};
-  for (const HumanoidLeg* leg : {&map.leftLeg, &map.rightLeg})
-    joints.insert(joints.end(), {leg->thigh, leg->knee, leg->ankle, leg->toe, leg->legTip});
-  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm})
-    joints.insert(joints.end(), {arm->clavicle, arm->upperArm, arm->forearm, arm->hand});
-  joints.insert(joints.end(), map.spine.begin(), map.spine.end());
-  const bool required = map.hips >= 0 && map.leftLeg.thigh >= 0 && map.rightLeg.thigh >= 0 &&
-                        map.leftLeg.knee >= 0 && map.rightLeg.knee >= 0 && map.leftLeg.legTip >= 0 &&
-                        map.rightLeg.legTip >= 0 && map.chest >= 0;
-  return required && std::all_of(joints.begin(), joints.end(), valid);
+  std::vector<std::string> missing;
+  auto require = [&](const std::string& role, int joint) {
+    if (joint < 0 || joint >= n) missing.push_back(role);
+  };
+  auto optional = [&](const std::string& role, int joint) {
+    if (joint < -1 || joint >= n) missing.push_back(role);
+  };
+  require("hips", map.hips);
+  require("chest", map.chest);
+  optional("neck", map.neck);
+  optional("head", map.head);
+  for (const auto& [side, leg, arm] :
+       {std::tuple{"left", &map.leftLeg, &map.leftArm}, std::tuple{"right", &map.rightLeg, &map.rightArm}}) {
+    const std::string s = side;
+    require(s + "Thigh", leg->thigh);
+    require(s + "Knee", leg->knee);
+    require(s + "LegTip", leg->legTip);
+    optional(s + "Ankle", leg->ankle);
+    optional(s + "Toe", leg->toe);
+    optional(s + "Clavicle", arm->clavicle);
+    optional(s + "UpperArm", arm->upperArm);
+    optional(s + "Forearm", arm->forearm);
+    optional(s + "Hand", arm->hand);
+  }
+  for (std::size_t i = 0; i < map.spine.size(); ++i) require("spine" + std::to_string(i), map.spine[i]);
+  return missing;
+}
+
+std::optional<std::string> incompleteMap(const char* which, const HumanoidMap& map, const Skeleton& skeleton) {
+  const std::vector<std::string> missing = missingRoles(map, skeleton);
+  if (missing.empty()) return std::nullopt;
+  std::string roles;
+  for (const std::string& role : missing) roles += (roles.empty() ? "" : ", ") + role;
+  return std::string("retarget: the ") + which + "'s humanoid map misses " + roles;
 }
 
 // What run() needs of both characters, read once.
@@ -34,10 +61,12 @@ struct Characters {
   std::vector<std::pair<int, int>> pairs;  // source joint, target joint
   Quat sourceToTarget;                     // model space of the source → of the target
   float travelScale = 1.0f;                // target leg length / source leg length
+  float reachScale = 1.0f;                 // target arm length / source arm length
   std::vector<Transform> targetReference;  // the target's rest, limbs aimed as the source's
   std::vector<Quat> targetReferenceModel;  // its model rotations
   std::vector<Affine> targetReferenceMatrices;
   std::vector<Quat> sourceRestModel;
+  std::vector<MappedBone> bones;  // aimed on every frame as the source's point
   // Each character's floor, as the point of it below the model origin: the source's where
   // its feet go lowest in the clip, the target's where they stand at rest. The hips keep
   // their place over the floor, scaled.
@@ -69,10 +98,13 @@ Characters readCharacters(const RetargetJob& job) {
   const Mat3 toTarget = targetFrame * sourceFrame.transpose();
   c.sourceToTarget = Quat(toTarget).normalized();
   c.travelScale = legLength(*job.targetMap, targetRest) / legLength(*job.sourceMap, sourceRest);
+  const float sourceArms = armLength(*job.sourceMap, sourceRest);
+  if (sourceArms > 0.0f) c.reachScale = armLength(*job.targetMap, targetRest) / sourceArms;
   c.targetReference = alignedRestPose(target, *job.targetMap, source, *job.sourceMap, c.sourceToTarget);
   c.targetReferenceModel = modelRotations(target, c.targetReference);
   c.targetReferenceMatrices = localToModel(target, c.targetReference);
   c.sourceRestModel = modelRotations(source, source.restPose());
+  c.bones = longBones(source, *job.sourceMap, target, *job.targetMap);
   c.sourceFloor = sourceFrame.col(1) * sourceFloorHeight(job, sourceFrame.col(1));
   c.targetFloor = targetFrame.col(1) * lowestFootHeight(*job.targetMap, targetRest, targetFrame.col(1));
   return c;
@@ -82,7 +114,7 @@ Characters readCharacters(const RetargetJob& job) {
 // foot beside its leg (translation too).
 DenseClip emptyTargetClip(const RetargetJob& job, const Characters& c) {
   DenseClip dense;
-  dense.frameRate = job.sourceClip->frameRate;
+  dense.frameRate = job.frameRate > 0.0 ? job.frameRate : job.sourceClip->frameRate;
   dense.startTime = job.sourceClip->startTime;
   std::vector<DenseTrack> tracks(static_cast<std::size_t>(job.targetSkeleton->jointCount()));
   for (const auto& [source, target] : c.pairs) tracks[static_cast<std::size_t>(target)].rotates = true;
@@ -98,6 +130,39 @@ DenseClip emptyTargetClip(const RetargetJob& job, const Characters& c) {
   return dense;
 }
 
+// Each arm of the target solved so its hand is where the source's is from the hips, scaled
+// by the arms (RetargetJob::handsReach); `sourceModel` is the source's pose in model space.
+void reachHands(const RetargetJob& job, const Characters& c, std::span<const Affine> sourceModel,
+                std::vector<Transform>& targetLocal) {
+  const Skeleton& target = *job.targetSkeleton;
+  const Vec3 sourceHips = sourceModel[static_cast<std::size_t>(job.sourceMap->hips)].translation();
+  const std::pair<const HumanoidArm*, const HumanoidArm*> arms[] = {
+      {&job.sourceMap->leftArm, &job.targetMap->leftArm}, {&job.sourceMap->rightArm, &job.targetMap->rightArm}};
+  for (const auto& [s, t] : arms) {
+    if (s->hand < 0 || t->upperArm < 0 || t->forearm < 0 || t->hand < 0) continue;
+    const std::vector<Affine> model = localToModel(target, targetLocal);
+    const Quat handModel = modelRotations(target, targetLocal)[static_cast<std::size_t>(t->hand)];
+    const Vec3 fromHips = sourceModel[static_cast<std::size_t>(s->hand)].translation() - sourceHips;
+    TwoBoneIkJob ik;
+    ik.skeleton = &target;
+    ik.startJoint = t->upperArm;
+    ik.midJoint = t->forearm;
+    ik.endJoint = t->hand;
+    ik.pose = targetLocal;
+    ik.model = model;
+    ik.targetModel = model[static_cast<std::size_t>(job.targetMap->hips)].translation() +
+                     c.reachScale * (c.sourceToTarget * fromHips);
+    // The elbow stays in the plane it bends in; an arm beyond reach points straight at it.
+    ik.poleMode = TwoBoneIkJob::PoleMode::Target;
+    ik.poleModel = model[static_cast<std::size_t>(t->forearm)].translation();
+    ik.soften = 1.0f;
+    if (!ik.run()) continue;
+    const int handParent = target.parent(t->hand);
+    const Quat parentModel = modelRotations(target, targetLocal)[static_cast<std::size_t>(handParent)];
+    targetLocal[static_cast<std::size_t>(t->hand)].rotation = (parentModel.conjugate() * handModel).normalized();
+  }
+}
+
 // One target pose (local transforms) from one source pose.
 void retargetPose(const RetargetJob& job, const Characters& c, std::span<const Transform> sourceLocal,
                   std::vector<Transform>& targetLocal) {
@@ -107,9 +172,11 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
   // Each mapped target joint turns in model space as its source joint turned from rest.
   std::vector<std::optional<Quat>> wanted(static_cast<std::size_t>(target.jointCount()));
   for (const auto& [s, t] : c.pairs) {
-    const Quat turnSource = sourceModel[static_cast<std::size_t>(s)] * c.sourceRestModel[static_cast<std::size_t>(s)].conjugate();
+    const Quat turnSource =
+        sourceModel[static_cast<std::size_t>(s)] * c.sourceRestModel[static_cast<std::size_t>(s)].conjugate();
     const Quat turnTarget = c.sourceToTarget * turnSource * c.sourceToTarget.conjugate();
-    wanted[static_cast<std::size_t>(t)] = (turnTarget * c.targetReferenceModel[static_cast<std::size_t>(t)]).normalized();
+    wanted[static_cast<std::size_t>(t)] =
+        (turnTarget * c.targetReferenceModel[static_cast<std::size_t>(t)]).normalized();
   }
   targetLocal = c.targetReference;
   std::vector<Quat> targetModel(targetLocal.size());
@@ -120,16 +187,24 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
     if (wanted[i]) targetLocal[i].rotation = (parentModel.conjugate() * *wanted[i]).normalized();
     targetModel[i] = parentModel * targetLocal[i].rotation;
   }
+  // Each bone then points as the source's: a chain with joints the map leaves out (CMU's
+  // Neck1 between Neck and Head, a spine of four joints on one of three) bends in them too.
+  const std::vector<Affine> sourcePositions = localToModel(source, sourceLocal);
+  for (const MappedBone& bone : c.bones) {
+    const Vec3 sourceDir = sourcePositions[static_cast<std::size_t>(bone.sourceTo)].translation() -
+                           sourcePositions[static_cast<std::size_t>(bone.sourceFrom)].translation();
+    aimBone(target, targetLocal, bone, c.sourceToTarget * sourceDir);
+  }
   // The hips stand over the floor as the source's do, scaled by the legs; the joints above
   // them do not move.
-  const std::vector<Affine> sourcePositions = localToModel(source, sourceLocal);
   const int sourceHips = job.sourceMap->hips;
   const int targetHips = job.targetMap->hips;
   const Vec3 fromFloor = sourcePositions[static_cast<std::size_t>(sourceHips)].translation() - c.sourceFloor;
   const Vec3 hipsModel = c.targetFloor + c.travelScale * (c.sourceToTarget * fromFloor);
   const int hipsParent = target.parent(targetHips);
   targetLocal[static_cast<std::size_t>(targetHips)].translation =
-      hipsParent == kNoParent ? hipsModel : c.targetReferenceMatrices[static_cast<std::size_t>(hipsParent)].inverse() * hipsModel;
+      hipsParent == kNoParent ? hipsModel
+                              : c.targetReferenceMatrices[static_cast<std::size_t>(hipsParent)].inverse() * hipsModel;
   // A foot beside its leg (an IK bone) goes to the shin's tail. Neither foot is above a
   // shin, so one pass of FK serves both.
   const bool footBeside = job.targetMap->leftLeg.footBesideLeg() || job.targetMap->rightLeg.footBesideLeg();
@@ -141,6 +216,7 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
     targetLocal[static_cast<std::size_t>(leg->ankle)].translation =
         parent == kNoParent ? tail : model[static_cast<std::size_t>(parent)].inverse() * tail;
   }
+  if (job.handsReach) reachHands(job, c, sourcePositions, targetLocal);
 }
 
 }  // namespace
@@ -177,7 +253,8 @@ std::vector<std::pair<int, int>> pairRoles(const HumanoidMap& source, const Huma
   // source's may meet the neck).
   std::vector<std::pair<int, int>> unique;
   for (const auto& pair : pairs) {
-    const bool taken = std::any_of(unique.begin(), unique.end(), [&](const auto& u) { return u.second == pair.second; });
+    const bool taken =
+        std::any_of(unique.begin(), unique.end(), [&](const auto& u) { return u.second == pair.second; });
     if (!taken) unique.push_back(pair);
   }
   return unique;
@@ -189,13 +266,17 @@ std::optional<std::string> RetargetJob::validate() const {
   if (sourceMap == nullptr || targetMap == nullptr) return std::string("retarget: no humanoid map");
   if (auto error = sourceClip->validate(sourceSkeleton->jointCount()))
     return "retarget: clip '" + sourceClip->name + "': " + *error;
+  if (!std::isfinite(frameRate) || frameRate < 0.0)
+    return "retarget: frame rate " + std::to_string(frameRate) + " is not a positive number";
   if (sourceClip->frameCount() == 0) return "retarget: clip '" + sourceClip->name + "' is empty (no keys, no frames)";
-  if (!inSkeleton(*sourceMap, *sourceSkeleton)) return std::string("retarget: the source's humanoid map is incomplete");
-  if (!inSkeleton(*targetMap, *targetSkeleton)) return std::string("retarget: the target's humanoid map is incomplete");
+  if (auto error = incompleteMap("source", *sourceMap, *sourceSkeleton)) return error;
+  if (auto error = incompleteMap("target", *targetMap, *targetSkeleton)) return error;
   const float sourceLegs = legLength(*sourceMap, localToModel(*sourceSkeleton, sourceSkeleton->restPose()));
   const float targetLegs = legLength(*targetMap, localToModel(*targetSkeleton, targetSkeleton->restPose()));
-  if (!(sourceLegs > 0.0f) || !std::isfinite(sourceLegs)) return std::string("retarget: the source's legs have no length");
-  if (!(targetLegs > 0.0f) || !std::isfinite(targetLegs)) return std::string("retarget: the target's legs have no length");
+  if (!(sourceLegs > 0.0f) || !std::isfinite(sourceLegs))
+    return std::string("retarget: the source's legs have no length");
+  if (!(targetLegs > 0.0f) || !std::isfinite(targetLegs))
+    return std::string("retarget: the target's legs have no length");
   return std::nullopt;
 }
 
@@ -206,8 +287,9 @@ Result<DenseClip> RetargetJob::run() const {
   ClipSampler sampler(sourceClip);
   std::vector<Transform> sourceLocal(sourceSkeleton->restPose().begin(), sourceSkeleton->restPose().end());
   std::vector<Transform> targetLocal;
-  for (int f = 0; f < sourceClip->frameCount(); ++f) {
-    sampler.sample(sourceClip->timeOf(f), sourceLocal);
+  const int frames = static_cast<int>(std::lround(sourceClip->duration() * dense.frameRate)) + 1;
+  for (int f = 0; f < frames; ++f) {
+    sampler.sample(std::min(dense.timeOf(f), sourceClip->endTime), sourceLocal);
     retargetPose(*this, characters, sourceLocal, targetLocal);
     dense.appendFrame(targetLocal);
   }

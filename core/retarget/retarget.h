@@ -28,12 +28,22 @@ struct RetargetJob {
   const HumanoidMap* sourceMap = nullptr;
   const Skeleton* targetSkeleton = nullptr;
   const HumanoidMap* targetMap = nullptr;
+  // Frames per second of the result; 0 keeps the source's.
+  double frameRate = 0.0;
+  // Each hand reaches, by two-bone IK on its arm (the elbow kept in its bend plane, the
+  // hand's model rotation kept), for the source's hand position relative to the source's
+  // hips, carried into the target's model space and scaled by the arm-length ratio, from
+  // the target's hips. Arms the maps lack are left as they are.
+  bool handsReach = false;
 
   // nullopt when the job can run; otherwise what is missing or invalid (a skeleton, the
-  // clip, a map, an empty clip, a map whose joints are not in its skeleton, a leg of zero
-  // length).
+  // clip, a map, an empty clip, a map that lacks a role retargeting needs (hips, chest,
+  // spine, thighs, knees, the legs' tips) or names a joint not in its skeleton — every such
+  // role named as `articula-cli map` names it —, a leg of zero
+  // length, a frame rate that is negative or not finite).
   std::optional<std::string> validate() const;
-  // One frame per source frame at the source's frame rate: the target's hips translate and
+  // Frames from the source clip's start to its end at `frameRate` (the source's frames when
+  // 0; else its last frame is within half a frame of the source's end): the target's hips translate and
   // every mapped target joint rotates (a foot that is an IK bone beside the leg also
   // translates, to stay at the shin's tail); other joints keep their rest pose.
   Result<DenseClip> run() const;

@@ -9,7 +9,8 @@ namespace articula {
 
 Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, const Clip& clip, const Scene& character,
                           const HumanoidMap& characterMap, const RetargetClipOptions& options) {
-  RetargetJob job{&source.skeleton, &clip, &sourceMap, &character.skeleton, &characterMap};
+  RetargetJob job{&source.skeleton,  &clip, &sourceMap, &character.skeleton, &characterMap, options.frameRate,
+                  options.handsReach};
   auto dense = job.run();
   if (!dense) return makeError(dense.error());
   Clip out;

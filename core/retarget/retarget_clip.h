@@ -13,6 +13,10 @@ struct RetargetClipOptions {
   float toleranceModel = 1e-3f;
   // Plant the character's feet: bake through its humanoid rig with contact detection.
   bool detectContacts = false;
+  // Frames per second of the result; 0 keeps the source clip's.
+  double frameRate = 0.0;
+  // Hands reach for the source's hand positions (RetargetJob::handsReach).
+  bool handsReach = false;
 };
 
 // `clip` of `source` played by `character`, named as `clip` (callers make the name unique

@@ -1,6 +1,7 @@
 #include "core/retarget/retarget_frame.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "core/skeleton/local_to_model.h"
@@ -8,38 +9,59 @@
 namespace articula {
 namespace {
 
-Vec3 positionOf(std::span<const Affine> model, int joint) { return model[static_cast<std::size_t>(joint)].translation(); }
+Vec3 positionOf(std::span<const Affine> model, int joint) {
+  return model[static_cast<std::size_t>(joint)].translation();
+}
 
-// A limb bone: from `joint` towards `next`, in both characters.
-struct BonePair {
-  int targetJoint, targetNext, sourceJoint, sourceNext;
-};
-
-std::vector<BonePair> limbBones(const HumanoidMap& target, const HumanoidMap& source) {
-  std::vector<BonePair> bones;
-  auto add = [&bones](int tj, int tn, int sj, int sn) {
-    if (tj >= 0 && tn >= 0 && sj >= 0 && sn >= 0) bones.push_back({tj, tn, sj, sn});
-  };
-  const std::pair<const HumanoidArm*, const HumanoidArm*> arms[] = {{&target.leftArm, &source.leftArm},
-                                                                    {&target.rightArm, &source.rightArm}};
-  for (const auto& [t, s] : arms) {
-    add(t->clavicle, t->upperArm, s->clavicle, s->upperArm);
-    add(t->upperArm, t->forearm, s->upperArm, s->forearm);
-    add(t->forearm, t->hand, s->forearm, s->hand);
-  }
-  const std::pair<const HumanoidLeg*, const HumanoidLeg*> legs[] = {{&target.leftLeg, &source.leftLeg},
-                                                                    {&target.rightLeg, &source.rightLeg}};
-  for (const auto& [t, s] : legs) {
-    add(t->thigh, t->knee, s->thigh, s->knee);
-    add(t->knee, t->legTip, s->knee, s->legTip);
-    add(t->ankle, t->toe, s->ankle, s->toe);
-  }
-  // Parents first, so a bone is aimed after the bones above it have moved it.
-  std::sort(bones.begin(), bones.end(), [](const BonePair& a, const BonePair& b) { return a.targetJoint < b.targetJoint; });
-  return bones;
+// Turns joint `joint` of `pose` (local transforms of `skeleton`) so that the direction
+// `from` → `to` in model space becomes `wantedModel`'s, the turn taken about the joint.
+void aimOnce(const Skeleton& skeleton, std::vector<Transform>& pose, int joint, int from, int to,
+             const Vec3& wantedModel) {
+  const std::vector<Affine> model = localToModel(skeleton, pose);
+  const Vec3 current = positionOf(model, to) - positionOf(model, from);
+  if (current.squaredNorm() < 1e-16f) return;
+  const Quat turnModel = Quat::FromTwoVectors(current, wantedModel);
+  const int parent = skeleton.parent(joint);
+  const Quat parentModel =
+      parent == kNoParent ? Quat::Identity() : modelRotations(skeleton, pose)[static_cast<std::size_t>(parent)];
+  Transform& local = pose[static_cast<std::size_t>(joint)];
+  local.rotation = (parentModel.conjugate() * turnModel * parentModel * local.rotation).normalized();
 }
 
 }  // namespace
+
+std::vector<MappedBone> mappedBones(const HumanoidMap& source, const HumanoidMap& target) {
+  std::vector<MappedBone> bones;
+  auto add = [&bones](int sf, int st, int tf, int tt, int turns, int leg, bool armIk = false) {
+    if (sf >= 0 && st >= 0 && tf >= 0 && tt >= 0) bones.push_back({sf, st, tf, tt, turns, leg, armIk});
+  };
+  const int spineAboveHips = target.spine.size() > 2 ? target.spine[1] : -1;
+  add(source.hips, source.chest, target.hips, target.chest, spineAboveHips, -1);
+  const int sourceNeck = source.neck >= 0 ? source.neck : source.head;
+  const int targetNeck = target.neck >= 0 ? target.neck : target.head;
+  add(source.chest, sourceNeck, target.chest, targetNeck, target.chest, -1);
+  if (source.neck >= 0 && target.neck >= 0) add(source.neck, source.head, target.neck, target.head, target.neck, -1);
+  const std::array<std::pair<const HumanoidArm*, const HumanoidArm*>, 2> arms{
+      {{&source.leftArm, &target.leftArm}, {&source.rightArm, &target.rightArm}}};
+  for (const auto& [s, t] : arms) {
+    add(s->clavicle, s->upperArm, t->clavicle, t->upperArm, t->clavicle, -1);
+    add(s->upperArm, s->forearm, t->upperArm, t->forearm, t->upperArm, -1, true);
+    add(s->forearm, s->hand, t->forearm, t->hand, t->forearm, -1, true);
+  }
+  const std::array<std::pair<const HumanoidLeg*, const HumanoidLeg*>, 2> legs{
+      {{&source.leftLeg, &target.leftLeg}, {&source.rightLeg, &target.rightLeg}}};
+  for (int side = 0; side < 2; ++side) {
+    const HumanoidLeg& s = *legs[static_cast<std::size_t>(side)].first;
+    const HumanoidLeg& t = *legs[static_cast<std::size_t>(side)].second;
+    add(s.thigh, s.knee, t.thigh, t.knee, t.thigh, side);
+    add(s.knee, s.legTip, t.knee, t.legTip, t.knee, side);
+    add(s.ankle, s.toe, t.ankle, t.toe, t.ankle, side);
+  }
+  // Parents first, so a bone is aimed after the bones above it have moved it.
+  std::stable_sort(bones.begin(), bones.end(),
+                   [](const MappedBone& a, const MappedBone& b) { return a.targetFrom < b.targetFrom; });
+  return bones;
+}
 
 std::vector<Quat> modelRotations(const Skeleton& skeleton, std::span<const Transform> local) {
   std::vector<Quat> model(static_cast<std::size_t>(skeleton.jointCount()));
@@ -81,22 +103,47 @@ float legLength(const HumanoidMap& map, std::span<const Affine> restModel) {
   return 0.5f * (length(map.leftLeg) + length(map.rightLeg));
 }
 
+float armLength(const HumanoidMap& map, std::span<const Affine> restModel) {
+  float total = 0.0f;
+  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm}) {
+    if (arm->upperArm < 0 || arm->forearm < 0 || arm->hand < 0) return 0.0f;
+    total += (positionOf(restModel, arm->forearm) - positionOf(restModel, arm->upperArm)).norm() +
+             (positionOf(restModel, arm->hand) - positionOf(restModel, arm->forearm)).norm();
+  }
+  return 0.5f * total;
+}
+
+std::vector<MappedBone> longBones(const Skeleton& source, const HumanoidMap& sourceMap, const Skeleton& target,
+                                  const HumanoidMap& targetMap) {
+  const std::vector<Affine> sourceRest = localToModel(source, source.restPose());
+  const std::vector<Affine> targetRest = localToModel(target, target.restPose());
+  const float sourceShort = kShortBoneOfLegs * legLength(sourceMap, sourceRest);
+  const float targetShort = kShortBoneOfLegs * legLength(targetMap, targetRest);
+  std::vector<MappedBone> bones = mappedBones(sourceMap, targetMap);
+  std::erase_if(bones, [&](const MappedBone& bone) {
+    return (positionOf(sourceRest, bone.sourceTo) - positionOf(sourceRest, bone.sourceFrom)).norm() < sourceShort ||
+           (positionOf(targetRest, bone.targetTo) - positionOf(targetRest, bone.targetFrom)).norm() < targetShort;
+  });
+  return bones;
+}
+
+void aimBone(const Skeleton& target, std::vector<Transform>& targetLocal, const MappedBone& bone,
+             const Vec3& wantedModel) {
+  if (bone.targetTurns < 0) return;
+  // A joint above the bone's start (the spine's first joint for hips → chest) moves the
+  // start too: a few turns converge, each a fraction of the last.
+  const int turns = bone.targetTurns == bone.targetFrom ? 1 : 4;
+  for (int i = 0; i < turns; ++i)
+    aimOnce(target, targetLocal, bone.targetTurns, bone.targetFrom, bone.targetTo, wantedModel);
+}
+
 std::vector<Transform> alignedRestPose(const Skeleton& target, const HumanoidMap& targetMap, const Skeleton& source,
                                        const HumanoidMap& sourceMap, const Quat& sourceToTarget) {
   std::vector<Transform> pose(target.restPose().begin(), target.restPose().end());
   const std::vector<Affine> sourceModel = localToModel(source, source.restPose());
-  for (const BonePair& bone : limbBones(targetMap, sourceMap)) {
-    const std::vector<Affine> targetModel = localToModel(target, pose);
-    const Vec3 targetDir = positionOf(targetModel, bone.targetNext) - positionOf(targetModel, bone.targetJoint);
-    const Vec3 sourceDir =
-        sourceToTarget * (positionOf(sourceModel, bone.sourceNext) - positionOf(sourceModel, bone.sourceJoint));
-    if (targetDir.squaredNorm() < 1e-16f || sourceDir.squaredNorm() < 1e-16f) continue;
-    // The turn in model space, carried into the joint's parent space.
-    const Quat turnModel = Quat::FromTwoVectors(targetDir, sourceDir);
-    const int parent = target.parent(bone.targetJoint);
-    const Quat parentModel = parent == kNoParent ? Quat::Identity() : modelRotations(target, pose)[static_cast<std::size_t>(parent)];
-    Transform& local = pose[static_cast<std::size_t>(bone.targetJoint)];
-    local.rotation = (parentModel.conjugate() * turnModel * parentModel * local.rotation).normalized();
+  for (const MappedBone& bone : longBones(source, sourceMap, target, targetMap)) {
+    aimBone(target, pose, bone,
+            sourceToTarget * (positionOf(sourceModel, bone.sourceTo) - positionOf(sourceModel, bone.sourceFrom)));
   }
   return pose;
 }

@@ -2,15 +2,24 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "cli_run.h"
+#include "core/project/project_file.h"
+#include "core/retarget/retarget_quality.h"
 #include "tools/gltf_validator.h"
+#include "tools/written_gltf.h"
 
 namespace {
 
@@ -22,6 +31,11 @@ using articula::testing_tools::runCli;
 const std::string kRobot = "gltf/RobotExpressive/RobotExpressive.glb";
 const std::string kCmuWalk = "bvh/cmu-mb-2010/02_01.bvh";
 const std::string kMakeHumanWalk = "bvh/makehuman/walk1.bvh";
+const std::string kMannequin = "projects/mannequin_v1.articula";
+// Rigid parts moved by node animation, no joints at all.
+const std::string kNoSkeleton = "gltf/KenneyPlatformerCharacter/character.glb";
+// CMU 02_01 without its left shoulder, arm, forearm and hand (a capture missing a limb).
+const std::string kCmuWalkNoLeftArm = "bvh/cmu-mb-2010/02_01_no_left_arm.bvh";
 
 std::filesystem::path outputPath(const std::string& name) {
   return std::filesystem::temp_directory_path() / ("articula_retarget_" + std::to_string(::getpid()) + "_" + name);
@@ -139,8 +153,8 @@ TEST(CliMap, AFaultyRoleMapIsOneLineNamingTheMapFile) {
 // valid glTF.
 TEST(CliRetarget, CmuWalkOnTheRobotIsAValidFileWithTheRobotsClipsAndTheNewOne) {
   const auto out = outputPath("cmu_on_robot.glb");
-  const CliRun run =
-      runCli("retarget " + quoted(data(kCmuWalk)) + " --onto " + quoted(data(kRobot)) + " --out " + quoted(out.string()));
+  const CliRun run = runCli("retarget " + quoted(data(kCmuWalk)) + " --onto " + quoted(data(kRobot)) + " --out " +
+                            quoted(out.string()));
   ASSERT_EQ(run.exitCode, 0) << run.stderrText;
   EXPECT_TRUE(articula::testing_tools::validatesWithoutErrors(out.string()));
   const nlohmann::json robot = nlohmann::json::parse(runCli("info --json " + quoted(data(kRobot))).stdoutText);
@@ -173,17 +187,158 @@ TEST(CliRetarget, BadInputIsOneLineNamingTheFileAndWritesNothing) {
   const std::string robot = quoted(data(kRobot));
   const std::string cmu = quoted(data(kCmuWalk));
   const std::string rigged = quoted(data("gltf/RiggedSimple/RiggedSimple.glb"));
+  const std::string kenney = quoted(data(kNoSkeleton));
+  const std::string noLeftArm = quoted(data(kCmuWalkNoLeftArm));
   for (const auto& [args, expected] : std::vector<std::pair<std::string, std::string>>{
            {cmu + " --onto " + rigged, "RiggedSimple.glb: not a humanoid"},
            {rigged + " --onto " + robot, "RiggedSimple.glb: not a humanoid"},
            {cmu + " --onto " + robot + " --clip nope", "no clip named 'nope'"},
+           {cmu + " --onto " + kenney, "character.glb: not a humanoid: it has no skeleton (no joints) for the hips"},
+           {kenney + " --onto " + robot, "character.glb: not a humanoid: it has no skeleton"},
+           {noLeftArm + " --onto " + robot, "02_01_no_left_arm.bvh: not a humanoid: no left arm"},
            {cmu + " --onto /nonexistent/robot.glb", "/nonexistent/robot.glb"},
-           {cmu + " --onto " + robot + " --contacts keep", "--contacts 'keep'"}}) {
+           {cmu + " --onto " + robot + " --contacts keep", "--contacts 'keep'"},
+           {cmu + " --onto " + robot + " --fps 0", "--fps must be a positive frame rate"},
+           {cmu + " --onto " + robot + " --hands wave", "--hands 'wave': expected reach"}}) {
     const CliRun run = runCli("retarget " + args + " --out " + quoted(out.string()));
     EXPECT_EQ(run.exitCode, 1) << args;
     EXPECT_NE(run.stderrText.find(expected), std::string::npos) << args << ": " << run.stderrText;
     EXPECT_EQ(run.stderrText.find('\n'), run.stderrText.size() - 1) << run.stderrText;
     EXPECT_FALSE(std::filesystem::exists(out)) << args;
+  }
+}
+
+// ---- issue 24, point 3: the figures, measured on the written files ----
+
+// The shared judge (../shared/tools/gltf_motion_report.py beside the worktree) on a written
+// file; nullopt when it or numpy is not there.
+std::optional<nlohmann::json> motionReport(const std::string& glb, const std::string& clip, double fps) {
+  const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../../../shared/tools/gltf_motion_report.py";
+  if (!std::filesystem::exists(tool) || std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
+    return std::nullopt;
+  const std::string command = "/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) +
+                              " --fps " + std::to_string(fps) + " --json 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string text;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
+  ::pclose(pipe);
+  return nlohmann::json::parse(text, nullptr, false);
+}
+
+const articula::Clip* clipOf(const articula::Scene& scene, const std::string& name) {
+  for (const articula::Clip& clip : scene.clips) {
+    if (clip.name == name) return &clip;
+  }
+  return nullptr;
+}
+
+// Each mesh as (skinned, vertices, triangles, joints of its skin), sorted: what the
+// character's meshes are, whatever order the exporter writes them in.
+std::vector<std::tuple<bool, std::size_t, std::size_t, std::size_t>> meshesOf(const articula::Scene& scene) {
+  std::vector<std::tuple<bool, std::size_t, std::size_t, std::size_t>> meshes;
+  for (const articula::Mesh& mesh : scene.meshes)
+    meshes.emplace_back(mesh.hasSkin, mesh.vertexCount(), mesh.indices.size() / 3, mesh.skin.joints.size());
+  std::sort(meshes.begin(), meshes.end());
+  return meshes;
+}
+
+// A folder of the test's own, its glTF files kept for validate_written_gltf, then removed.
+struct OutputDir {
+  std::filesystem::path path;
+  explicit OutputDir(const std::string& name) : path(outputPath(name)) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~OutputDir() {
+    articula::testing_tools::keepWrittenGltf(path);
+    std::filesystem::remove_all(path);
+  }
+};
+
+struct RetargetCase {
+  std::string source, clip, character;
+  double fps;  // the source's frame rate, for the judge
+};
+
+// CMU 02_01 (Y-up, 120 fps, travels) and the MakeHuman walk (Z-up decimetres, 24 fps, in
+// place) on the mannequin and on the robot, feet planted: a valid file with the
+// character's mesh and skin and the source's duration; read back by our glTF reader, every
+// mapped bone within 10° of the source's where the leg IK does not hold the foot, the hips
+// travelling as the source's scaled by the legs within 5 %; by the shared judge, under
+// 1 mm of slide per planted span. retarget --json reports the same figures.
+TEST(CliRetarget, FourSourceCharacterPairsMeetTheQualityFigures) {
+  const std::vector<RetargetCase> cases{{kCmuWalk, "02_01", kMannequin, 120.0},
+                                        {kCmuWalk, "02_01", kRobot, 120.0},
+                                        {kMakeHumanWalk, "walk1", kMannequin, 24.0},
+                                        {kMakeHumanWalk, "walk1", kRobot, 24.0}};
+  for (const RetargetCase& c : cases) {
+    SCOPED_TRACE(c.source + " onto " + c.character);
+    const OutputDir dir("quality_" + std::filesystem::path(c.character).stem().string());
+    const std::string out = (dir.path / (c.clip + ".glb")).string();
+    const CliRun run = runCli("retarget " + quoted(data(c.source)) + " --onto " + quoted(data(c.character)) +
+                              " --contacts detect --json --out " + quoted(out));
+    ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+    EXPECT_TRUE(articula::testing_tools::validatesWithoutErrors(out));
+    const nlohmann::json report = nlohmann::json::parse(run.stdoutText)["clips"][0];
+    EXPECT_LE(report["maxBoneAngleDeg"].get<double>(), 10.0) << report.dump();
+    EXPECT_LE(report["hipTravelRatioError"].get<double>(), 0.05) << report.dump();
+
+    auto source = articula::loadSceneOrProject(data(c.source));
+    auto character = articula::loadSceneOrProject(data(c.character));
+    auto written = articula::loadSceneOrProject(out);
+    ASSERT_TRUE(source && character && written);
+    EXPECT_EQ(meshesOf(*written), meshesOf(*character)) << "the character's meshes and skins";
+    EXPECT_GT(std::count_if(written->meshes.begin(), written->meshes.end(),
+                            [](const articula::Mesh& mesh) { return mesh.hasSkin; }),
+              0);
+    const articula::Clip* played = clipOf(*written, c.clip);
+    ASSERT_NE(played, nullptr);
+    EXPECT_NEAR(played->duration(), source->clips.front().duration(), 1e-4);
+
+    auto sourceMap = articula::mapHumanoid(source->skeleton);
+    auto writtenMap = articula::mapHumanoid(written->skeleton);
+    ASSERT_TRUE(sourceMap && writtenMap);
+    const articula::RetargetQuality quality = articula::measureRetarget(
+        source->skeleton, *sourceMap, source->clips.front(), written->skeleton, *writtenMap, *played);
+    EXPECT_LE(quality.maxBoneAngleDeg, 10.0f) << quality.worstBone << " at frame " << quality.worstFrame;
+    EXPECT_LE(quality.hipTravelRatioError, 0.05f);
+    EXPECT_NEAR(quality.maxBoneAngleDeg, report["maxBoneAngleDeg"].get<double>(), 0.5) << "the file is the clip";
+
+    const auto judged = motionReport(out, c.clip, c.fps);
+    if (!judged) GTEST_SKIP() << "no python3 with numpy or no ../shared/tools/gltf_motion_report.py";
+    for (const char* side : {"left", "right"}) {
+      const nlohmann::json& foot = (*judged)["feet"][side];
+      ASSERT_GE(foot["planted_spans"].get<int>(), 1) << side << ": " << judged->dump();
+      EXPECT_LE(foot["mean_slide_mm"].get<double>(), 1.0) << side << ": " << foot.dump();
+    }
+  }
+}
+
+// A 120 fps capture resampled for a character whose clips are 24 fps: the clip keeps its
+// length (to within half a frame of the new rate) and its figures.
+TEST(CliRetarget, FpsResamplesTheCaptureToTheCharactersRate) {
+  for (const double fps : {24.0, 30.0}) {
+    SCOPED_TRACE(fps);
+    const OutputDir dir("fps_" + std::to_string(static_cast<int>(fps)));
+    const std::string out = (dir.path / "cmu_on_robot.glb").string();
+    const CliRun run = runCli("retarget " + quoted(data(kCmuWalk)) + " --onto " + quoted(data(kRobot)) + " --fps " +
+                              std::to_string(fps) + " --json --out " + quoted(out));
+    ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+    const nlohmann::json report = nlohmann::json::parse(run.stdoutText)["clips"][0];
+    EXPECT_DOUBLE_EQ(report["frameRate"].get<double>(), fps);
+    EXPECT_LE(report["maxBoneAngleDeg"].get<double>(), 10.0) << report.dump();
+    EXPECT_LE(report["hipTravelRatioError"].get<double>(), 0.05) << report.dump();
+    auto source = articula::loadSceneOrProject(data(kCmuWalk));
+    auto written = articula::loadSceneOrProject(out);
+    ASSERT_TRUE(source && written);
+    const articula::Clip* played = clipOf(*written, "02_01");
+    ASSERT_NE(played, nullptr);
+    EXPECT_NEAR(played->duration(), source->clips.front().duration(), 0.5 / fps);
+    EXPECT_EQ(played->frameCount(), report["frames"].get<int>());
+    EXPECT_NEAR(played->frameCount(), source->clips.front().duration() * fps + 1.0, 0.5);
   }
 }
 

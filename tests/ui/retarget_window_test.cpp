@@ -60,15 +60,35 @@ TEST(RetargetWindow, ASourceThatIsNotAHumanoidIsRefusedAndChangesNothing) {
   const std::string before = test::serializeDocument(document);
   const int steps = document.undoStack()->count();
   QSignalSpy failures(&window, &MainWindow::animationFailed);
-  for (const char* file : {"gltf/RiggedSimple/RiggedSimple.glb", "gltf/BoxAnimated/BoxAnimated.glb"}) {
+  for (const char* file : {"gltf/RiggedSimple/RiggedSimple.glb", "gltf/BoxAnimated/BoxAnimated.glb",
+                           "bvh/cmu-mb-2010/02_01_no_left_arm.bvh"}) {
     EXPECT_FALSE(window.retargetFrom(QString::fromStdString(test::dataPath(file)))) << file;
   }
-  ASSERT_EQ(failures.size(), 2);
+  ASSERT_EQ(failures.size(), 3);
   EXPECT_TRUE(failures[0][0].toString().contains(QStringLiteral("RiggedSimple.glb: not a humanoid")))
       << failures[0][0].toString().toStdString();
+  EXPECT_TRUE(failures[2][0].toString().contains(QStringLiteral("02_01_no_left_arm.bvh: not a humanoid: no left arm")))
+      << failures[2][0].toString().toStdString();
   EXPECT_FALSE(window.retargetFrom(QStringLiteral("/nonexistent/walk.bvh")));
-  ASSERT_EQ(failures.size(), 3);
-  EXPECT_TRUE(failures[2][0].toString().contains(QStringLiteral("/nonexistent/walk.bvh")));
+  ASSERT_EQ(failures.size(), 4);
+  EXPECT_TRUE(failures[3][0].toString().contains(QStringLiteral("/nonexistent/walk.bvh")));
+  EXPECT_EQ(document.undoStack()->count(), steps);
+  EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// The open character has no skeleton (rigid parts moved by node animation): nothing can play
+// a capture, the user is told why, the document stays as it was.
+TEST(RetargetWindow, ACharacterWithoutASkeletonRefusesAndChangesNothing) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/KenneyPlatformerCharacter/character.glb"))));
+  Document& document = *window.document();
+  const std::string before = test::serializeDocument(document);
+  const int steps = document.undoStack()->count();
+  QSignalSpy failures(&window, &MainWindow::animationFailed);
+  EXPECT_FALSE(window.retargetFrom(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+  ASSERT_EQ(failures.size(), 1);
+  EXPECT_TRUE(failures[0][0].toString().contains(QStringLiteral("not a humanoid")))
+      << failures[0][0].toString().toStdString();
   EXPECT_EQ(document.undoStack()->count(), steps);
   EXPECT_EQ(test::serializeDocument(document), before);
 }

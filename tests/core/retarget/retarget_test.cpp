@@ -80,7 +80,8 @@ float largestLimbAngle(const Skeleton& source, const Clip& clip, const Skeleton&
   float worst = 0.0f;
   for (std::size_t f = 0; f < targetFrames.size(); ++f) {
     for (std::size_t b = 0; b < sourceBones.size(); ++b) {
-      const Vec3 s = toTarget * (at(sourceFrames[f], sourceBones[b].second) - at(sourceFrames[f], sourceBones[b].first));
+      const Vec3 s =
+          toTarget * (at(sourceFrames[f], sourceBones[b].second) - at(sourceFrames[f], sourceBones[b].first));
       const Vec3 t = at(targetFrames[f], targetBones[b].second) - at(targetFrames[f], targetBones[b].first);
       worst = std::max(worst, angleBetween(s, t));
     }
@@ -170,6 +171,125 @@ TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthAndLimbDirections) {
   EXPECT_LT(largestLimbAngle(cmu->skeleton, walk, robot->skeleton, *out), 2.0f * kDegree);
 }
 
+// `skeleton` with every joint's local frame turned by its own rotation (`turns[j]`, in the
+// joint's frame) and its children's offsets and rotations compensated: the same shape at
+// rest and under the same motion, with different joint orientations and rolls, as two
+// tools rig one character. Model rotation j becomes model rotation j × turns[j].
+Skeleton withTurnedFrames(const Skeleton& skeleton, const std::vector<Quat>& turns) {
+  Skeleton out;
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    const int parent = skeleton.parent(j);
+    const Quat parentTurn = parent == kNoParent ? Quat::Identity() : turns[static_cast<std::size_t>(parent)];
+    Transform rest = skeleton.restLocal(j);
+    rest.translation = parentTurn.conjugate() * rest.translation;
+    rest.rotation = (parentTurn.conjugate() * rest.rotation * turns[static_cast<std::size_t>(j)]).normalized();
+    out.addJoint(skeleton.name(j), parent, rest, skeleton.kind(j));
+  }
+  return out;
+}
+
+// The angle of the rotation from `a` to `b`: direction and roll together.
+float rotationAngle(const Quat& a, const Quat& b) { return 2.0f * std::acos(std::min(1.0f, std::abs(a.dot(b)))); }
+
+// Issue 24: a target whose joints are oriented and rolled differently from the source's
+// plays the motion with every mapped bone pointing and rolled as the source's: its model
+// rotation is the source's times its own turn, on every frame.
+TEST(Retarget, DifferentJointOrientationsAndRollsKeepEveryBonesDirectionAndRoll) {
+  const Scene mannequin = makeMannequin();
+  const Clip& walk = mannequin.clips.front();
+  std::vector<Quat> turns;
+  for (int j = 0; j < mannequin.skeleton.jointCount(); ++j) {
+    // Arbitrary, large and different per joint.
+    const Vec3 axis = Vec3(std::sin(1.7f * j + 0.3f), std::cos(2.3f * j), 0.5f + std::sin(0.9f * j)).normalized();
+    turns.push_back(Quat(Eigen::AngleAxisf((40.0f + 23.0f * static_cast<float>(j % 7)) * kDegree, axis)));
+  }
+  const Skeleton turned = withTurnedFrames(mannequin.skeleton, turns);
+  auto out = retarget(mannequin.skeleton, walk, turned);
+  ASSERT_TRUE(out) << out.error();
+  const HumanoidMap sourceMap = *mapHumanoid(mannequin.skeleton);
+  const HumanoidMap targetMap = *mapHumanoid(turned);
+  const auto pairs = pairRoles(sourceMap, targetMap);
+  ASSERT_GE(pairs.size(), 20u);
+  const auto sourceFrames = sampleDense(mannequin.skeleton, walk, 0, walk.frameCount() - 1);
+  std::vector<Transform> sourcePose(mannequin.skeleton.restPose().begin(), mannequin.skeleton.restPose().end());
+  std::vector<Transform> targetPose(turned.restPose().begin(), turned.restPose().end());
+  float worst = 0.0f;
+  for (int f = 0; f < out->frames; ++f) {
+    sourceFrames.samplePose(f, sourcePose);
+    out->samplePose(f, targetPose);
+    const auto sourceModel = modelRotations(mannequin.skeleton, sourcePose);
+    const auto targetModel = modelRotations(turned, targetPose);
+    for (const auto& [s, t] : pairs) {
+      const Quat expected = sourceModel[static_cast<std::size_t>(s)] * turns[static_cast<std::size_t>(t)];
+      worst = std::max(worst, rotationAngle(expected, targetModel[static_cast<std::size_t>(t)]));
+    }
+  }
+  EXPECT_LT(worst, 0.5f * kDegree) << worst / kDegree << " degrees";
+}
+
+// The arms' length of a map at rest: upper arm to forearm to hand, both sides' mean.
+float armsAtRest(const Skeleton& skeleton, const HumanoidMap& map) {
+  const auto rest = localToModel(skeleton, skeleton.restPose());
+  float total = 0.0f;
+  for (const HumanoidArm* arm : {&map.leftArm, &map.rightArm})
+    total += (at(rest, arm->forearm) - at(rest, arm->upperArm)).norm() +
+             (at(rest, arm->hand) - at(rest, arm->forearm)).norm();
+  return 0.5f * total;
+}
+
+// Where each hand of `target` is from its hips against where the source's is from its
+// hips, carried over and scaled by the arms: the largest miss over every frame and hand the
+// arm can reach (the spot closer to the shoulder than 98 % of the arm), and how many such.
+std::pair<float, int> largestHandMiss(const Skeleton& source, const Clip& clip, const Skeleton& target,
+                                      const DenseClip& out) {
+  const HumanoidMap sourceMap = *mapHumanoid(source);
+  const HumanoidMap targetMap = *mapHumanoid(target);
+  const Quat toTarget(characterFrame(targetMap, localToModel(target, target.restPose())) *
+                      characterFrame(sourceMap, localToModel(source, source.restPose())).transpose());
+  const float scale = armsAtRest(target, targetMap) / armsAtRest(source, sourceMap);
+  const auto sourceFrames = modelFrames(source, clip);
+  const auto targetFrames = modelFrames(target, out);
+  float worst = 0.0f;
+  int reachable = 0;
+  for (std::size_t f = 0; f < targetFrames.size(); ++f) {
+    const auto& s = sourceFrames[f];
+    const auto& t = targetFrames[f];
+    for (const auto& [sourceArm, targetArm] :
+         {std::pair{sourceMap.leftArm, targetMap.leftArm}, std::pair{sourceMap.rightArm, targetMap.rightArm}}) {
+      const Vec3 wanted = at(t, targetMap.hips) + scale * (toTarget * (at(s, sourceArm.hand) - at(s, sourceMap.hips)));
+      const float reach = (at(t, targetArm.forearm) - at(t, targetArm.upperArm)).norm() +
+                          (at(t, targetArm.hand) - at(t, targetArm.forearm)).norm();
+      if ((wanted - at(t, targetArm.upperArm)).norm() > 0.98f * reach) continue;
+      ++reachable;
+      worst = std::max(worst, (at(t, targetArm.hand) - wanted).norm());
+    }
+  }
+  return {worst, reachable};
+}
+
+// Issue 24, point 2 (hands reaching): CMU's walk on the robot, hands IK'd to the capture's
+// hand positions from the hips scaled by the arms, land on them wherever the arm reaches;
+// without it they do not (the robot's arms are shorter and its shoulders elsewhere).
+TEST(Retarget, HandsReachForTheSourcesHandsScaledByTheArms) {
+  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(cmu && robot);
+  const Clip& walk = cmu->clips.front();
+  const HumanoidMap cmuMap = *mapHumanoid(cmu->skeleton);
+  const HumanoidMap robotMap = *mapHumanoid(robot->skeleton);
+  RetargetJob job{&cmu->skeleton, &walk, &cmuMap, &robot->skeleton, &robotMap};
+  auto free = job.run();
+  job.handsReach = true;
+  auto reaching = job.run();
+  ASSERT_TRUE(free && reaching) << (free ? reaching.error() : free.error());
+  const float arms = armsAtRest(robot->skeleton, robotMap);
+  const auto [missReaching, reachable] = largestHandMiss(cmu->skeleton, walk, robot->skeleton, *reaching);
+  const float missFree = largestHandMiss(cmu->skeleton, walk, robot->skeleton, *free).first;
+  EXPECT_GE(reachable, walk.frameCount()) << "most hands can reach";
+  EXPECT_LT(missReaching, 1e-3f * arms);
+  EXPECT_GT(missFree, 0.05f * arms) << "the test would see a hand that does not reach";
+}
+
 TEST(Retarget, BadInputIsRefusedWithAReason) {
   const Scene mannequin = makeMannequin();
   const HumanoidMap map = *mapHumanoid(mannequin.skeleton);
@@ -186,6 +306,16 @@ TEST(Retarget, BadInputIsRefusedWithAReason) {
   out = job.run();
   ASSERT_FALSE(out);
   EXPECT_NE(out.error().find("target's humanoid map"), std::string::npos) << out.error();
+  EXPECT_NE(out.error().find("leftKnee"), std::string::npos) << out.error();
+
+  // A map without a leg and a chest (a role file edited by hand): every missing role named.
+  HumanoidMap noLeftLeg = map;
+  noLeftLeg.leftLeg = HumanoidLeg{};
+  noLeftLeg.chest = -1;
+  job = RetargetJob{&mannequin.skeleton, &mannequin.clips.front(), &noLeftLeg, &mannequin.skeleton, &map};
+  out = job.run();
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error(), "retarget: the source's humanoid map misses chest, leftThigh, leftKnee, leftLegTip");
   job.targetMap = nullptr;
   EXPECT_EQ(job.run().error(), "retarget: no humanoid map");
 }
