@@ -37,6 +37,7 @@
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
+#include "ui/dialogs/retarget_dialog.h"
 #include "ui/dialogs/recovery_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/curve_editor_dock.h"
@@ -351,14 +352,14 @@ void MainWindow::createAnimationMenu() {
   bakeAction->setObjectName(QStringLiteral("actionBake"));
   bakeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
   QAction* retargetAction = animationMenu->addAction(tr("&Retarget…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Retarget the Clips of a Humanoid"), QString(),
-                                                      tr("Animation (*.bvh *.glb *.gltf *.fbx *.dae *.articula);;"
-                                                         "All Files (*)"));
-    if (path.isEmpty()) return;
+    const Clip* first = mDocument->scene().clips.empty() ? nullptr : &mDocument->scene().clips.front();
+    RetargetDialog dialog(first != nullptr ? first->frameRate : 0.0, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const RetargetRequest request = dialog.request();
     QString message;
     const auto connection =
         connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });
-    const bool done = retargetFrom(path);
+    const bool done = retargetFrom(request);
     disconnect(connection);
     if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Retarget"), message);
   });
@@ -824,8 +825,10 @@ QString MainWindow::exportSummary(const QString& path) const {
   const QFileInfo buffers(file.dir().filePath(file.completeBaseName() + QStringLiteral(".bin")));
   if (file.suffix().compare(QLatin1String("gltf"), Qt::CaseInsensitive) == 0 && buffers.exists())
     bytes += buffers.size();
-  return tr("Exported %1: %n clip(s), %2 keys, %3", nullptr, static_cast<int>(scene.clips.size()))
-      .arg(file.fileName())
+  // No translation is installed to give "%n clip(s)" its plural: spell both out.
+  const QString clips = scene.clips.size() == 1 ? tr("1 clip") : tr("%1 clips").arg(scene.clips.size());
+  return tr("Exported %1: %2, %3 keys, %4")
+      .arg(file.fileName(), clips)
       .arg(keys)
       .arg(QLocale().formattedDataSize(bytes));
 }

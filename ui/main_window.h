@@ -22,6 +22,7 @@ class QSettings;
 namespace articula::ui {
 
 class CharacteriseDock;
+struct RetargetRequest;
 class CurveEditorDock;
 class Document;
 class HistoryDock;
@@ -98,7 +99,8 @@ class MainWindow : public QMainWindow {
   // the first of them becomes current. Returns false on cancel, or on failure (a file that
   // does not open, a skeleton that is not humanoid, no clip) after emitting animationFailed
   // with the reason; the document is then untouched.
-  bool retargetFrom(const QString& sourcePath);
+  bool retargetFrom(const QString& sourcePath);  // named joints, feet and rate as they come
+  bool retargetFrom(const RetargetRequest& request);
 
   // What the user answers when unsaved edits would be lost.
   enum class UnsavedChoice { Save, Discard, Cancel };

@@ -1,9 +1,11 @@
 // MainWindow's Animation ▸ Retarget…: the clips of another humanoid on the open character.
 #include <QFileInfo>
 
+#include "core/project/humanoid_map_json.h"
 #include "core/project/project_file.h"
 #include "core/retarget/retarget_clip.h"
 #include "ui/commands/clip_list_command.h"
+#include "ui/dialogs/retarget_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui/tasks/background_task.h"
@@ -12,17 +14,25 @@ namespace articula::ui {
 
 namespace {
 
-// Every clip of the file at `path` on `character`, or the one-line reason it cannot be.
-Result<std::vector<Clip>> retargetedClips(const std::string& path, const Scene& character, TaskProgress& progress) {
+// Every clip of the requested source on `character`, or the one-line reason it cannot be.
+Result<std::vector<Clip>> retargetedClips(const RetargetRequest& request, const Scene& character,
+                                          TaskProgress& progress) {
+  const std::string path = request.source.toStdString();
   auto source = loadSceneOrProject(path);
   if (!source) return makeError(source.error());
   if (source->clips.empty()) return makeError(path + ": has no animation");
+  if (!request.sourceMap.isEmpty()) {
+    if (auto error = labelRolesFromFile(request.sourceMap.toStdString(), source->skeleton)) return makeError(*error);
+  }
   auto sourceMap = mapHumanoid(source->skeleton);
   if (!sourceMap) return makeError(path + ": not a humanoid: " + sourceMap.error());
   auto characterMap = mapHumanoid(character.skeleton);
   if (!characterMap) return makeError("the open character is not a humanoid: " + characterMap.error());
   RetargetClipOptions options;
   options.toleranceModel = kDefaultToleranceOfHeight * character.characterHeight();
+  options.detectContacts = request.plantFeet;
+  options.handsReach = request.handsReach;
+  options.frameRate = request.frameRate;
   std::vector<Clip> clips;
   for (const Clip& clip : source->clips) {
     if (!progress.report(static_cast<int>(clips.size()), static_cast<int>(source->clips.size())))
@@ -37,12 +47,18 @@ Result<std::vector<Clip>> retargetedClips(const std::string& path, const Scene& 
 }  // namespace
 
 bool MainWindow::retargetFrom(const QString& sourcePath) {
-  const std::string path = sourcePath.toStdString();
+  RetargetRequest request;
+  request.source = sourcePath;
+  return retargetFrom(request);
+}
+
+bool MainWindow::retargetFrom(const RetargetRequest& request) {
+  const QString sourcePath = request.source;
   // The worker reads a copy of the character; the document changes only through the command.
   std::optional<Result<std::vector<Clip>>> outcome = runInBackground<Result<std::vector<Clip>>>(
       this, tr("Retargeting %1…").arg(QFileInfo(sourcePath).fileName()),
-      [path, character = mDocument->scene()](TaskProgress& progress) {
-        return retargetedClips(path, character, progress);
+      [request, character = mDocument->scene()](TaskProgress& progress) {
+        return retargetedClips(request, character, progress);
       });
   if (!outcome) return false;
   if (!*outcome) {
@@ -51,7 +67,8 @@ bool MainWindow::retargetFrom(const QString& sourcePath) {
   }
   const int count = static_cast<int>((*outcome)->size());
   mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move(**outcome), tr("Retarget")));
-  showResult(tr("Retargeted %n clip(s) of %1 onto the character", nullptr, count).arg(QFileInfo(sourcePath).fileName()));
+  const QString clips = count == 1 ? tr("1 clip") : tr("%1 clips").arg(count);
+  showResult(tr("Retargeted %1 of %2 onto the character").arg(clips, QFileInfo(sourcePath).fileName()));
   return true;
 }
 

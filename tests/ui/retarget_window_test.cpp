@@ -3,12 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QUndoStack>
 
 #include "core/io/import.h"
 #include "core/retarget/retarget_clip.h"
+#include "ui/dialogs/retarget_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui_test_support.h"
@@ -90,6 +95,43 @@ TEST(RetargetWindow, ACharacterWithoutASkeletonRefusesAndChangesNothing) {
   EXPECT_TRUE(failures[0][0].toString().contains(QStringLiteral("not a humanoid")))
       << failures[0][0].toString().toStdString();
   EXPECT_EQ(document.undoStack()->count(), steps);
+  EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// The dialog's choices reach the clip: planted feet, the character's frame rate (the robot's
+// clips are 24 fps, the capture 120), and a faulty source role map refused, naming the file.
+TEST(RetargetWindow, TheDialogsChoicesShapeTheNewClip) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+  Document& document = *window.document();
+  const double robotRate = document.scene().clips.front().frameRate;
+  RetargetDialog dialog(robotRate, &window);
+  dialog.sourceEdit()->setText(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh")));
+  EXPECT_TRUE(dialog.plantFeetBox()->isChecked()) << "feet planted unless the user says otherwise";
+  dialog.rateBox()->setCurrentIndex(1);
+  const RetargetRequest request = dialog.request();
+  EXPECT_DOUBLE_EQ(request.frameRate, robotRate);
+  EXPECT_TRUE(request.sourceMap.isEmpty());
+
+  ASSERT_TRUE(window.retargetFrom(request));
+  const Clip& added = document.scene().clips.back();
+  EXPECT_DOUBLE_EQ(added.frameRate, robotRate);
+  EXPECT_NEAR(added.duration(), 2.8667, 0.5 / robotRate) << "as long as the capture";
+  EXPECT_TRUE(added.curves.count("contact.left_foot")) << "feet planted: the stride curves came with it";
+
+  QTemporaryDir dir;
+  QFile map(dir.filePath(QStringLiteral("walk_roles.json")));
+  ASSERT_TRUE(map.open(QIODevice::WriteOnly));
+  map.write(R"({"hips": "Pelvis"})");
+  map.close();
+  RetargetRequest faulty = request;
+  faulty.sourceMap = map.fileName();
+  const std::string before = test::serializeDocument(document);
+  QSignalSpy failures(&window, &MainWindow::animationFailed);
+  EXPECT_FALSE(window.retargetFrom(faulty));
+  ASSERT_EQ(failures.size(), 1);
+  EXPECT_TRUE(failures[0][0].toString().contains(QStringLiteral("walk_roles.json': role 'hips': no joint named 'Pelvis'")))
+      << failures[0][0].toString().toStdString();
   EXPECT_EQ(test::serializeDocument(document), before);
 }
 

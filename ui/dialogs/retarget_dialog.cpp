@@ -1,0 +1,106 @@
+#include "ui/dialogs/retarget_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace articula::ui {
+namespace {
+
+enum RateChoice { SourceRate, CharacterRate, CustomRate };
+
+// A path field with its Browse… button, which opens `filter` files.
+QWidget* pathRow(QLineEdit* edit, const QString& title, const QString& filter, QWidget* parent) {
+  auto* row = new QWidget(parent);
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* browse = new QPushButton(QObject::tr("Browse…"), row);
+  layout->addWidget(edit, 1);
+  layout->addWidget(browse);
+  QObject::connect(browse, &QPushButton::clicked, edit, [edit, title, filter, parent] {
+    const QString path = QFileDialog::getOpenFileName(parent, title, edit->text(), filter);
+    if (!path.isEmpty()) edit->setText(path);
+  });
+  return row;
+}
+
+}  // namespace
+
+RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
+    : QDialog(parent),
+      mSource(new QLineEdit(this)),
+      mSourceMap(new QLineEdit(this)),
+      mPlantFeet(new QCheckBox(tr("Plant the feet (foot-skate cleanup)"), this)),
+      mHandsReach(new QCheckBox(tr("Hands reach where the source's are"), this)),
+      mRate(new QComboBox(this)),
+      mRateSpin(new QDoubleSpinBox(this)) {
+  setWindowTitle(tr("Retarget the Clips of a Humanoid"));
+  mSource->setObjectName(QStringLiteral("retargetSource"));
+  mSource->setPlaceholderText(tr("BVH, glTF, FBX, Collada or project"));
+  mSourceMap->setObjectName(QStringLiteral("retargetSourceMap"));
+  mSourceMap->setPlaceholderText(tr("none: the joint names decide"));
+  mSourceMap->setToolTip(tr("A role map file (JSON role → joint name, as Characterise ▸ Save Map writes) for a "
+                            "source whose joint names say nothing"));
+  mPlantFeet->setChecked(true);
+  mPlantFeet->setToolTip(tr("Contacts detected on the new clip and the feet held where they touch the ground, so a "
+                            "change of proportions adds no skate"));
+  mHandsReach->setToolTip(
+      tr("Each hand put by arm IK where the source's is from its hips, scaled by the arm lengths"));
+  mRate->addItem(tr("The source's"), SourceRate);
+  if (characterFrameRate > 0.0) mRate->addItem(tr("The character's (%1 fps)").arg(characterFrameRate), CharacterRate);
+  mRate->addItem(tr("Custom"), CustomRate);
+  mRateSpin->setRange(1.0, 1000.0);
+  mRateSpin->setDecimals(3);
+  mRateSpin->setSuffix(tr(" fps"));
+  mRateSpin->setValue(characterFrameRate > 0.0 ? characterFrameRate : 30.0);
+  mRateSpin->setEnabled(false);
+  connect(mRate, &QComboBox::currentIndexChanged, this, [this, characterFrameRate] {
+    const int choice = mRate->currentData().toInt();
+    mRateSpin->setEnabled(choice == CustomRate);
+    if (choice == CharacterRate) mRateSpin->setValue(characterFrameRate);
+  });
+
+  const QString animations = tr("Animation (*.bvh *.glb *.gltf *.fbx *.dae *.articula);;All Files (*)");
+  auto* form = new QFormLayout;
+  form->addRow(tr("Source:"), pathRow(mSource, tr("Retarget the Clips of a Humanoid"), animations, this));
+  form->addRow(tr("Source role map:"), pathRow(mSourceMap, tr("Role Map of the Source"), tr("Role maps (*.json)"), this));
+  form->addRow(QString(), mPlantFeet);
+  form->addRow(QString(), mHandsReach);
+  auto* rateRow = new QHBoxLayout;
+  rateRow->addWidget(mRate, 1);
+  rateRow->addWidget(mRateSpin);
+  form->addRow(tr("Frame rate:"), rateRow);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  buttons->button(QDialogButtonBox::Ok)->setText(tr("Retarget"));
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(mSource, &QLineEdit::textChanged, this, &RetargetDialog::updateButtons);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(buttons);
+  updateButtons();
+}
+
+RetargetRequest RetargetDialog::request() const {
+  RetargetRequest request;
+  request.source = mSource->text().trimmed();
+  request.sourceMap = mSourceMap->text().trimmed();
+  request.plantFeet = mPlantFeet->isChecked();
+  request.handsReach = mHandsReach->isChecked();
+  request.frameRate = mRate->currentData().toInt() == SourceRate ? 0.0 : mRateSpin->value();
+  return request;
+}
+
+void RetargetDialog::updateButtons() {
+  auto* buttons = findChild<QDialogButtonBox*>();
+  if (buttons) buttons->button(QDialogButtonBox::Ok)->setEnabled(!mSource->text().trimmed().isEmpty());
+}
+
+}  // namespace articula::ui

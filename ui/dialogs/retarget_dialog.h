@@ -1,0 +1,51 @@
+#pragma once
+#include <QDialog>
+#include <QString>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+
+namespace articula::ui {
+
+// What Animation ▸ Retarget… puts on the open character (as `articula-cli retarget`).
+struct RetargetRequest {
+  QString source;     // the file whose clips are retargeted
+  QString sourceMap;  // its role map file; empty: its joint names decide
+  bool plantFeet = false;   // the character's feet planted by the foot-skate cleanup
+  bool handsReach = false;  // hands by arm IK where the source's are, scaled by the arms
+  double frameRate = 0.0;   // of the new clips; 0 keeps the source's
+};
+
+// The Retarget dialog: the source file and, for a source whose names say nothing, its role
+// map; planted feet, reaching hands and the frame rate of the new clips.
+class RetargetDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  // `characterFrameRate`: the rate of the character's first clip, offered as a choice
+  // (0 when it has none).
+  explicit RetargetDialog(double characterFrameRate, QWidget* parent = nullptr);
+
+  RetargetRequest request() const;
+
+  QLineEdit* sourceEdit() const { return mSource; }
+  QLineEdit* sourceMapEdit() const { return mSourceMap; }
+  QCheckBox* plantFeetBox() const { return mPlantFeet; }
+  QCheckBox* handsReachBox() const { return mHandsReach; }
+  QComboBox* rateBox() const { return mRate; }  // source's, character's, or the spin box's
+  QDoubleSpinBox* rateSpin() const { return mRateSpin; }
+
+ private:
+  void updateButtons();
+
+  QLineEdit* const mSource;
+  QLineEdit* const mSourceMap;
+  QCheckBox* const mPlantFeet;
+  QCheckBox* const mHandsReach;
+  QComboBox* const mRate;
+  QDoubleSpinBox* const mRateSpin;
+};
+
+}  // namespace articula::ui
