@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/bake/channel_fit.h"
@@ -102,20 +103,22 @@ void spliceRotation(RotationTrack& destination, const RotationTrack& source, con
   destination.setKeys(std::move(keys));
 }
 
-// Times of the user's own keys on the baked joints: keys of channels that are not sampled
-// data (a channel with a key on at least every other frame is mocap or an earlier bake).
-void addUserKeyTimes(const Clip& source, const std::set<int>& joints, int frames, std::vector<double>& times) {
-  auto add = [&](const auto& keys) {
+// Times of the user's own keys on each channel of the baked joints: keys of channels that
+// are not sampled data (a channel with a key on at least every other frame is mocap or a
+// per-frame bake).
+void addUserKeyTimes(const Clip& source, const std::set<int>& joints, int frames,
+                     std::map<int, ChannelKeepTimes>& timesByJoint) {
+  auto add = [&](const auto& keys, std::vector<double>& times) {
     if (keys.size() * 2 > static_cast<std::size_t>(frames)) return;
     for (const auto& key : keys) times.push_back(key.time);
   };
   for (const JointTrack& track : source.tracks) {
     if (joints.count(track.joint) == 0) continue;
-    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z, &track.scale.x,
-                               &track.scale.y, &track.scale.z}) {
-      add(curve->keys());
-    }
-    add(track.rotation.keys());
+    ChannelKeepTimes& times = timesByJoint[track.joint];
+    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z})
+      add(curve->keys(), times.translation);
+    for (const Curve* curve : {&track.scale.x, &track.scale.y, &track.scale.z}) add(curve->keys(), times.scale);
+    add(track.rotation.keys(), times.rotation);
   }
 }
 
@@ -299,7 +302,7 @@ Result<BakeReport> BakeJob::run() const {
     reduction.chainKeepTimes = contactKeyTimes(clip);
     reduction.chainJoints.assign(rotated.begin(), rotated.end());
     reduction.chainJoints.insert(reduction.chainJoints.end(), translated.begin(), translated.end());
-    addUserKeyTimes(clip, joints, clip.frameCount(), reduction.keepTimes);
+    addUserKeyTimes(clip, joints, clip.frameCount(), reduction.jointKeepTimes);
     report.reduction = reduceDenseClip(*skeleton, rest, dense, reduction, baked);
     report.reduced = true;
   } else {

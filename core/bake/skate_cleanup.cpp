@@ -477,6 +477,15 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     legsBake.source = &body;
     legsBake.options.joints = legJoints;
     legsBake.options.reduction.toleranceModel *= kHeldFootToleranceScale;
+    // The legs were solved against the first pass's reduced pelvis rotation: holding a foot,
+    // they counter each change of its curve (a key), so they and the pelvis's height are
+    // keyed there too (without those keys a held foot of CMU 01_01 slid up to 5 mm).
+    if (const JointTrack* track = body.findTrack(pelvis); track != nullptr && pelvis >= 0) {
+      std::vector<double> pelvisTimes;
+      for (const RotationKey& key : track->rotation.keys()) pelvisTimes.push_back(key.time);
+      for (const int joint : legJoints) legsBake.options.reduction.jointKeepTimes[joint].rotation = pelvisTimes;
+      legsBake.options.reduction.jointKeepTimes[pelvis].translation = pelvisTimes;
+    }
     if (pelvis >= 0) legsBake.options.joints.push_back(pelvis);
     legsBake.progress = nullptr;
     auto legsReport = legsBake.run();
