@@ -464,15 +464,25 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     for (const FootJoints& foot : plan.feet) {
       if (foot.legTip >= 0) legJoints.push_back(foot.ankle);
     }
+    std::sort(legJoints.begin(), legJoints.end());
+    legJoints.erase(std::unique(legJoints.begin(), legJoints.end()), legJoints.end());
+    // The working clip's tracks move into the body and the rest of it is freed: on a long
+    // take it holds the source's keys and the lock curves, which the body has copied.
+    auto workingTrack = [&](int joint) {
+      const auto it = std::find_if(working.tracks.begin(), working.tracks.end(),
+                                   [&](const JointTrack& t) { return t.joint == joint; });
+      return it == working.tracks.end() ? nullptr : &*it;
+    };
     for (const int joint : legJoints) {
       body.tracks.erase(
           std::remove_if(body.tracks.begin(), body.tracks.end(), [&](const JointTrack& t) { return t.joint == joint; }),
           body.tracks.end());
-      if (const JointTrack* track = working.findTrack(joint)) body.tracks.push_back(*track);
+      if (JointTrack* track = workingTrack(joint)) body.tracks.push_back(std::move(*track));
     }
     const int pelvis = rig->grounding.pelvis;
-    if (const JointTrack* track = working.findTrack(pelvis); track != nullptr && pelvis >= 0)
-      body.trackFor(pelvis).translation = track->translation;
+    if (JointTrack* track = workingTrack(pelvis); track != nullptr && pelvis >= 0)
+      body.trackFor(pelvis).translation = std::move(track->translation);
+    working = Clip{};
     BakeJob legsBake = bake;
     legsBake.source = &body;
     legsBake.options.joints = legJoints;
