@@ -159,16 +159,18 @@ void reduceMorphWeights(const Clip& source, int first, int last, int step, Clip&
   }
 }
 
-// `clip` with its curves, morph weights and range, and (when `keepOtherTracks`) the tracks of
-// joints the bake did not touch; a baked joint's track is left empty, in its place, for the
-// splice to fill. Not a copy of the whole clip: a long take's keys would be held twice.
-Clip clipWithoutBakedTracks(const Clip& clip, const std::vector<JointTrack>& baked, bool keepOtherTracks) {
+// `clip` with its morph weights and range, its curves (when `copyCurves`) and (when
+// `keepOtherTracks`) the tracks of joints the bake did not touch; a baked joint's track is
+// left empty, in its place, for the splice to fill. Not a copy of the whole clip: a long
+// take's keys would be held twice.
+Clip clipWithoutBakedTracks(const Clip& clip, const std::vector<JointTrack>& baked, bool copyCurves,
+                            bool keepOtherTracks) {
   Clip result;
   result.name = clip.name;
   result.startTime = clip.startTime;
   result.endTime = clip.endTime;
   result.frameRate = clip.frameRate;
-  result.curves = clip.curves;
+  if (copyCurves) result.curves = clip.curves;
   result.morphWeights = clip.morphWeights;
   if (!keepOtherTracks) return result;
   std::set<int> bakedJoints;
@@ -247,6 +249,11 @@ Result<BakeReport> BakeJob::run() const {
     out.rotates = (track != nullptr && !track->rotation.empty()) || rotated.count(joint) != 0;
     out.scales = track != nullptr && !track->scale.empty();
     if (!out.translates && !out.scales) out.rotates = true;  // a joint asked for by name bakes its rotation
+    // Room for every frame at once: grown by doubling, a long take's samples could take
+    // twice their size at the end.
+    if (out.translates) out.translation.reserve(static_cast<std::size_t>(total));
+    if (out.rotates) out.rotation.reserve(static_cast<std::size_t>(total));
+    if (out.scales) out.scale.reserve(static_cast<std::size_t>(total));
   }
   // The root of the motion: the first translated baked joint in skeleton order (parents
   // come before children, so no translated joint above it is baked).
@@ -312,7 +319,7 @@ Result<BakeReport> BakeJob::run() const {
   // Splice the baked range into the result.
   const double startTime = clip.timeOf(first);
   const double endTime = clip.timeOf(last);
-  Clip result = clipWithoutBakedTracks(clip, baked, options.keepOutsideRange);
+  Clip result = clipWithoutBakedTracks(clip, baked, options.copyCurves, options.keepOutsideRange);
   if (!options.keepOutsideRange) {
     result.startTime = startTime;
     result.endTime = endTime;

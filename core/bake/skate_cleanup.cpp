@@ -377,15 +377,18 @@ Result<Plan> planFeet(const Skeleton& skeleton, const RigDefinition& rig) {
 
 std::optional<std::string> SkateCleanupJob::validate() const {
   if (scene == nullptr) return std::string("skate cleanup: no scene");
-  if (source == nullptr) return std::string("skate cleanup: no source clip");
+  if (source == nullptr && consumedSource == nullptr) return std::string("skate cleanup: no source clip");
+  if (source != nullptr && consumedSource != nullptr)
+    return std::string("skate cleanup: both a source clip and a clip to consume");
+  const Clip& input = source != nullptr ? *source : *consumedSource;
   if (rig == nullptr) return std::string("skate cleanup: no rig");
   if (output == nullptr) return std::string("skate cleanup: no output clip");
   auto plan = planFeet(scene->skeleton, *rig);
   if (!plan) return plan.error();
   if (!options.detect) {
     for (const FootJoints& foot : plan->feet) {
-      if (source->curves.count(foot.curveName) == 0)
-        return "skate cleanup: clip '" + source->name + "' has no stride curve '" + foot.curveName +
+      if (input.curves.count(foot.curveName) == 0)
+        return "skate cleanup: clip '" + input.name + "' has no stride curve '" + foot.curveName +
                "' to keep (detect the contacts instead)";
     }
   }
@@ -399,7 +402,7 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   const Skeleton& skeleton = scene->skeleton;
   const Plan plan = *planFeet(skeleton, *rig);
   SkateCleanupReport report;
-  Clip working = *source;
+  Clip working = source != nullptr ? *source : std::move(*consumedSource);
   if (options.detect) {
     ContactDetectionOptions detectionOptions = options.detection;
     detectionOptions.upModel = rig->grounding.upModel;
@@ -416,6 +419,12 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
       const auto intervals = plantedIntervals(working, working.curves.at(plan.feet[i].curveName));
       report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}, {}});
     }
+  }
+  // The source's slides, measured before the lock writes into the working clip (a foot beside
+  // its leg gets keys of its own there).
+  for (const FootLock& lock : report.feet) {
+    report.slideBeforeModel.push_back(
+        slidePerContact(skeleton, working, lock, rig->grounding.upModel, report.groundVelocityModel));
   }
   if (auto error =
           writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
@@ -439,10 +448,13 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   bake.source = &working;
   bake.corrector = &corrector;
   bake.options = options.bake;
+  // The curves (stride and per-frame lock curves) move from clip to clip instead.
+  bake.options.copyCurves = false;
   bake.output = &baked;
   bake.progress = progress;
   auto bakeReport = bake.run();
   if (!bakeReport) return makeError(bakeReport.error());
+  baked.curves = std::move(working.curves);
   report.bake = std::move(*bakeReport);
   // The reduction smooths the body (the hips' capture noise) and the legs, which the rig had
   // bent to cancel that noise, separately: a held foot would wobble by up to the tolerance
@@ -500,6 +512,7 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     legsBake.progress = nullptr;
     auto legsReport = legsBake.run();
     if (!legsReport) return makeError(legsReport.error());
+    baked.curves = std::move(body.curves);
     // The legs were solved against the pelvis's rotation of the first pass: reducing it
     // again would turn the held feet by the difference.
     if (const JointTrack* track = body.findTrack(pelvis); track != nullptr && pelvis >= 0)
