@@ -306,7 +306,7 @@ Result<BakeReport> BakeJob::run() const {
     KeyReductionOptions reduction = options.reduction;
     // The stride curves drive the corrector, so their starts and ends matter to the joints it
     // moves (and those above them).
-    reduction.chainKeepTimes = contactKeyTimes(clip);
+    if (options.keyContactEdges) reduction.chainKeepTimes = contactKeyTimes(clip);
     reduction.chainJoints.assign(rotated.begin(), rotated.end());
     reduction.chainJoints.insert(reduction.chainJoints.end(), translated.begin(), translated.end());
     addUserKeyTimes(clip, joints, clip.frameCount(), reduction.jointKeepTimes);
