@@ -349,6 +349,29 @@ namespace {
 // keys are a small part of the clip's.
 constexpr float kHeldFootToleranceScale = 0.1f;
 
+// Times of `rotation`'s keys while `lock` holds its foot: from a release's length before each
+// contact (the lock eases in) to a release's length after it (it eases out); times of `clip`.
+std::vector<double> keyTimesWhileHeld(const RotationTrack& rotation, const Clip& clip, const FootLock& lock) {
+  std::vector<double> times;
+  for (const RotationKey& key : rotation.keys()) {
+    const bool held = std::any_of(lock.foot.begin(), lock.foot.end(), [&](const ContactInterval& c) {
+      return key.time >= clip.timeOf(c.first) - kReleaseSeconds && key.time <= clip.timeOf(c.last) + kReleaseSeconds;
+    });
+    if (held) times.push_back(key.time);
+  }
+  return times;
+}
+
+// The joints that carry `foot` below the pelvis: its leg handle's chain, its toe, and the
+// foot itself when it is beside the leg.
+std::vector<int> footLegJoints(const Rig& legs, const std::string& handle, const FootJoints& foot) {
+  std::vector<int> joints;
+  if (const int index = legs.findHandle(handle); index >= 0) joints = legs.handle(index).chain;
+  if (foot.toe >= 0) joints.push_back(foot.toe);
+  if (foot.legTip >= 0) joints.push_back(foot.ankle);
+  return joints;
+}
+
 struct Plan {
   std::vector<FootJoints> feet;
   std::vector<std::string> handles;  // leg handle per foot
@@ -503,13 +526,18 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     legsBake.options.joints = legJoints;
     legsBake.options.reduction.toleranceModel *= kHeldFootToleranceScale;
     // The legs were solved against the first pass's reduced pelvis rotation: holding a foot,
-    // they counter each change of its curve (a key), so they and the pelvis's height are
-    // keyed there too (without those keys a held foot of CMU 01_01 slid up to 5 mm).
+    // a leg counters each change of its curve (a key), so it is keyed there too while its
+    // foot is held, and the pelvis's height while either is (without those keys a held foot
+    // of CMU 01_01 slid up to 5 mm); a swinging leg needs no such key.
     if (const JointTrack* track = body.findTrack(pelvis); track != nullptr && pelvis >= 0) {
-      std::vector<double> pelvisTimes;
-      for (const RotationKey& key : track->rotation.keys()) pelvisTimes.push_back(key.time);
-      for (const int joint : legJoints) legsBake.options.reduction.jointKeepTimes[joint].rotation = pelvisTimes;
-      legsBake.options.reduction.jointKeepTimes[pelvis].translation = pelvisTimes;
+      KeyReductionOptions& reduction = legsBake.options.reduction;
+      for (std::size_t i = 0; i < report.feet.size(); ++i) {
+        const std::vector<double> held = keyTimesWhileHeld(track->rotation, body, report.feet[i]);
+        for (const int joint : footLegJoints(legs, plan.handles[i], plan.feet[i]))
+          reduction.jointKeepTimes[joint].rotation = held;
+        std::vector<double>& pelvisTimes = reduction.jointKeepTimes[pelvis].translation;
+        pelvisTimes.insert(pelvisTimes.end(), held.begin(), held.end());
+      }
     }
     if (pelvis >= 0) legsBake.options.joints.push_back(pelvis);
     legsBake.progress = nullptr;
