@@ -338,7 +338,9 @@ int runBake(const BakeArgs& args) {
     if (!ground) return fail(ground.error());
     pipeline.ground = std::move(*ground);
   }
-  auto result = articula::bakeThroughRig(*scene, **clip, *rig, pipeline, progressBar());
+  // Without --keep-source the baked clip replaces the source, so the bake may take its keys.
+  auto result = args.keepSource ? articula::bakeThroughRig(*scene, **clip, *rig, pipeline, progressBar())
+                                : articula::bakeThroughRig(*scene, std::move(**clip), *rig, pipeline, progressBar());
   if (!result) return fail(args.in + ": " + result.error());
   const articula::BakeReport& report = result->report;
   const std::map<std::string, int>& contactCounts = result->contactsHeld;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/bake/channel_fit.h"
@@ -102,20 +103,22 @@ void spliceRotation(RotationTrack& destination, const RotationTrack& source, con
   destination.setKeys(std::move(keys));
 }
 
-// Times of the user's own keys on the baked joints: keys of channels that are not sampled
-// data (a channel with a key on at least every other frame is mocap or an earlier bake).
-void addUserKeyTimes(const Clip& source, const std::set<int>& joints, int frames, std::vector<double>& times) {
-  auto add = [&](const auto& keys) {
+// Times of the user's own keys on each channel of the baked joints: keys of channels that
+// are not sampled data (a channel with a key on at least every other frame is mocap or a
+// per-frame bake).
+void addUserKeyTimes(const Clip& source, const std::set<int>& joints, int frames,
+                     std::map<int, ChannelKeepTimes>& timesByJoint) {
+  auto add = [&](const auto& keys, std::vector<double>& times) {
     if (keys.size() * 2 > static_cast<std::size_t>(frames)) return;
     for (const auto& key : keys) times.push_back(key.time);
   };
   for (const JointTrack& track : source.tracks) {
     if (joints.count(track.joint) == 0) continue;
-    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z, &track.scale.x,
-                               &track.scale.y, &track.scale.z}) {
-      add(curve->keys());
-    }
-    add(track.rotation.keys());
+    ChannelKeepTimes& times = timesByJoint[track.joint];
+    for (const Curve* curve : {&track.translation.x, &track.translation.y, &track.translation.z})
+      add(curve->keys(), times.translation);
+    for (const Curve* curve : {&track.scale.x, &track.scale.y, &track.scale.z}) add(curve->keys(), times.scale);
+    add(track.rotation.keys(), times.rotation);
   }
 }
 
@@ -156,16 +159,18 @@ void reduceMorphWeights(const Clip& source, int first, int last, int step, Clip&
   }
 }
 
-// `clip` with its curves, morph weights and range, and (when `keepOtherTracks`) the tracks of
-// joints the bake did not touch; a baked joint's track is left empty, in its place, for the
-// splice to fill. Not a copy of the whole clip: a long take's keys would be held twice.
-Clip clipWithoutBakedTracks(const Clip& clip, const std::vector<JointTrack>& baked, bool keepOtherTracks) {
+// `clip` with its morph weights and range, its curves (when `copyCurves`) and (when
+// `keepOtherTracks`) the tracks of joints the bake did not touch; a baked joint's track is
+// left empty, in its place, for the splice to fill. Not a copy of the whole clip: a long
+// take's keys would be held twice.
+Clip clipWithoutBakedTracks(const Clip& clip, const std::vector<JointTrack>& baked, bool copyCurves,
+                            bool keepOtherTracks) {
   Clip result;
   result.name = clip.name;
   result.startTime = clip.startTime;
   result.endTime = clip.endTime;
   result.frameRate = clip.frameRate;
-  result.curves = clip.curves;
+  if (copyCurves) result.curves = clip.curves;
   result.morphWeights = clip.morphWeights;
   if (!keepOtherTracks) return result;
   std::set<int> bakedJoints;
@@ -244,6 +249,11 @@ Result<BakeReport> BakeJob::run() const {
     out.rotates = (track != nullptr && !track->rotation.empty()) || rotated.count(joint) != 0;
     out.scales = track != nullptr && !track->scale.empty();
     if (!out.translates && !out.scales) out.rotates = true;  // a joint asked for by name bakes its rotation
+    // Room for every frame at once: grown by doubling, a long take's samples could take
+    // twice their size at the end.
+    if (out.translates) out.translation.reserve(static_cast<std::size_t>(total));
+    if (out.rotates) out.rotation.reserve(static_cast<std::size_t>(total));
+    if (out.scales) out.scale.reserve(static_cast<std::size_t>(total));
   }
   // The root of the motion: the first translated baked joint in skeleton order (parents
   // come before children, so no translated joint above it is baked).
@@ -296,10 +306,10 @@ Result<BakeReport> BakeJob::run() const {
     KeyReductionOptions reduction = options.reduction;
     // The stride curves drive the corrector, so their starts and ends matter to the joints it
     // moves (and those above them).
-    reduction.chainKeepTimes = contactKeyTimes(clip);
+    if (options.keyContactEdges) reduction.chainKeepTimes = contactKeyTimes(clip);
     reduction.chainJoints.assign(rotated.begin(), rotated.end());
     reduction.chainJoints.insert(reduction.chainJoints.end(), translated.begin(), translated.end());
-    addUserKeyTimes(clip, joints, clip.frameCount(), reduction.keepTimes);
+    addUserKeyTimes(clip, joints, clip.frameCount(), reduction.jointKeepTimes);
     report.reduction = reduceDenseClip(*skeleton, rest, dense, reduction, baked);
     report.reduced = true;
   } else {
@@ -309,7 +319,7 @@ Result<BakeReport> BakeJob::run() const {
   // Splice the baked range into the result.
   const double startTime = clip.timeOf(first);
   const double endTime = clip.timeOf(last);
-  Clip result = clipWithoutBakedTracks(clip, baked, options.keepOutsideRange);
+  Clip result = clipWithoutBakedTracks(clip, baked, options.copyCurves, options.keepOutsideRange);
   if (!options.keepOutsideRange) {
     result.startTime = startTime;
     result.endTime = endTime;

@@ -9,15 +9,15 @@ namespace articula {
 
 namespace {
 
-FootCleanupSummary summarise(const Skeleton& skeleton, const Clip& source, const Clip& baked, const FootLock& foot,
-                             const Vec3& upModel, const SkateCleanupReport& cleaned) {
+FootCleanupSummary summarise(const Skeleton& skeleton, const Clip& baked, std::size_t footIndex, const Vec3& upModel,
+                             const SkateCleanupReport& cleaned) {
+  const FootLock& foot = cleaned.feet[footIndex];
   FootCleanupSummary summary;
   summary.curveName = foot.joints.curveName;
   summary.handle = foot.handle;
   summary.spans = foot.foot;
-  const Vec3& ground = cleaned.groundVelocityModel;
-  summary.slideBeforeModel = slidePerContact(skeleton, source, foot, upModel, ground);
-  summary.slideAfterModel = slidePerContact(skeleton, baked, foot, upModel, ground);
+  summary.slideBeforeModel = cleaned.slideBeforeModel[footIndex];
+  summary.slideAfterModel = slidePerContact(skeleton, baked, foot, upModel, cleaned.groundVelocityModel);
   const auto& names = cleaned.bake.handleNames;
   for (const BakeMiss& miss : cleaned.bake.unreached) {
     const auto handle = static_cast<std::size_t>(miss.handle);
@@ -26,19 +26,22 @@ FootCleanupSummary summarise(const Skeleton& skeleton, const Clip& source, const
   return summary;
 }
 
-}  // namespace
-
-Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
-                                          const BakePipelineOptions& options,
-                                          const std::function<bool(int, int)>& progress) {
+// `consumed`: the source, when the caller gives its keys away (then the cleanup takes them).
+Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* consumed, const RigDefinition& rig,
+                                const BakePipelineOptions& options, const std::function<bool(int, int)>& progress) {
   BakePipelineResult result;
+  const std::string name = source.name;
   if (options.detectContacts) {
     if (options.ground) {
       return makeError("a ground works with the clip's own contacts: detecting holds each foot where it landed");
     }
     SkateCleanupJob job;
     job.scene = &scene;
-    job.source = &source;
+    if (consumed != nullptr) {
+      job.consumedSource = consumed;
+    } else {
+      job.source = &source;
+    }
     job.rig = &rig;
     job.options.bake = options.bake;
     job.output = &result.clip;
@@ -47,9 +50,9 @@ Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source
     if (!cleaned) return makeError(cleaned.error());
     result.report = std::move(cleaned->bake);
     result.groundVelocityModel = cleaned->groundVelocityModel;
-    for (const FootLock& foot : cleaned->feet) {
-      result.contactsHeld[foot.joints.curveName] = static_cast<int>(foot.foot.size());
-      result.feet.push_back(summarise(scene.skeleton, source, result.clip, foot, rig.grounding.upModel, *cleaned));
+    for (std::size_t i = 0; i < cleaned->feet.size(); ++i) {
+      result.contactsHeld[cleaned->feet[i].joints.curveName] = static_cast<int>(cleaned->feet[i].foot.size());
+      result.feet.push_back(summarise(scene.skeleton, result.clip, i, rig.grounding.upModel, *cleaned));
     }
   } else {
     auto bound = Rig::bind(scene.skeleton, rig);
@@ -67,8 +70,22 @@ Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source
     if (!baked) return makeError(baked.error());
     result.report = std::move(*baked);
   }
-  result.clip.name = source.name;
+  result.clip.name = name;
   return result;
+}
+
+}  // namespace
+
+Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
+                                          const BakePipelineOptions& options,
+                                          const std::function<bool(int, int)>& progress) {
+  return bake(scene, source, nullptr, rig, options, progress);
+}
+
+Result<BakePipelineResult> bakeThroughRig(const Scene& scene, Clip&& source, const RigDefinition& rig,
+                                          const BakePipelineOptions& options,
+                                          const std::function<bool(int, int)>& progress) {
+  return bake(scene, source, &source, rig, options, progress);
 }
 
 std::size_t placeBakedClip(std::vector<Clip>& clips, std::size_t sourceIndex, Clip baked, bool keepSource) {

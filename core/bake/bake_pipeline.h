@@ -49,6 +49,12 @@ struct BakePipelineResult {
 Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
                                           const BakePipelineOptions& options,
                                           const std::function<bool(int, int)>& progress = nullptr);
+// The same, for a caller that replaces the source with the result: with detectContacts the
+// cleanup takes the source's keys instead of copying them (a long take's keys are then held
+// once), leaving `source` empty once it has started, even if it then fails.
+Result<BakePipelineResult> bakeThroughRig(const Scene& scene, Clip&& source, const RigDefinition& rig,
+                                          const BakePipelineOptions& options,
+                                          const std::function<bool(int, int)>& progress = nullptr);
 
 // Puts a baked clip among the source's clips, so a bake loses nothing of the source:
 // `baked` replaces the clip at `sourceIndex`, or with `keepSource` goes right after it named

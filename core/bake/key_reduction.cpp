@@ -198,7 +198,13 @@ std::optional<std::string> KeyReductionJob::validate() const {
     return "key reduction: the tolerance must be a positive distance (got " + std::to_string(options.toleranceModel) +
            ")";
   }
-  for (const auto* times : {&options.keepTimes, &options.chainKeepTimes}) {
+  std::vector<const std::vector<double>*> keepLists{&options.keepTimes, &options.chainKeepTimes};
+  for (const auto& [joint, times] : options.jointKeepTimes) {
+    if (joint < 0 || joint >= skeleton->jointCount())
+      return "key reduction: joint " + std::to_string(joint) + " (of the keys to keep) is not in the skeleton";
+    keepLists.insert(keepLists.end(), {&times.translation, &times.rotation, &times.scale});
+  }
+  for (const auto* times : keepLists) {
     for (const double t : *times) {
       if (!std::isfinite(t)) return std::string("key reduction: a time of a key to keep is not finite");
     }
@@ -213,14 +219,32 @@ std::optional<std::string> KeyReductionJob::validate() const {
 KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Transform> basePose,
                                    const DenseClip& dense, const KeyReductionOptions& options,
                                    std::vector<JointTrack>& tracks) {
-  const std::vector<int> sharedBreakpoints = keptFrames(dense, options.keepTimes);
-  std::vector<double> chainTimes = options.keepTimes;
-  chainTimes.insert(chainTimes.end(), options.chainKeepTimes.begin(), options.chainKeepTimes.end());
-  const std::vector<int> chainBreakpoints = keptFrames(dense, chainTimes);
   auto carriesChain = [&](int joint) {
     return std::any_of(options.chainJoints.begin(), options.chainJoints.end(),
                        [&](int chainJoint) { return skeleton.isAncestorOrSelf(joint, chainJoint); });
   };
+  // Frames each channel keeps: the shared keep times, the contact times where its track
+  // carries a contact chain, and the channel's own keys.
+  struct Breakpoints {
+    std::vector<int> translation, rotation, scale;
+  };
+  std::vector<Breakpoints> trackBreakpoints;
+  for (const DenseTrack& track : dense.tracks) {
+    std::vector<double> shared = options.keepTimes;
+    if (carriesChain(track.joint))
+      shared.insert(shared.end(), options.chainKeepTimes.begin(), options.chainKeepTimes.end());
+    const auto own = options.jointKeepTimes.find(track.joint);
+    auto channel = [&](std::vector<double> ChannelKeepTimes::*times) {
+      std::vector<double> kept = shared;
+      if (own != options.jointKeepTimes.end()) {
+        const std::vector<double>& mine = own->second.*times;
+        kept.insert(kept.end(), mine.begin(), mine.end());
+      }
+      return keptFrames(dense, kept);
+    };
+    trackBreakpoints.push_back({channel(&ChannelKeepTimes::translation), channel(&ChannelKeepTimes::rotation),
+                                channel(&ChannelKeepTimes::scale)});
+  }
 
   const Reach reach = reachOf(skeleton);
   const std::vector<int> depth = chainDepths(skeleton, dense);
@@ -239,23 +263,23 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   auto reduceTrack = [&](std::size_t i) {
     const DenseTrack& source = dense.tracks[i];
     const auto joint = static_cast<std::size_t>(source.joint);
-    const std::vector<int>& breakpoints = carriesChain(source.joint) ? chainBreakpoints : sharedBreakpoints;
+    const Breakpoints& breakpoints = trackBreakpoints[i];
     JointTrack& track = reduced.tracks[i];
     track.joint = source.joint;
     if (source.translates) {
       const float local = budget[i] / reach.parentScale[joint];
-      writeVec3Track(fitVec3Channel(source.translation, breakpoints, local, options.fitBezier), source.translation,
-                     dense, track.translation);
+      writeVec3Track(fitVec3Channel(source.translation, breakpoints.translation, local, options.fitBezier),
+                     source.translation, dense, track.translation);
     }
     if (source.rotates) {
       writeRotationTrack(
-          fitRotationChannel(source.rotation, breakpoints, budget[i] / reach.lever[joint], options.fitBezier),
+          fitRotationChannel(source.rotation, breakpoints.rotation, budget[i] / reach.lever[joint], options.fitBezier),
           source.rotation, dense, track.rotation);
     }
     if (source.scales) {
       // A scale error e moves the farthest child by e × lever (in the joint's space).
       const float local = budget[i] / (reach.lever[joint] * reach.parentScale[joint]);
-      writeVec3Track(fitVec3Channel(source.scale, breakpoints, local, options.fitBezier), source.scale, dense,
+      writeVec3Track(fitVec3Channel(source.scale, breakpoints.scale, local, options.fitBezier), source.scale, dense,
                      track.scale);
     }
   };

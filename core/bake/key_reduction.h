@@ -1,6 +1,7 @@
 #pragma once
 // Key reduction: turns a dense clip (a bake writes one key per frame) into the few keys that
 // reproduce it within a tolerance measured in model space, where an animator sees errors.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,13 @@ inline constexpr float kReferenceHeightMm = 1750.0f;
 // The default tolerance, as a fraction of the character's height: 1 mm at 1.75 m.
 inline constexpr float kDefaultToleranceOfHeight = 1.0f / kReferenceHeightMm;
 
+// Times (seconds) of keys to keep in each channel of one joint.
+struct ChannelKeepTimes {
+  std::vector<double> translation;
+  std::vector<double> rotation;
+  std::vector<double> scale;
+};
+
 struct KeyReductionOptions {
   // Largest distance allowed, in model space (the skeleton's units), between where a node
   // (joint, tip or transform node: so every joint and the ends of its children) is in the
@@ -25,7 +33,7 @@ struct KeyReductionOptions {
   // Callers usually take kDefaultToleranceOfHeight × Scene::characterHeight().
   float toleranceModel = 1e-3f;
   // Keys at these times (seconds, snapped to the nearest source frame) are kept in every
-  // reduced channel: the user's own keys.
+  // reduced channel.
   std::vector<double> keepTimes;
   // Fit cubic segments where one spans more frames than a line would: Bézier keys on
   // translation and scale, glTF cubic-spline keys on rotations (both export exactly); linear
@@ -36,6 +44,10 @@ struct KeyReductionOptions {
   // them, not to an arm or the head.
   std::vector<double> chainKeepTimes;
   std::vector<int> chainJoints;
+  // Keys at these times are kept in that channel of that joint only: the user's own keys on
+  // it. Per channel, so that channels keyed at different times (an earlier reduction) do not
+  // each take every other channel's keys.
+  std::map<int, ChannelKeepTimes> jointKeepTimes;
 };
 
 struct KeyReductionReport {
@@ -65,7 +77,7 @@ struct KeyReductionJob {
   // nullopt when the job can run. Otherwise a message for: no skeleton, source or output;
   // an invalid skeleton or source clip (Skeleton::validate, Clip::validate); a source with
   // no frames (empty clip); a tolerance that is not a positive finite number; a keep time
-  // that is not finite.
+  // that is not finite; a joint to keep keys on that is not in the skeleton.
   std::optional<std::string> validate() const;
   // Validates first; on failure returns the message and leaves `output` untouched.
   Result<KeyReductionReport> run() const;

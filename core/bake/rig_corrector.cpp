@@ -3,6 +3,13 @@
 #include <algorithm>
 
 namespace articula {
+namespace {
+
+// A handle's "enabled" channel among its curves (Rig::kHandleCurves of them, in the order
+// weight, enabled, target, pole, orientation).
+constexpr std::size_t kEnabledChannel = 1;
+
+}  // namespace
 
 void RigPoseCorrector::begin(const Clip& clip) {
   mRig->findCurves(&clip, mCurves);
@@ -17,6 +24,12 @@ bool RigPoseCorrector::correct(std::span<Transform> pose, double timeSeconds, co
 std::vector<int> RigPoseCorrector::rotatedJoints() const {
   std::vector<int> joints;
   for (int i = 0; i < mRig->handleCount(); ++i) {
+    // A handle that is off and has no curve to switch it on moves nothing: its joints keep
+    // their animation (a bake would otherwise key them at every contact start and end).
+    const auto enabledCurve = static_cast<std::size_t>(i) * Rig::kHandleCurves + kEnabledChannel;
+    const bool mayRun =
+        mRig->handle(i).enabled || (enabledCurve < mCurves.curves.size() && mCurves.curves[enabledCurve] != nullptr);
+    if (!mayRun) continue;
     const std::vector<int>& chain = mRig->handle(i).chain;
     joints.insert(joints.end(), chain.begin(), chain.end());
   }

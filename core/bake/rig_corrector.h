@@ -9,8 +9,9 @@
 namespace articula {
 
 // Adapts a bound rig, which it borrows (the rig must outlive it; its ground, world placement
-// and handle edits are the caller's). Rotated joints: every handle's chain joints and the
-// grounding's toes; translated: the grounding's pelvis (the rig lowers it so legs reach).
+// and handle edits are the caller's). Rotated joints: the chain joints of every handle that
+// is on, or has an "enabled" curve in the clip of the last begin(), and the grounding's toes;
+// translated: the grounding's pelvis (the rig lowers it so legs reach).
 // A handle counts as unreached on a frame when it ran (solved) and ended farther from its
 // target than its tolerance.
 class RigPoseCorrector final : public PoseCorrector {

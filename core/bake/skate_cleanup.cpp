@@ -349,6 +349,29 @@ namespace {
 // keys are a small part of the clip's.
 constexpr float kHeldFootToleranceScale = 0.1f;
 
+// Times of `rotation`'s keys while `lock` holds its foot: from a release's length before each
+// contact (the lock eases in) to a release's length after it (it eases out); times of `clip`.
+std::vector<double> keyTimesWhileHeld(const RotationTrack& rotation, const Clip& clip, const FootLock& lock) {
+  std::vector<double> times;
+  for (const RotationKey& key : rotation.keys()) {
+    const bool held = std::any_of(lock.foot.begin(), lock.foot.end(), [&](const ContactInterval& c) {
+      return key.time >= clip.timeOf(c.first) - kReleaseSeconds && key.time <= clip.timeOf(c.last) + kReleaseSeconds;
+    });
+    if (held) times.push_back(key.time);
+  }
+  return times;
+}
+
+// The joints that carry `foot` below the pelvis: its leg handle's chain, its toe, and the
+// foot itself when it is beside the leg.
+std::vector<int> footLegJoints(const Rig& legs, const std::string& handle, const FootJoints& foot) {
+  std::vector<int> joints;
+  if (const int index = legs.findHandle(handle); index >= 0) joints = legs.handle(index).chain;
+  if (foot.toe >= 0) joints.push_back(foot.toe);
+  if (foot.legTip >= 0) joints.push_back(foot.ankle);
+  return joints;
+}
+
 struct Plan {
   std::vector<FootJoints> feet;
   std::vector<std::string> handles;  // leg handle per foot
@@ -377,15 +400,18 @@ Result<Plan> planFeet(const Skeleton& skeleton, const RigDefinition& rig) {
 
 std::optional<std::string> SkateCleanupJob::validate() const {
   if (scene == nullptr) return std::string("skate cleanup: no scene");
-  if (source == nullptr) return std::string("skate cleanup: no source clip");
+  if (source == nullptr && consumedSource == nullptr) return std::string("skate cleanup: no source clip");
+  if (source != nullptr && consumedSource != nullptr)
+    return std::string("skate cleanup: both a source clip and a clip to consume");
+  const Clip& input = source != nullptr ? *source : *consumedSource;
   if (rig == nullptr) return std::string("skate cleanup: no rig");
   if (output == nullptr) return std::string("skate cleanup: no output clip");
   auto plan = planFeet(scene->skeleton, *rig);
   if (!plan) return plan.error();
   if (!options.detect) {
     for (const FootJoints& foot : plan->feet) {
-      if (source->curves.count(foot.curveName) == 0)
-        return "skate cleanup: clip '" + source->name + "' has no stride curve '" + foot.curveName +
+      if (input.curves.count(foot.curveName) == 0)
+        return "skate cleanup: clip '" + input.name + "' has no stride curve '" + foot.curveName +
                "' to keep (detect the contacts instead)";
     }
   }
@@ -399,7 +425,7 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   const Skeleton& skeleton = scene->skeleton;
   const Plan plan = *planFeet(skeleton, *rig);
   SkateCleanupReport report;
-  Clip working = *source;
+  Clip working = source != nullptr ? *source : std::move(*consumedSource);
   if (options.detect) {
     ContactDetectionOptions detectionOptions = options.detection;
     detectionOptions.upModel = rig->grounding.upModel;
@@ -416,6 +442,12 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
       const auto intervals = plantedIntervals(working, working.curves.at(plan.feet[i].curveName));
       report.feet.push_back({plan.handles[i], plan.feet[i], intervals, intervals, {}, {}});
     }
+  }
+  // The source's slides, measured before the lock writes into the working clip (a foot beside
+  // its leg gets keys of its own there).
+  for (const FootLock& lock : report.feet) {
+    report.slideBeforeModel.push_back(
+        slidePerContact(skeleton, working, lock, rig->grounding.upModel, report.groundVelocityModel));
   }
   if (auto error =
           writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
@@ -439,10 +471,16 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   bake.source = &working;
   bake.corrector = &corrector;
   bake.options = options.bake;
+  // The curves (stride and per-frame lock curves) move from clip to clip instead.
+  bake.options.copyCurves = false;
+  // The locks ease in and out: a contact's start and end need no key of their own (without
+  // them the judge's slides stayed or shrank: CMU 02_01 left 0.54 -> 0.30 mm).
+  bake.options.keyContactEdges = false;
   bake.output = &baked;
   bake.progress = progress;
   auto bakeReport = bake.run();
   if (!bakeReport) return makeError(bakeReport.error());
+  baked.curves = std::move(working.curves);
   report.bake = std::move(*bakeReport);
   // The reduction smooths the body (the hips' capture noise) and the legs, which the rig had
   // bent to cancel that noise, separately: a held foot would wobble by up to the tolerance
@@ -464,23 +502,48 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     for (const FootJoints& foot : plan.feet) {
       if (foot.legTip >= 0) legJoints.push_back(foot.ankle);
     }
+    std::sort(legJoints.begin(), legJoints.end());
+    legJoints.erase(std::unique(legJoints.begin(), legJoints.end()), legJoints.end());
+    // The working clip's tracks move into the body and the rest of it is freed: on a long
+    // take it holds the source's keys and the lock curves, which the body has copied.
+    auto workingTrack = [&](int joint) {
+      const auto it = std::find_if(working.tracks.begin(), working.tracks.end(),
+                                   [&](const JointTrack& t) { return t.joint == joint; });
+      return it == working.tracks.end() ? nullptr : &*it;
+    };
     for (const int joint : legJoints) {
       body.tracks.erase(
           std::remove_if(body.tracks.begin(), body.tracks.end(), [&](const JointTrack& t) { return t.joint == joint; }),
           body.tracks.end());
-      if (const JointTrack* track = working.findTrack(joint)) body.tracks.push_back(*track);
+      if (JointTrack* track = workingTrack(joint)) body.tracks.push_back(std::move(*track));
     }
     const int pelvis = rig->grounding.pelvis;
-    if (const JointTrack* track = working.findTrack(pelvis); track != nullptr && pelvis >= 0)
-      body.trackFor(pelvis).translation = track->translation;
+    if (JointTrack* track = workingTrack(pelvis); track != nullptr && pelvis >= 0)
+      body.trackFor(pelvis).translation = std::move(track->translation);
+    working = Clip{};
     BakeJob legsBake = bake;
     legsBake.source = &body;
     legsBake.options.joints = legJoints;
     legsBake.options.reduction.toleranceModel *= kHeldFootToleranceScale;
+    // The legs were solved against the first pass's reduced pelvis rotation: holding a foot,
+    // a leg counters each change of its curve (a key), so it is keyed there too while its
+    // foot is held, and the pelvis's height while either is (without those keys a held foot
+    // of CMU 01_01 slid up to 5 mm); a swinging leg needs no such key.
+    if (const JointTrack* track = body.findTrack(pelvis); track != nullptr && pelvis >= 0) {
+      KeyReductionOptions& reduction = legsBake.options.reduction;
+      for (std::size_t i = 0; i < report.feet.size(); ++i) {
+        const std::vector<double> held = keyTimesWhileHeld(track->rotation, body, report.feet[i]);
+        for (const int joint : footLegJoints(legs, plan.handles[i], plan.feet[i]))
+          reduction.jointKeepTimes[joint].rotation = held;
+        std::vector<double>& pelvisTimes = reduction.jointKeepTimes[pelvis].translation;
+        pelvisTimes.insert(pelvisTimes.end(), held.begin(), held.end());
+      }
+    }
     if (pelvis >= 0) legsBake.options.joints.push_back(pelvis);
     legsBake.progress = nullptr;
     auto legsReport = legsBake.run();
     if (!legsReport) return makeError(legsReport.error());
+    baked.curves = std::move(body.curves);
     // The legs were solved against the pelvis's rotation of the first pass: reducing it
     // again would turn the held feet by the difference.
     if (const JointTrack* track = body.findTrack(pelvis); track != nullptr && pelvis >= 0)

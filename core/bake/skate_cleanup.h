@@ -68,6 +68,8 @@ struct SkateCleanupOptions {
 
 struct SkateCleanupReport {
   std::vector<FootLock> feet;  // what was locked
+  // Per foot, per contact: how far the held joint slid in the source (slidePerContact).
+  std::vector<std::vector<float>> slideBeforeModel;
   Vec3 groundVelocityModel = Vec3::Zero();  // the treadmill the held feet travelled with
   BakeReport bake;
 };
@@ -78,12 +80,17 @@ struct SkateCleanupReport {
 struct SkateCleanupJob {
   const Scene* scene = nullptr;
   const Clip* source = nullptr;
+  // Instead of `source`: a clip the job takes apart once it is valid (its keys are moved into
+  // the job, not copied, and it is left empty, also on a later failure), for a caller that
+  // replaces it with the output, as articula-cli does: a long take's keys are held once.
+  Clip* consumedSource = nullptr;
   const RigDefinition* rig = nullptr;
   SkateCleanupOptions options;
   Clip* output = nullptr;  // the cleaned clip (stride curves kept, the lock curves not); untouched on failure
   std::function<bool(int, int)> progress;  // BakeJob::progress
 
-  // nullopt when the job can run; otherwise: no scene, clip, rig or output; no feet found
+  // nullopt when the job can run; otherwise: no scene, clip, rig or output; both a source and
+  // a clip to consume; no feet found
   // (humanoidFeet); no leg handle ending at a foot's ankle; a rig that does not bind.
   std::optional<std::string> validate() const;
   Result<SkateCleanupReport> run() const;

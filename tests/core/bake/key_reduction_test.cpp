@@ -133,7 +133,7 @@ TEST(KeyReduction, BakedWalkStaysWithinTheToleranceOnEveryFrame) {
   const Clip dense = densify(scene.skeleton, scene.clips[0], 120.0);
   const float tolerance = 1e-3f * scene.characterHeight();
   Clip reduced;
-  const KeyReductionJob job{&scene.skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced};
+  const KeyReductionJob job{&scene.skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &reduced};
   const auto report = job.run();
   ASSERT_TRUE(report.ok()) << report.error();
   // Counted as glTF stores keys: one per key time of each joint channel (a translation key
@@ -181,7 +181,7 @@ TEST(KeyReduction, KeepsTheExtremaOfAKnownCurve) {
 
   Clip reduced;
   const float tolerance = 1e-3f;
-  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced}.run();
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   const Curve& height = reduced.findTrack(0)->translation.y;
   EXPECT_LE(height.size(), 9u) << "Bézier segments should follow a sine with few keys";
@@ -191,7 +191,7 @@ TEST(KeyReduction, KeepsTheExtremaOfAKnownCurve) {
 
   // Linear only needs more keys for the same bound.
   Clip linear;
-  const auto linearReport = KeyReductionJob{&skeleton, &dense, {tolerance, {}, false, {}, {}}, &linear}.run();
+  const auto linearReport = KeyReductionJob{&skeleton, &dense, {tolerance, {}, false, {}, {}, {}}, &linear}.run();
   ASSERT_TRUE(linearReport.ok());
   EXPECT_GT(linearReport->keysAfter, report->keysAfter);
   EXPECT_LE(deviation(skeleton, dense, linear), tolerance * 1.0001f);
@@ -233,7 +233,7 @@ TEST(KeyReduction, ASpinPastHalfATurnIsNeverMergedTheWrongWay) {
 
   Clip reduced;
   const float tolerance = 1e-3f;
-  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced}.run();
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   const auto& kept = reduced.findTrack(0)->rotation.keys();
   ASSERT_GE(kept.size(), 4u);  // 540° in spans under 180°
@@ -255,7 +255,7 @@ TEST(KeyReduction, TurnsTooSmallForAFloatDotProductStillCount) {
 
   Clip reduced;
   const float tolerance = 5e-3f;  // the wobble moves the foot by up to 0.0315
-  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}}, &reduced}.run();
+  const auto report = KeyReductionJob{&skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_GT(reduced.findTrack(0)->rotation.size(), 1u);
   EXPECT_LE(report->maxDeviationModel, tolerance);
@@ -270,7 +270,8 @@ TEST(KeyReduction, ContactFramesAndRequestedKeysAreKept) {
   keep.push_back(frameTime(dense, 17));  // a user's key
   Clip reduced;
   const auto report =
-      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), keep, true, {}, {}}, &reduced}.run();
+      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), keep, true, {}, {}, {}}, &reduced}
+          .run();
   ASSERT_TRUE(report.ok()) << report.error();
   const int hips = scene.skeleton.findJoint("Hips");
   const JointTrack* track = reduced.findTrack(hips);
@@ -289,7 +290,7 @@ TEST(KeyReduction, ChainKeepTimesStayOnTheChainAndAboveIt) {
   ASSERT_GE(foot, 0);
   Clip reduced;
   const auto report =
-      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), {}, true, keep, {foot}}, &reduced}
+      KeyReductionJob{&scene.skeleton, &dense, {1e-3f * scene.characterHeight(), {}, true, keep, {foot}, {}}, &reduced}
           .run();
   ASSERT_TRUE(report.ok()) << report.error();
   auto keyedTimes = [&](const RotationTrack& rotation) {
@@ -330,7 +331,7 @@ TEST(KeyReduction, MocapClipFromBvh) {
   const float tolerance = 1e-3f * scene->characterHeight();
   Clip reduced;
   const auto report =
-      KeyReductionJob{&scene->skeleton, &scene->clips[0], {tolerance, {}, true, {}, {}}, &reduced}.run();
+      KeyReductionJob{&scene->skeleton, &scene->clips[0], {tolerance, {}, true, {}, {}, {}}, &reduced}.run();
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_LE(report->maxDeviationModel, tolerance);
   EXPECT_LE(deviation(scene->skeleton, scene->clips[0], reduced), tolerance * 1.0001f);

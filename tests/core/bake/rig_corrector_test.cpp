@@ -127,5 +127,33 @@ TEST(RigPoseCorrector, NamesTheJointsAndHandlesOfTheRig) {
   EXPECT_EQ(unreached, std::vector<int>{leftArm});
 }
 
+// A handle that is off moves nothing, so its chain is not among the joints a bake keys for
+// the rig (a skate cleanup turns the arms off; they then took a key at every contact start
+// and end); an "enabled" curve in the clip can switch it on, and then it is.
+TEST(RigPoseCorrector, AHandleThatIsOffRotatesNothingUnlessACurveCanSwitchItOn) {
+  const Scene scene = makeMannequin();
+  auto definition = buildHumanoidRig(scene.skeleton);
+  ASSERT_TRUE(definition) << definition.error();
+  auto rig = Rig::bind(scene.skeleton, *definition);
+  ASSERT_TRUE(rig) << rig.error();
+  const int leftArm = rig->findHandle("left_arm");
+  ASSERT_GE(leftArm, 0);
+  rig->setEnabled(leftArm, false);
+  const std::vector<int>& chain = rig->handle(leftArm).chain;
+  RigPoseCorrector corrector(*rig);
+  auto rotatesTheArm = [&] {
+    const std::vector<int> rotated = corrector.rotatedJoints();
+    return std::any_of(chain.begin(), chain.end(),
+                       [&](int joint) { return std::count(rotated.begin(), rotated.end(), joint) == 1; });
+  };
+  Clip clip = scene.clips.front();
+  corrector.begin(clip);
+  EXPECT_FALSE(rotatesTheArm());
+
+  keyEveryFrame(clip, handleCurveName("left_arm", "enabled"), [](int) { return 1.0f; });
+  corrector.begin(clip);
+  EXPECT_TRUE(rotatesTheArm());
+}
+
 }  // namespace
 }  // namespace articula

@@ -164,6 +164,43 @@ namespace {
 
 // Without a ground, a leg target below the leg's reach is reached only when the rig may
 // lower the pelvis (what the cleanup turns on), and only the pelvis's height changes.
+// A caller that replaces the source with the output gives the job the source to take apart:
+// the same clip comes out (and the same slides before), the source's keys are not copied and
+// it is left empty; a job given both a source and a clip to consume is refused.
+TEST(SkateCleanup, AConsumedSourceCleansLikeACopiedOne) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  auto rig = buildHumanoidRig(scene->skeleton);
+  ASSERT_TRUE(rig) << rig.error();
+  SkateCleanupJob job;
+  job.scene = &*scene;
+  job.source = &scene->clips.front();
+  job.rig = &*rig;
+  job.options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene->characterHeight();
+  Clip copied;
+  job.output = &copied;
+  auto fromCopy = job.run();
+  ASSERT_TRUE(fromCopy) << fromCopy.error();
+
+  Clip taken = scene->clips.front();
+  job.consumedSource = &taken;
+  EXPECT_TRUE(job.validate().has_value());
+  job.source = nullptr;
+  Clip consumed;
+  job.output = &consumed;
+  auto fromConsumed = job.run();
+  ASSERT_TRUE(fromConsumed) << fromConsumed.error();
+  EXPECT_TRUE(taken.tracks.empty());
+  EXPECT_EQ(fromConsumed->slideBeforeModel, fromCopy->slideBeforeModel);
+  ASSERT_EQ(consumed.tracks.size(), copied.tracks.size());
+  for (std::size_t i = 0; i < copied.tracks.size(); ++i) {
+    const auto& a = copied.tracks[i].rotation.keys();
+    const auto& b = consumed.tracks[i].rotation.keys();
+    ASSERT_EQ(a.size(), b.size()) << "track " << i;
+    for (std::size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(a[k].value.isApprox(b[k].value, 0.0f));
+  }
+}
+
 TEST(SkateCleanup, PelvisDropsSoALegReachesItsTarget) {
   auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
   ASSERT_TRUE(scene) << scene.error();
