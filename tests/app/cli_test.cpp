@@ -994,7 +994,8 @@ std::optional<std::vector<JointTurns>> kneeAndElbowTurns(const std::string& glb,
 std::pair<double, int> largestTurn(const std::vector<double>& turns, const std::function<bool(int)>& keep) {
   std::pair<double, int> largest{0.0, 0};
   for (int f = 0; f < static_cast<int>(turns.size()); ++f) {
-    if (keep(f) && turns[static_cast<std::size_t>(f)] > largest.first) largest = {turns[static_cast<std::size_t>(f)], f};
+    if (keep(f) && turns[static_cast<std::size_t>(f)] > largest.first)
+      largest = {turns[static_cast<std::size_t>(f)], f};
   }
   return largest;
 }
@@ -1019,15 +1020,14 @@ TEST(CliBake, WrittenFilesTurnNoKneeOrElbowMoreThanTenDegreesPerFrame) {
   for (const auto& [file, clip, calmFramesStayCalm] :
        {Case{"bvh/cmu-mb-2010/02_01.bvh", "02_01"}, Case{"bvh/cmu-mb-2010/02_03.bvh", "02_03"},
         Case{"bvh/cmu-mb-2010/09_11.bvh", "09_11"}, Case{"bvh/cmu-mb-2008/01_01.bvh", "01_01"},
-        Case{"bvh/makehuman/walk1.bvh", "walk1"},
-        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking", false},
+        Case{"bvh/makehuman/walk1.bvh", "walk1"}, Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking", false},
         Case{"gltf/RobotExpressive/RobotExpressive.glb", "Running", false}}) {
     SCOPED_TRACE(file + " " + clip);
     const std::string before = dir / "before.glb";
     const std::string after = dir / "after.glb";
     ASSERT_EQ(runCli("export " + quoted(data(file)) + " --out " + quoted(before)).exitCode, 0);
-    const CliRun bake =
-        runCli("bake " + quoted(data(file)) + " --clip " + quoted(clip) + " --out " + quoted(after) + " --contacts detect");
+    const CliRun bake = runCli("bake " + quoted(data(file)) + " --clip " + quoted(clip) + " --out " + quoted(after) +
+                               " --contacts detect");
     ASSERT_EQ(bake.exitCode, 0) << bake.stderrText;
     const auto source = kneeAndElbowTurns(before, clip);
     const auto cleaned = kneeAndElbowTurns(after, clip);
@@ -1041,9 +1041,11 @@ TEST(CliBake, WrittenFilesTurnNoKneeOrElbowMoreThanTenDegreesPerFrame) {
       const auto [sourceLargest, sourceFrame] = largestTurn(sourceTurns, all);
       const auto [cleanedLargest, cleanedFrame] = largestTurn(cleanedTurns, all);
       const auto [cleanedCalm, cleanedCalmFrame] = largestTurn(cleanedTurns, calm);
-      std::printf("[ turn     ] %s %s: export %.2f deg (frame %d); bake %.2f deg (frame %d), %.2f (frame %d) where the export turns <= %g\n",
-                  clip.c_str(), (*cleaned)[k].joint.c_str(), sourceLargest, sourceFrame, cleanedLargest, cleanedFrame,
-                  cleanedCalm, cleanedCalmFrame, kMostTurnDegrees);
+      std::printf(
+          "[ turn     ] %s %s: export %.2f deg (frame %d); bake %.2f deg (frame %d), %.2f (frame %d) where the export "
+          "turns <= %g\n",
+          clip.c_str(), (*cleaned)[k].joint.c_str(), sourceLargest, sourceFrame, cleanedLargest, cleanedFrame,
+          cleanedCalm, cleanedCalmFrame, kMostTurnDegrees);
       if (calmFramesStayCalm) {
         EXPECT_LE(cleanedCalm, kMostTurnDegrees) << (*cleaned)[k].joint << " at frame " << cleanedCalmFrame;
       }
