@@ -241,7 +241,10 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
         orientation[k] = (yaw * anim[k].rotation).normalized();
       }
     }
-    // Where the stride curve ramps outside a contact, hold the nearest contact's targets.
+    // Where the stride curve ramps outside a contact, hold the nearest contact's targets;
+    // before a contact, the offset the contact starts with, carried by the animation: the
+    // swing foot is not pulled ahead to where it will land (on CMU 09_11 that stretched the
+    // leg to its reach limit over the ramp and let the knee bend back 11.5° at the landing).
     const Curve& stride = clip.curves.at(lock.joints.curveName);
     for (int f = 0; f < frames && !lock.foot.empty(); ++f) {
       if (within(lock.foot, f) || !(stride.evaluate(clip.timeOf(f)) > 0.0)) continue;
@@ -251,8 +254,15 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
           if (std::abs(edge - f) < std::abs(nearest - f)) nearest = edge;
         }
       }
-      target[static_cast<std::size_t>(f)] = target[static_cast<std::size_t>(nearest)];
-      orientation[static_cast<std::size_t>(f)] = orientation[static_cast<std::size_t>(nearest)];
+      const auto k = static_cast<std::size_t>(f);
+      const auto n = static_cast<std::size_t>(nearest);
+      if (nearest > f) {
+        target[k] = anim[k].ankle + (target[n] - anim[n].ankle);
+        orientation[k] = (orientation[n] * anim[n].rotation.conjugate() * anim[k].rotation).normalized();
+      } else {
+        target[k] = target[n];
+        orientation[k] = orientation[n];
+      }
     }
     // One hemisphere from frame to frame, so the curves interpolate along the short arc.
     for (std::size_t f = 1; f < orientation.size(); ++f) {

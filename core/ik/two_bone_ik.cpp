@@ -256,21 +256,56 @@ LimbChain limbInChain(const TwoBoneSetup& su) {
   return limb;
 }
 
-// Bend axis k, chain space, unit: a positive rotation of the lower bone about k bends the
-// limb more. upper × lower for a bent limb; for a straight one the mid joint's fallback axis
-// (rotations about a similarity frame turn with its rotation part only, so the mid-local
-// axis maps into chain space by the mid's rotation in chain space), else across the upper
-// bone and the pole, else any axis across the upper bone.
-Vec3 bendAxis(const TwoBoneIkJob& job, const TwoBoneSetup& su, const LimbChain& limb, const Vec3& poleChain) {
-  const Vec3 cross = limb.upper.cross(limb.lower);
-  const float crossNorm = cross.norm();
-  if (crossNorm > 1e-4f * limb.upperLength * limb.lowerLength) return cross / crossNorm;
+// The straight limb's bend axis from the pole, chain space, unit: the turn about it carries
+// the knee towards the pole's side of the upper bone (the same orientation as the wanted axis,
+// poleAcross × u); false without a usable pole (along the upper bone).
+bool poleBendAxis(const Vec3& upperDir, const Vec3& poleChain, Vec3& k) {
+  const Vec3 poleAcross = poleChain - upperDir * poleChain.dot(upperDir);
+  if (!(poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f)) return false;
+  k = poleAcross.normalized().cross(upperDir);
+  return true;
+}
+
+// Below kNoiseBendSin the direction a limb bends in is capture noise (a knee held straight
+// wavers by a degree or two about any axis); above kClearBendSin it is the limb's own. In
+// between the bend axis eases from the pole's to the limb's. (sin 2°, sin 6°)
+constexpr float kNoiseBendSin = 0.0349f;
+constexpr float kClearBendSin = 0.1045f;
+
+// The limb's bend axes, chain space, unit: a positive rotation of the lower bone about either
+// bends the limb more. `own` is the axis the limb bends about now (upper × lower), `wanted` the
+// one it is to bend about. With a usable pole, `own` is turned to the pole's side (a limb bent
+// backwards straightens through and bends towards the pole, as a knee does), and `wanted` is
+// `own` eased into the pole's axis as the limb nears straight: there its own axis is noise,
+// and a knee bent about it would turn about a sideways axis for a frame (CMU 09_11: a straight
+// leg pulled to the 0.995 reach limit turned its knee 16° about its local Z and back). Without
+// a pole both are upper × lower for a bent limb; for a straight one the mid joint's fallback
+// axis (rotations about a similarity frame turn with its rotation part only, so the mid-local
+// axis maps into chain space by the mid's rotation in chain space), else any axis across the
+// upper bone.
+struct BendAxes {
+  Vec3 own;
+  Vec3 wanted;
+};
+
+BendAxes bendAxes(const TwoBoneIkJob& job, const TwoBoneSetup& su, const LimbChain& limb, const Vec3& poleChain) {
   const Vec3 upperDir = limb.upper / limb.upperLength;
+  const Vec3 cross = limb.upper.cross(limb.lower);
+  const float bendSin = cross.norm() / (limb.upperLength * limb.lowerLength);
+  Vec3 kPole;
+  if (poleBendAxis(upperDir, poleChain, kPole)) {
+    if (!(bendSin > 1e-4f)) return {kPole, kPole};
+    const Vec3 own = cross.dot(kPole) < 0.0f ? Vec3(-cross / cross.norm()) : Vec3(cross / cross.norm());
+    const float s = std::clamp((bendSin - kNoiseBendSin) / (kClearBendSin - kNoiseBendSin), 0.0f, 1.0f);
+    const float ownWeight = s * s * (3.0f - 2.0f * s);
+    return {own, (ownWeight * own + (1.0f - ownWeight) * kPole).normalized()};
+  }
+  if (bendSin > 1e-4f) return {cross / cross.norm(), cross / cross.norm()};
   Vec3 k = (limb.midParent * su.midRotation) * job.fallbackBendAxisMidLocal;
   k -= upperDir * k.dot(upperDir);
-  if (k.squaredNorm() < 1e-12f * job.fallbackBendAxisMidLocal.squaredNorm()) k = upperDir.cross(poleChain);
-  if (k.squaredNorm() < 1e-12f * poleChain.squaredNorm() || k.squaredNorm() == 0.0f) k = upperDir.unitOrthogonal();
-  return k.normalized();
+  if (k.squaredNorm() < 1e-12f * job.fallbackBendAxisMidLocal.squaredNorm() || k.squaredNorm() == 0.0f)
+    k = upperDir.unitOrthogonal();
+  return {k.normalized(), k.normalized()};
 }
 
 // Softening (ozz's soften) near full extension, then the reach clamped to what the bones
@@ -288,27 +323,31 @@ float softenedReach(float distance, float a, float b, float soften) {
   return std::clamp(d, std::abs(a - b), longest);
 }
 
-// The knee's turn about k, chain space, from the interior angle now (β0) to the one that
-// puts the end at distance d (β1), with no trigonometry, by the half angles:
+// The knee's turn, chain space, from the interior angle now (β0, about the limb's own axis)
+// to the one that puts the end at distance d (β1, about the wanted axis k), with no
+// trigonometry, by the half angles:
 //   now:    |û − l̂| = 2 cos(β0/2), |û + l̂| = 2 sin(β0/2) (û, l̂ the bones' directions),
 //   wanted: (a + b)² − d² = 4ab cos²(β1/2), d² − (a − b)² = 4ab sin²(β1/2)
-// (products that stay precise near the straight and folded limb); the turn is Δ = β0 − β1,
-// cos(Δ/2) = c0 c1 + s0 s1, sin(Δ/2) = s0 c1 − c0 s1. `sinHalf1` receives sin(β1/2) and
-// `cosHalf1` cos(β1/2).
-Quat kneeTurn(const LimbChain& limb, const Vec3& k, float d, float& cosHalf1, float& sinHalf1) {
+// (products that stay precise near the straight and folded limb). The turn straightens the
+// limb about its own axis (by π − β0: the quaternion (sin(β0/2), −own cos(β0/2))), then bends
+// it about k (by π − β1: (sin(β1/2), k cos(β1/2))); k is across the upper bone, so across the
+// straightened lower one, and the reach is exact whichever k. When k is the own axis the two
+// are one turn by Δ = β0 − β1. `sinHalf1` receives sin(β1/2) and `cosHalf1` cos(β1/2).
+Quat kneeTurn(const LimbChain& limb, const BendAxes& axes, float d, float& cosHalf1, float& sinHalf1) {
   const float a = limb.upperLength;
   const float b = limb.lowerLength;
   const Vec3 upperDir = limb.upper / a;
   const Vec3 lowerDir = limb.lower / b;
   const float cosHalf0 = 0.5f * (upperDir - lowerDir).norm();
-  // Signed about k: a straight limb's fallback axis may face the other way.
-  const float sinHalf0 = std::copysign(0.5f * (upperDir + lowerDir).norm(), upperDir.cross(lowerDir).dot(k));
+  // Signed about the own axis: a straight limb's fallback axis may face the other way.
+  const float sinHalf0 = std::copysign(0.5f * (upperDir + lowerDir).norm(), upperDir.cross(lowerDir).dot(axes.own));
   const float rootAb = 2.0f * std::sqrt(a * b);
   cosHalf1 = std::sqrt(std::max(0.0f, (a + b - d) * (a + b + d))) / rootAb;
   sinHalf1 = std::sqrt(std::max(0.0f, (d - a + b) * (d + a - b))) / rootAb;
-  const float cosHalfTurn = cosHalf0 * cosHalf1 + sinHalf0 * sinHalf1;
-  const float sinHalfTurn = sinHalf0 * cosHalf1 - cosHalf0 * sinHalf1;
-  return Quat(cosHalfTurn, k.x() * sinHalfTurn, k.y() * sinHalfTurn, k.z() * sinHalfTurn).normalized();
+  const Vec3& k = axes.wanted;
+  const Quat straighten(sinHalf0, -axes.own.x() * cosHalf0, -axes.own.y() * cosHalf0, -axes.own.z() * cosHalf0);
+  const Quat bend(sinHalf1, k.x() * cosHalf1, k.y() * cosHalf1, k.z() * cosHalf1);
+  return (bend * straighten).normalized();
 }
 
 // LawOfCosines' start turn, chain space: the limb after the knee's turn (`reach`, start → end,
@@ -424,12 +463,13 @@ bool TwoBoneIkJob::run() const {
   const Vec3 poleChain = poleMode == PoleMode::Vector
                              ? Vec3(su.modelToChain * poleModel)
                              : Vec3(su.modelToChain * (poleModel - su.originModel) - su.startChain);
-  const Vec3 k = bendAxis(*this, su, limb, poleChain);
+  const BendAxes axes = bendAxes(*this, su, limb, poleChain);
+  const Vec3& k = axes.wanted;
   const Vec3 u = targetDirection(toTarget, limb);
   const float d = softenedReach(toTarget.norm(), limb.upperLength, limb.lowerLength, soften);
   float cosHalf1 = 0.0f;
   float sinHalf1 = 0.0f;
-  const Quat knee = kneeTurn(limb, k, d, cosHalf1, sinHalf1);
+  const Quat knee = kneeTurn(limb, axes, d, cosHalf1, sinHalf1);
   const Quat start = startTurn(*this, su, limb, knee, k, u, poleChain, d, 2.0f * cosHalf1 * sinHalf1);
   writeResult(*this, su, limb, start, knee, toTarget);
   return true;

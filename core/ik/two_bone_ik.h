@@ -57,8 +57,10 @@ struct TwoBoneIkJob {
   Vec3 poleModel = Vec3::UnitY();  // model space, see PoleMode
   // Hinge axis of the mid joint, in mid-joint local space (its rotation space): a positive
   // rotation mid.rotation * rot(axis, θ) bends the limb. Used only when the input limb is
-  // straight (its bend plane is undefined); otherwise the knee keeps bending in its current
-  // bend plane. The component along the bone is ignored.
+  // straight (its bend plane is undefined) and the pole is on the upper bone's line;
+  // otherwise the knee turns about its current bend axis, turned to the pole's side, and
+  // within a few degrees of straight (where that axis is noise) eased into the axis across
+  // the upper bone and the pole. The component along the bone is ignored.
   Vec3 fallbackBendAxisMidLocal = Vec3::UnitZ();
   // Rotation of the solved limb about the start–target axis, radians, right-handed in model
   // space (mirrored parents turn the same way as seen in model space).

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -950,6 +951,107 @@ TEST(CliBake, WrittenFilesKeepPlantedFeetStillByTheSharedJudge) {
       ASSERT_GE(foot["planted_spans"].get<int>(), 1) << cleaned->dump();
       EXPECT_LE(foot["mean_slide_mm"].get<double>(), 1.0) << foot.dump();
       EXPECT_LE(foot["max_slide_mm"].get<double>(), 2.0) << foot.dump();
+    }
+  }
+}
+
+namespace {
+
+// One joint's turns between consecutive frames of a clip: turnDegrees[f] is the angle
+// between its local rotations at frames f - 1 and f (0 at frame 0).
+struct JointTurns {
+  std::string joint;
+  std::vector<double> turnDegrees;
+};
+
+// A written file played back by our own reader at the clip's frame rate: the turns of each
+// knee and elbow of the humanoid (map order: left knee, right knee, left elbow, right elbow).
+std::optional<std::vector<JointTurns>> kneeAndElbowTurns(const std::string& glb, const std::string& clipName) {
+  auto scene = articula::importScene(glb);
+  if (!scene) return std::nullopt;
+  const auto clip = std::find_if(scene->clips.begin(), scene->clips.end(),
+                                 [&](const articula::Clip& c) { return c.name == clipName; });
+  const auto map = articula::mapHumanoid(scene->skeleton);
+  if (clip == scene->clips.end() || !map) return std::nullopt;
+  const std::array<int, 4> joints{map->leftLeg.knee, map->rightLeg.knee, map->leftArm.forearm, map->rightArm.forearm};
+  std::vector<JointTurns> out;
+  for (const int j : joints) out.push_back({scene->skeleton.name(j), {}});
+  articula::ClipSampler sampler(&*clip);
+  std::vector<articula::Quat> previous(joints.size(), articula::Quat::Identity());
+  for (int f = 0; f < clip->frameCount(); ++f) {
+    articula::Pose pose(scene->skeleton.restPose().begin(), scene->skeleton.restPose().end());
+    sampler.sample(clip->timeOf(f), pose);
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      const articula::Quat local = pose[static_cast<std::size_t>(joints[k])].rotation.normalized();
+      out[k].turnDegrees.push_back(f == 0 ? 0.0 : local.angularDistance(previous[k]) * 180.0 / M_PI);
+      previous[k] = local;
+    }
+  }
+  return out;
+}
+
+// The largest turn and its frame, over the frames where `keep` holds.
+std::pair<double, int> largestTurn(const std::vector<double>& turns, const std::function<bool(int)>& keep) {
+  std::pair<double, int> largest{0.0, 0};
+  for (int f = 0; f < static_cast<int>(turns.size()); ++f) {
+    if (keep(f) && turns[static_cast<std::size_t>(f)] > largest.first)
+      largest = {turns[static_cast<std::size_t>(f)], f};
+  }
+  return largest;
+}
+
+}  // namespace
+
+// On the written files of every walk and run of the test data: after `bake --contacts
+// detect` no knee or elbow turns more than 10° between two frames where the capture itself
+// (its plain `export`) turns it no more than that, and nowhere more than the most the capture
+// turns it: a cleanup must not add pops (a leg stretched to its reach limit and let go, a
+// bend plane flipping about a straight knee). The CMU takes turn a knee up to 49° from their
+// first frame (a T-pose) to the second. RobotExpressive's game cycles, at 24 fps, turn their
+// own knees up to 46° a frame; a treadmill's planted foot moves evenly where the animator's
+// eased, so the cleanup's knee turns other amounts on other frames: there only the most.
+TEST(CliBake, WrittenFilesTurnNoKneeOrElbowMoreThanTenDegreesPerFrame) {
+  const TempDir dir("articula_cli_bake_turns");
+  constexpr double kMostTurnDegrees = 10.0;
+  struct Case {
+    std::string file, clip;
+    bool calmFramesStayCalm = true;
+  };
+  for (const auto& [file, clip, calmFramesStayCalm] :
+       {Case{"bvh/cmu-mb-2010/02_01.bvh", "02_01"}, Case{"bvh/cmu-mb-2010/02_03.bvh", "02_03"},
+        Case{"bvh/cmu-mb-2010/09_11.bvh", "09_11"}, Case{"bvh/cmu-mb-2008/01_01.bvh", "01_01"},
+        Case{"bvh/makehuman/walk1.bvh", "walk1"}, Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking", false},
+        Case{"gltf/RobotExpressive/RobotExpressive.glb", "Running", false}}) {
+    SCOPED_TRACE(file + " " + clip);
+    const std::string before = dir / "before.glb";
+    const std::string after = dir / "after.glb";
+    ASSERT_EQ(runCli("export " + quoted(data(file)) + " --out " + quoted(before)).exitCode, 0);
+    const CliRun bake = runCli("bake " + quoted(data(file)) + " --clip " + quoted(clip) + " --out " + quoted(after) +
+                               " --contacts detect");
+    ASSERT_EQ(bake.exitCode, 0) << bake.stderrText;
+    const auto source = kneeAndElbowTurns(before, clip);
+    const auto cleaned = kneeAndElbowTurns(after, clip);
+    ASSERT_TRUE(source && cleaned) << after;
+    for (std::size_t k = 0; k < cleaned->size(); ++k) {
+      const std::vector<double>& sourceTurns = (*source)[k].turnDegrees;
+      const std::vector<double>& cleanedTurns = (*cleaned)[k].turnDegrees;
+      ASSERT_EQ(sourceTurns.size(), cleanedTurns.size());
+      const auto calm = [&](int f) { return sourceTurns[static_cast<std::size_t>(f)] <= kMostTurnDegrees; };
+      const auto all = [](int) { return true; };
+      const auto [sourceLargest, sourceFrame] = largestTurn(sourceTurns, all);
+      const auto [cleanedLargest, cleanedFrame] = largestTurn(cleanedTurns, all);
+      const auto [cleanedCalm, cleanedCalmFrame] = largestTurn(cleanedTurns, calm);
+      std::printf(
+          "[ turn     ] %s %s: export %.2f deg (frame %d); bake %.2f deg (frame %d), %.2f (frame %d) where the export "
+          "turns <= %g\n",
+          clip.c_str(), (*cleaned)[k].joint.c_str(), sourceLargest, sourceFrame, cleanedLargest, cleanedFrame,
+          cleanedCalm, cleanedCalmFrame, kMostTurnDegrees);
+      if (calmFramesStayCalm) {
+        EXPECT_LE(cleanedCalm, kMostTurnDegrees) << (*cleaned)[k].joint << " at frame " << cleanedCalmFrame;
+      }
+      // The arms pass through the key reduction only: the same turn within its rounding.
+      EXPECT_LE(cleanedLargest, std::max(kMostTurnDegrees, sourceLargest) + 0.01)
+          << (*cleaned)[k].joint << " at frame " << cleanedFrame;
     }
   }
 }

@@ -314,6 +314,46 @@ TEST(TwoBoneIk, MovingTargetNearFullExtensionNeverFlipsTheKneePlane) {
   }
 }
 
+TEST(TwoBoneIk, AStraightOrNearlyStraightLimbBendsAboutTheAxisAcrossThePole) {
+  // A knee held straight, or within a degree of it about any axis (capture noise), bends
+  // about the axis across the limb and the pole, whatever the fallback axis says, and the
+  // start joint only swings in the pole's plane. Bent about another axis, the knee would turn
+  // about it and the start joint twist the limb back into the pole's plane: a pop in both
+  // joints' local rotations between a straight frame and a bent one.
+  for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+    for (const float noiseRad : {0.0f, 0.01f}) {
+      SCOPED_TRACE(noiseRad);
+      ChainRig rig = test::makeChain(Affine::Identity(), {.bones = 2, .bent = false});
+      const int start = rig.chainJoints[0];
+      const int mid = rig.chainJoints[1];
+      const Vec3 root = rig.rootModel();
+      const Vec3 along = rig.tipModel() - root;
+      const Vec3 u = along.normalized();
+      const Vec3 pole = u.unitOrthogonal();
+      const Vec3 hingeModel = pole.cross(u);
+      const Quat midParentModel(rig.model[static_cast<std::size_t>(rig.skeleton.parent(mid))].linear());
+      // Bent (by the noise) about the pole's direction: sideways to the wanted bend.
+      const Vec3 sidewaysMidLocal = midParentModel.conjugate() * pole;
+      rig.pose[static_cast<std::size_t>(mid)].rotation = Quat(Eigen::AngleAxisf(noiseRad, sidewaysMidLocal));
+      rig.fk();
+      const Quat startBefore = rig.pose[static_cast<std::size_t>(start)].rotation;
+      TwoBoneIkJob job = test::makeTwoBoneJob(rig, root + 0.9f * along);
+      job.method = method;
+      job.poleMode = TwoBoneIkJob::PoleMode::Vector;
+      job.poleModel = pole;
+      job.fallbackBendAxisMidLocal = sidewaysMidLocal;
+      ASSERT_TRUE(job.run());
+      rig.fk();
+      EXPECT_GT(kneeAcrossModel(rig).dot(pole), 0.0f);
+      const Vec3 kneeAxisModel = midParentModel * rig.pose[static_cast<std::size_t>(mid)].rotation.vec().normalized();
+      EXPECT_GT(std::abs(kneeAxisModel.dot(hingeModel)), std::cos(2.0f * kPi / 180.0f));
+      // The start joint's parent space is model space here.
+      const Quat startTurn = rig.pose[static_cast<std::size_t>(start)].rotation * startBefore.conjugate();
+      EXPECT_LT(std::abs(startTurn.vec().normalized().dot(u)), std::sin(2.0f * kPi / 180.0f));
+    }
+  }
+}
+
 TEST(TwoBoneIk, PoleTargetAndWeight) {
   for (const auto& frame : test::framesOfReference()) {
     ChainRig rig = test::makeChain(frame.parentModel, {.bones = 2});
