@@ -354,8 +354,10 @@ void MainWindow::createAnimationMenu() {
   QAction* retargetAction = animationMenu->addAction(tr("&Retarget…"), this, [this] {
     const Clip* first = mDocument->scene().clips.empty() ? nullptr : &mDocument->scene().clips.front();
     RetargetDialog dialog(first != nullptr ? first->frameRate : 0.0, this);
+    if (mLastRetarget) dialog.setRequest(*mLastRetarget);
     if (dialog.exec() != QDialog::Accepted) return;
     const RetargetRequest request = dialog.request();
+    mLastRetarget = request;
     QString message;
     const auto connection =
         connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,11 @@ class QSettings;
 #include "core/project/project_file.h"
 #include "core/scene/scene.h"
 #include "ui/dialogs/preferences_dialog.h"
+#include "ui/dialogs/retarget_dialog.h"
 
 namespace articula::ui {
 
 class CharacteriseDock;
-struct RetargetRequest;
 class CurveEditorDock;
 class Document;
 class HistoryDock;
@@ -188,6 +189,7 @@ class MainWindow : public QMainWindow {
   std::function<UnsavedChoice()> mUnsavedChangesPrompt;
   RigDock* mRigDock = nullptr;
   CharacteriseDock* mCharacteriseDock = nullptr;
+  std::optional<RetargetRequest> mLastRetarget;  // the Retarget dialog's last choices
   PoseActions* mPoseActions = nullptr;
   QMenu* mViewportMenu = nullptr;
   ViewportPreferences mViewportPreferences;

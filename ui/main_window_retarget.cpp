@@ -66,7 +66,8 @@ bool MainWindow::retargetFrom(const RetargetRequest& request) {
     return false;
   }
   const int count = static_cast<int>((*outcome)->size());
-  mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move(**outcome), tr("Retarget")));
+  mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move(**outcome),
+                                                       tr("Retarget %1").arg(QFileInfo(sourcePath).fileName())));
   const QString clips = count == 1 ? tr("1 clip") : tr("%1 clips").arg(count);
   showResult(tr("Retargeted %1 of %2 onto the character").arg(clips, QFileInfo(sourcePath).fileName()));
   return true;

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/rig/humanoid_roles.h"
+#include "core/rig/humanoid_structure.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula {
@@ -355,7 +356,12 @@ class Mapper {
 
 Result<HumanoidMap> mapHumanoidByNames(const Skeleton& skeleton) {
   if (skeleton.boneCount() == 0) return makeError("no humanoid: the skeleton has no joints");
-  return Mapper(skeleton).run();
+  auto byNames = Mapper(skeleton).run();
+  if (byNames) return byNames;
+  // Names that say nothing: the shape may still be a humanoid's.
+  auto byStructure = mapHumanoidByStructure(skeleton);
+  if (byStructure) return byStructure;
+  return makeError(byNames.error() + "; and by its shape: " + byStructure.error());
 }
 
 Result<HumanoidMap> mapHumanoid(const Skeleton& skeleton) {

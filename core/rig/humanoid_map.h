@@ -48,7 +48,8 @@ struct HumanoidMap {
 // resolved through the hierarchy, names only pick the anchors. Names may carry `.L`/`_L`
 // sides and namespaces; helper joints at their child's position are passed over; a foot
 // beside the leg (an IK bone) is matched to the shin's tail. The error names every limb
-// that could not be found.
+// that could not be found. Where the names give no humanoid, the skeleton's shape may
+// (mapHumanoidByStructure, humanoid_structure.h).
 Result<HumanoidMap> mapHumanoidByNames(const Skeleton& skeleton);
 
 // The map every humanoid tool uses: the user's characterisation when the skeleton has role

@@ -161,7 +161,8 @@ Result<HumanoidMap> mapHumanoidFromRoles(const Skeleton& skeleton) {
   RoleChecker check(skeleton);
   std::string missing;
   for (const HumanoidRole& role : kRoles) {
-    if (role.required && *roleField(map, role.key) < 0) missing += (missing.empty() ? "" : ", ") + std::string(role.key);
+    if (role.required && *roleField(map, role.key) < 0)
+      missing += (missing.empty() ? "" : ", ") + std::string(role.label) + " [" + role.key + "]";
   }
   if (!missing.empty()) check.problem("no joint for " + missing);
   for (const char* side : {"left", "right"}) {

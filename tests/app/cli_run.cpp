@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -31,5 +32,21 @@ CliRun runCli(const std::string& args) {
 std::string data(const std::string& relative) { return std::string(ARTICULA_TEST_DATA_DIR) + "/" + relative; }
 
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
+
+std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip, double fps) {
+  const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../../../shared/tools/gltf_motion_report.py";
+  if (!std::filesystem::exists(tool) || std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
+    return std::nullopt;
+  const std::string command = "/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) +
+                              " --fps " + std::to_string(fps) + " --json 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string text;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
+  ::pclose(pipe);
+  return nlohmann::json::parse(text, nullptr, false);
+}
 
 }  // namespace articula::testing_tools

@@ -32,6 +32,7 @@ namespace {
 
 using articula::testing_tools::CliRun;
 using articula::testing_tools::data;
+using articula::testing_tools::judge;
 using articula::testing_tools::quoted;
 using articula::testing_tools::runCli;
 
@@ -799,25 +800,6 @@ TEST(CliBake, DetectReportsEachFootsSpansSlidesAndUnreachedFrames) {
 }
 
 namespace {
-
-// The shared judge (../shared/tools/gltf_motion_report.py beside the worktree), run on a
-// written file; nullopt when it or numpy is not there.
-std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip, double fps = 120.0) {
-  const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../../../shared/tools/gltf_motion_report.py";
-  if (!std::filesystem::exists(tool) || std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
-    return std::nullopt;
-  FILE* pipe = ::popen(("/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) + " --fps " +
-                        std::to_string(fps) + " --json 2>/dev/null")
-                           .c_str(),
-                       "r");
-  if (pipe == nullptr) return std::nullopt;
-  std::string text;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
-  ::pclose(pipe);
-  return nlohmann::json::parse(text);
-}
 
 // Spans of `before` that an after span covers for at least half their frames.
 std::size_t spansKept(const nlohmann::json& before, const nlohmann::json& after) {

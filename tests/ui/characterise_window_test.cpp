@@ -1,7 +1,7 @@
-// The Characterise panel through the real window: a skeleton whose names say nothing is
-// refused by the humanoid rig with an offer to map it by hand; picking a joint per role
-// characterises it (one undo step each), the rig then builds, and the map is saved with
-// the project and as a file to reuse.
+// The Characterise panel through the real window: a skeleton that is no humanoid by names or
+// shape is refused by the humanoid rig with an offer to map it by hand; picking a joint per
+// role characterises a skeleton whose names say nothing (one undo step each), the rig
+// builds, and the map is saved with the project and as a file to reuse.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -45,15 +45,8 @@ TEST(CharacteriseWindow, PickingAJointPerRoleRigsASkeletonWhoseNamesSayNothing) 
   ASSERT_NE(panel, nullptr);
   ASSERT_NE(window.findChild<QAction*>(QStringLiteral("actionCharacterise")), nullptr) << "Animation ▸ Characterise…";
 
-  // The rig refuses, and its message offers the panel.
-  RigDock* rig = window.rigDock();
-  EXPECT_FALSE(rig->buildHumanoidRig());
-  EXPECT_TRUE(rig->messageLabel()->text().contains(QStringLiteral("href=\"characterise\"")))
-      << rig->messageLabel()->text().toStdString();
-  panel->hide();
-  emit rig->messageLabel()->linkActivated(QStringLiteral("characterise"));
-  EXPECT_FALSE(panel->isHidden());
-  EXPECT_TRUE(panel->statusLabel()->text().contains(QStringLiteral("Not yet a humanoid")));
+  // The shape found it (greyed); the user sets every role by hand all the same.
+  EXPECT_TRUE(panel->statusLabel()->text().contains(QStringLiteral("Found automatically")));
 
   // Assign on pick: choose the role, pick its joint.
   const int stepsBefore = document.undoStack()->count();
@@ -69,7 +62,7 @@ TEST(CharacteriseWindow, PickingAJointPerRoleRigsASkeletonWhoseNamesSayNothing) 
   ASSERT_TRUE(map.ok()) << map.error();
   EXPECT_EQ(roleJoints(*map), roleJoints(truth));
   EXPECT_TRUE(panel->statusLabel()->text().contains(QStringLiteral("Characterised by hand")));
-  EXPECT_TRUE(rig->buildHumanoidRig());
+  EXPECT_TRUE(window.rigDock()->buildHumanoidRig());
 
   // Saved as a file, cleared, read back: the same roles. A refused file changes nothing.
   QTemporaryDir dir;
@@ -94,6 +87,23 @@ TEST(CharacteriseWindow, PickingAJointPerRoleRigsASkeletonWhoseNamesSayNothing) 
   EXPECT_FALSE(document.scene().skeleton.hasRoles());
   document.undoStack()->undo();
   EXPECT_EQ(roleJoints(*mapHumanoid(document.scene().skeleton)), roleJoints(truth));
+}
+
+// A skeleton neither its names nor its shape make a humanoid (one arm): the rig refuses, its
+// message offers the panel first, and the link raises the panel, which says what is missing.
+TEST(CharacteriseWindow, ARefusedHumanoidRigOffersThePanel) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01_no_left_arm.bvh"))));
+  CharacteriseDock* panel = window.characteriseDock();
+  RigDock* rig = window.rigDock();
+  EXPECT_FALSE(rig->buildHumanoidRig());
+  EXPECT_TRUE(rig->messageLabel()->text().startsWith(QStringLiteral("<a href=\"characterise\">")))
+      << rig->messageLabel()->text().toStdString();
+  panel->hide();
+  emit rig->messageLabel()->linkActivated(QStringLiteral("characterise"));
+  EXPECT_FALSE(panel->isHidden());
+  EXPECT_TRUE(panel->statusLabel()->text().contains(QStringLiteral("Not yet a humanoid")));
+  EXPECT_TRUE(panel->statusLabel()->text().contains(QStringLiteral("no left arm")));
 }
 
 TEST(CharacteriseWindow, RolesAreSavedWithTheProjectAndReopened) {
@@ -128,7 +138,7 @@ TEST(CharacteriseWindow, TheFirstAssignmentKeepsWhatTheNamesFound) {
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
   Document& document = *window.document();
   CharacteriseDock* panel = window.characteriseDock();
-  EXPECT_TRUE(panel->statusLabel()->text().contains(QStringLiteral("Found from the joint names")));
+  EXPECT_TRUE(panel->statusLabel()->text().contains(QStringLiteral("Found automatically")));
   QTableWidget* table = panel->roleTable();
   ASSERT_EQ(table->rowCount(), static_cast<int>(humanoidRoles().size()));
   EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("Hips"));

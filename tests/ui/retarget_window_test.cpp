@@ -112,6 +112,12 @@ TEST(RetargetWindow, TheDialogsChoicesShapeTheNewClip) {
   const RetargetRequest request = dialog.request();
   EXPECT_DOUBLE_EQ(request.frameRate, robotRate);
   EXPECT_TRUE(request.sourceMap.isEmpty());
+  // The next dialog of the session starts from these choices.
+  RetargetDialog next(robotRate, &window);
+  next.setRequest(request);
+  EXPECT_EQ(next.request().source, request.source);
+  EXPECT_DOUBLE_EQ(next.request().frameRate, robotRate);
+  EXPECT_EQ(next.rateBox()->currentIndex(), 1) << "the character's rate, not a custom one";
 
   ASSERT_TRUE(window.retargetFrom(request));
   const Clip& added = document.scene().clips.back();

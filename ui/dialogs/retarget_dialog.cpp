@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace articula::ui {
 namespace {
 
@@ -60,9 +62,11 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
   mRateSpin->setDecimals(3);
   mRateSpin->setSuffix(tr(" fps"));
   mRateSpin->setValue(characterFrameRate > 0.0 ? characterFrameRate : 30.0);
-  mRateSpin->setEnabled(false);
+  // The rate is shown only where it is the one used: the source's is not known here.
+  mRateSpin->setVisible(false);
   connect(mRate, &QComboBox::currentIndexChanged, this, [this, characterFrameRate] {
     const int choice = mRate->currentData().toInt();
+    mRateSpin->setVisible(choice != SourceRate);
     mRateSpin->setEnabled(choice == CustomRate);
     if (choice == CharacterRate) mRateSpin->setValue(characterFrameRate);
   });
@@ -96,6 +100,19 @@ RetargetRequest RetargetDialog::request() const {
   request.handsReach = mHandsReach->isChecked();
   request.frameRate = mRate->currentData().toInt() == SourceRate ? 0.0 : mRateSpin->value();
   return request;
+}
+
+void RetargetDialog::setRequest(const RetargetRequest& request) {
+  mSource->setText(request.source);
+  mSourceMap->setText(request.sourceMap);
+  mPlantFeet->setChecked(request.plantFeet);
+  mHandsReach->setChecked(request.handsReach);
+  if (request.frameRate > 0.0) {
+    const int character = mRate->findData(CharacterRate);
+    const bool isCharacters = character >= 0 && std::abs(mRateSpin->value() - request.frameRate) < 1e-9;
+    mRate->setCurrentIndex(isCharacters ? character : mRate->findData(CustomRate));
+    mRateSpin->setValue(request.frameRate);
+  }
 }
 
 void RetargetDialog::updateButtons() {

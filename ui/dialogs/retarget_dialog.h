@@ -29,6 +29,9 @@ class RetargetDialog : public QDialog {
   explicit RetargetDialog(double characterFrameRate, QWidget* parent = nullptr);
 
   RetargetRequest request() const;
+  // Fills the fields with an earlier request (the last one of the session), so a retry or
+  // the next take of a library needs no retyping.
+  void setRequest(const RetargetRequest& request);
 
   QLineEdit* sourceEdit() const { return mSource; }
   QLineEdit* sourceMapEdit() const { return mSourceMap; }

@@ -68,6 +68,8 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
     mTable->setItem(row, kRoleColumn, item);
     mTable->setItem(row++, kJointColumn, new QTableWidgetItem);
   }
+  // Every role in view without scrolling; a long status must not squeeze the list.
+  mTable->setMinimumHeight(mTable->verticalHeader()->defaultSectionSize() * 10);
   mStatus->setObjectName(QStringLiteral("characteriseStatus"));
   mStatus->setWordWrap(true);
   mStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -89,8 +91,11 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
     if (!path.isEmpty()) loadMap(path);
   });
   connect(save, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Role Map"), {}, tr("Role maps (*.json)"));
-    if (!path.isEmpty()) saveMap(path);
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Role Map"), {}, tr("Role maps (*.json)"));
+    if (path.isEmpty()) return;
+    // Load Map… lists *.json: a name typed without it would not be found again.
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
+    saveMap(path);
   });
 
   auto* content = new QWidget(this);
@@ -259,7 +264,8 @@ void CharacteriseDock::refresh() {
                                   .toHtmlEscaped()));
   } else {
     mStatus->setText(byHand ? tr("Characterised by hand: the humanoid rig, foot contacts and retargeting use these roles.")
-                            : tr("Found from the joint names. Assign a role to set them by hand."));
+                            : tr("Found automatically (from the joint names, else the skeleton's shape). Assign a role to set "
+                                 "them by hand."));
   }
 }
 

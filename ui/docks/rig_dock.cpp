@@ -217,9 +217,9 @@ bool RigDock::removeSelectedHandle() {
 bool RigDock::buildHumanoidRig() {
   Result<RigDefinition> rig = BuildHumanoidRigCommand::humanoidRig(*mDocument);
   if (!rig) {
-    // The names said too little: offer to say it by hand.
-    showProblem(tr("Cannot build a humanoid rig: %1").arg(QString::fromStdString(rig.error())).toHtmlEscaped() +
-                QStringLiteral(" <a href=\"characterise\">%1</a>").arg(tr("Map the joints by hand…")));
+    // The names said too little: the offer first, where it is seen before the long reason.
+    showProblem(QStringLiteral("<a href=\"characterise\">%1</a> ").arg(tr("Map the joints by hand…")) +
+                tr("Cannot build a humanoid rig: %1").arg(QString::fromStdString(rig.error())).toHtmlEscaped());
     return false;
   }
   auto* command = new BuildHumanoidRigCommand(mDocument, std::move(rig).value());

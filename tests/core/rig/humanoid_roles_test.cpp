@@ -40,22 +40,46 @@ TEST(HumanoidRoles, LabelsOfTheNameMapGiveTheSameMapOnCmuMakeHumanAndTheRobot) {
   }
 }
 
-// The user's case: a skeleton whose names say nothing (every joint renamed "j<index>")
-// cannot be mapped by names; labelled by hand it maps, and the humanoid rig builds on it.
-TEST(HumanoidRoles, ASkeletonWithMeaninglessNamesRigsOnceCharacterised) {
+// Names that say nothing (every joint renamed "j<index>"): the shape gives the map the names
+// gave — the CMU walk (Y up, pelvis bones before the thighs) and the MakeHuman walk (Z up,
+// Hips beside the spine under Root) — and the humanoid rig builds on it.
+TEST(HumanoidRoles, ASkeletonWithMeaninglessNamesIsMappedByItsShape) {
+  for (const char* file : {"bvh/cmu-mb-2010/02_01.bvh", "bvh/makehuman/walk1.bvh"}) {
+    SCOPED_TRACE(file);
+    Skeleton skeleton = skeletonOf(file);
+    auto byNames = mapHumanoidByNames(skeleton);
+    ASSERT_TRUE(byNames.ok());
+    for (int j = 0; j < skeleton.jointCount(); ++j) skeleton.setName(j, "j" + std::to_string(j));
+    auto byShape = mapHumanoid(skeleton);
+    ASSERT_TRUE(byShape.ok()) << byShape.error();
+    expectSameMap(*byShape, *byNames);
+    auto rig = buildHumanoidRig(skeleton);
+    ASSERT_TRUE(rig.ok()) << rig.error();
+    EXPECT_FALSE(rig->handles.empty());
+  }
+}
+
+// A shape with one arm is no humanoid by names or by shape; the message says both.
+TEST(HumanoidRoles, AOneArmedSkeletonIsRefusedByNamesAndByShape) {
+  Skeleton skeleton = skeletonOf("bvh/cmu-mb-2010/02_01_no_left_arm.bvh");
+  auto map = mapHumanoid(skeleton);
+  ASSERT_FALSE(map.ok());
+  EXPECT_NE(map.error().find("no left arm"), std::string::npos) << map.error();
+  EXPECT_NE(map.error().find("by its shape"), std::string::npos) << map.error();
+}
+
+// Labels set by hand win over names and shape: the neck said to be the head's parent.
+TEST(HumanoidRoles, LabelsWinOverWhatTheNamesSay) {
   Skeleton skeleton = skeletonOf("bvh/cmu-mb-2010/02_01.bvh");
   auto byNames = mapHumanoidByNames(skeleton);
   ASSERT_TRUE(byNames.ok());
-  for (int j = 0; j < skeleton.jointCount(); ++j) skeleton.setName(j, "j" + std::to_string(j));
-  EXPECT_FALSE(mapHumanoid(skeleton).ok());
-  EXPECT_FALSE(buildHumanoidRig(skeleton).ok());
   labelRoles(skeleton, *byNames);
-  auto byRoles = mapHumanoid(skeleton);
-  ASSERT_TRUE(byRoles.ok()) << byRoles.error();
-  expectSameMap(*byRoles, *byNames);
-  auto rig = buildHumanoidRig(skeleton);
-  ASSERT_TRUE(rig.ok()) << rig.error();
-  EXPECT_FALSE(rig->handles.empty());
+  skeleton.setRole(byNames->neck, "");
+  skeleton.setRole(skeleton.findJoint("Neck1"), "neck");
+  auto map = mapHumanoid(skeleton);
+  ASSERT_TRUE(map.ok()) << map.error();
+  EXPECT_EQ(map->neck, skeleton.findJoint("Neck1"));
+  EXPECT_EQ(map->leftLeg.knee, byNames->leftLeg.knee);
 }
 
 TEST(HumanoidRoles, TheErrorListsEveryMissingRoleAndEveryBrokenChain) {
