@@ -295,7 +295,7 @@ Result<BakeReport> BakeJob::run() const {
     // The source frame this sample is in (reports name it), and the sample's own time.
     const int frame = first + k / subframes * step;
     const double t = sampleTime(k);
-    if (k % subframes == 0 && k + 1 < total && !solvesBetween(k)) interpolatedFrom.push_back(k);
+    if (subframes > 1 && k % subframes == 0 && k + 1 < total && !solvesBetween(k)) interpolatedFrom.push_back(k);
     std::copy(rest.begin(), rest.end(), pose.begin());
     sampler.sample(t, pose);
     const bool interpolated =
