@@ -185,6 +185,15 @@ Clip clipWithoutBakedTracks(const Clip& clip, const std::vector<JointTrack>& bak
   return result;
 }
 
+// Whether `misses` (in frame order) already holds `handle` at `frame`: a frame's sub-frame
+// samples report a miss once.
+bool alreadyUnreached(const std::vector<BakeMiss>& misses, int frame, int handle) {
+  for (auto it = misses.rbegin(); it != misses.rend() && it->frame == frame; ++it) {
+    if (it->handle == handle) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> BakeJob::validate() const {
@@ -202,6 +211,9 @@ std::optional<std::string> BakeJob::validate() const {
            " is not within its frames 0.." + std::to_string(frames - 1);
   }
   if (options.step < 1) return "bake: the frame step must be at least 1 (got " + std::to_string(options.step) + ")";
+  if (options.subframes < 1) {
+    return "bake: the samples per frame step must be at least 1 (got " + std::to_string(options.subframes) + ")";
+  }
   if ((last - options.firstFrame) % options.step != 0) {
     return "bake: the frame range " + std::to_string(options.firstFrame) + ".." + std::to_string(last) +
            " is not a whole number of steps of " + std::to_string(options.step) + " frames";
@@ -223,7 +235,8 @@ Result<BakeReport> BakeJob::run() const {
   const int first = options.firstFrame;
   const int last = options.lastFrame < 0 ? clip.frameCount() - 1 : options.lastFrame;
   const int step = options.step;
-  const int total = (last - first) / step + 1;
+  const int subframes = options.subframes;
+  const int total = (last - first) / step * subframes + 1;
 
   // Joints and channels to bake.
   std::set<int> joints(options.joints.begin(), options.joints.end());
@@ -240,7 +253,7 @@ Result<BakeReport> BakeJob::run() const {
   }
   DenseClip dense;
   dense.startTime = clip.timeOf(first);
-  dense.frameRate = clip.frameRate / step;
+  dense.frameRate = clip.frameRate * subframes / step;
   for (const int joint : joints) {
     const JointTrack* track = clip.findTrack(joint);
     DenseTrack& out = dense.tracks.emplace_back();
@@ -267,18 +280,34 @@ Result<BakeReport> BakeJob::run() const {
   Pose pose = rest;
   Vec3 rootStart = Vec3::Zero();
   std::vector<int> misses;
+  // Time of sample k; whether the corrector solves the sub-frame samples after it.
+  auto sampleTime = [&](int k) {
+    return clip.startTime + (first + static_cast<double>(k) * step / subframes) / clip.frameRate;
+  };
+  auto solvesBetween = [&](int k) {
+    if (options.subframeSpans.empty()) return true;
+    const double from = sampleTime(k), to = sampleTime(k + subframes);
+    return std::any_of(options.subframeSpans.begin(), options.subframeSpans.end(),
+                       [&](const std::pair<double, double>& span) { return span.first < to && span.second > from; });
+  };
+  std::vector<int> interpolatedFrom;  // samples whose sub-frames are interpolated
   for (int k = 0; k < total; ++k) {
-    const int frame = first + k * step;
-    const double t = clip.timeOf(frame);
+    // The source frame this sample is in (reports name it), and the sample's own time.
+    const int frame = first + k / subframes * step;
+    const double t = sampleTime(k);
+    if (subframes > 1 && k % subframes == 0 && k + 1 < total && !solvesBetween(k)) interpolatedFrom.push_back(k);
     std::copy(rest.begin(), rest.end(), pose.begin());
     sampler.sample(t, pose);
-    if (corrector != nullptr) {
+    const bool interpolated =
+        k % subframes != 0 && !interpolatedFrom.empty() && interpolatedFrom.back() == k - k % subframes;
+    if (corrector != nullptr && !interpolated) {
       if (!corrector->correct(pose, t, clip)) {
         ++report.refusedFrames;
       } else {
         misses.clear();
         corrector->unreachedHandles(misses);
         for (const int handle : misses) {
+          if (alreadyUnreached(report.unreached, frame, handle)) continue;
           report.unreached.push_back({frame, handle});
           if (static_cast<std::size_t>(handle) >= report.handleNames.size())
             report.handleNames.resize(static_cast<std::size_t>(handle) + 1);
@@ -299,7 +328,8 @@ Result<BakeReport> BakeJob::run() const {
       return makeError("bake cancelled");
     }
   }
-  report.framesBaked = total;
+  for (const int k : interpolatedFrom) dense.interpolateBetween(k, k + subframes);
+  report.framesBaked = (last - first) / step + 1;
 
   std::vector<JointTrack> baked;
   if (options.reduce) {

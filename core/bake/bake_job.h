@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/anim/clip.h"
@@ -43,6 +44,15 @@ struct BakeOptions {
   int firstFrame = 0;
   int lastFrame = -1;
   int step = 1;
+  // Samples per step: above 1, the bake also solves at evenly spaced times between the
+  // stepped frames (keys may land there), so what plays between them is what the corrector
+  // wants, not an interpolation of its frames: a leg held by IK at a capture's 24 fps swings
+  // its foot between keys when a player steps at 120 Hz. Frames in reports stay the source's.
+  int subframes = 1;
+  // With `subframes` above 1: the spans of time (seconds, from and to) where the corrector
+  // solves between frames; elsewhere a frame's sub-frame samples are what plays between its
+  // keys (so they cost none). Empty: everywhere.
+  std::vector<std::pair<double, double>> subframeSpans;
   // Joints to bake; empty: every joint the source animates and every joint the corrector
   // moves.
   std::vector<int> joints;
@@ -90,7 +100,7 @@ struct BakeJob {
 
   // nullopt when the job can run. Otherwise a message for: no skeleton, source or output;
   // an invalid skeleton or source clip; an empty clip; a frame range outside the clip or
-  // reversed; a step below 1; a joint to bake out of range; with reduction, an invalid
+  // reversed; a step or a sub-frame count below 1; a joint to bake out of range; with reduction, an invalid
   // tolerance or keep time (KeyReductionJob's rules).
   std::optional<std::string> validate() const;
   // Validates, bakes, reduces. On failure or cancel, returns the message ("bake cancelled")

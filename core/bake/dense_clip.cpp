@@ -27,6 +27,20 @@ void DenseClip::appendFrame(std::span<const Transform> pose) {
   ++frames;
 }
 
+void DenseClip::interpolateBetween(int from, int to) {
+  const auto a = static_cast<std::size_t>(from);
+  const auto b = static_cast<std::size_t>(to);
+  for (DenseTrack& track : tracks) {
+    for (std::size_t f = a + 1; f < b; ++f) {
+      const float x = static_cast<float>(f - a) / static_cast<float>(b - a);
+      if (track.translates)
+        track.translation[f] = track.translation[a] + (track.translation[b] - track.translation[a]) * x;
+      if (track.scales) track.scale[f] = track.scale[a] + (track.scale[b] - track.scale[a]) * x;
+      if (track.rotates) track.rotation[f] = track.rotation[a].slerp(x, track.rotation[b]).normalized();
+    }
+  }
+}
+
 DenseClip sampleDense(const Skeleton& skeleton, const Clip& clip, int firstFrame, int lastFrame) {
   DenseClip dense;
   dense.frameRate = clip.frameRate;

@@ -34,6 +34,9 @@ struct DenseClip {
   // Appends one frame of every track's animated channels read from `pose` (local
   // transforms), keeping each rotation in the hemisphere of its previous sample.
   void appendFrame(std::span<const Transform> pose);
+  // Replaces the samples strictly between frames `from` and `to` by what plays between keys
+  // at those two: linear translation and scale, slerped rotation.
+  void interpolateBetween(int from, int to);
 };
 
 // A linear key at (time, value), its handles on the key.

@@ -359,6 +359,32 @@ namespace {
 // keys are a small part of the clip's.
 constexpr float kHeldFootToleranceScale = 0.1f;
 
+// The rate players step a glTF clip at (and the shared judge by default): the legs are solved
+// at least this often, so a held foot stays put between the keys of a slower clip, where
+// each leg joint's own interpolation would swing it (MakeHuman walk1 at 24 fps: 2.4 / 6.6 mm
+// slide per span at 120 Hz). The contacts and locks stay at the clip's rate, interpolated.
+constexpr double kPlaybackRate = 120.0;
+
+// Samples per frame for the legs; a capture a hair faster than 120 fps (CMU's frame time of
+// 0.0083333 s) needs none between its frames.
+int legSubframes(double frameRate) {
+  return std::max(1, static_cast<int>(std::ceil(kPlaybackRate / frameRate - 1e-6)));
+}
+
+// Where the legs solve between frames: while a foot held by its leg is locked, from a
+// release's length before each contact (the lock eases in) to one after it (it eases out).
+// A foot beside its leg holds itself by its own keys, and a swinging leg's path between
+// frames may be its keys' interpolation: sub-frame keys there would only cost.
+std::vector<std::pair<double, double>> heldSpans(const std::vector<FootLock>& feet, const Clip& clip) {
+  std::vector<std::pair<double, double>> spans;
+  for (const FootLock& lock : feet) {
+    if (lock.joints.legTip >= 0) continue;
+    for (const ContactInterval& c : lock.foot)
+      spans.emplace_back(clip.timeOf(c.first) - kReleaseSeconds, clip.timeOf(c.last) + kReleaseSeconds);
+  }
+  return spans;
+}
+
 // Times of `rotation`'s keys while `lock` holds its foot: from a release's length before each
 // contact (the lock eases in) to a release's length after it (it eases out); times of `clip`.
 std::vector<double> keyTimesWhileHeld(const RotationTrack& rotation, const Clip& clip, const FootLock& lock) {
@@ -535,6 +561,8 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     legsBake.source = &body;
     legsBake.options.joints = legJoints;
     legsBake.options.reduction.toleranceModel *= kHeldFootToleranceScale;
+    legsBake.options.subframeSpans = heldSpans(report.feet, body);
+    if (!legsBake.options.subframeSpans.empty()) legsBake.options.subframes = legSubframes(body.frameRate);
     // The legs were solved against the first pass's reduced pelvis rotation: holding a foot,
     // a leg counters each change of its curve (a key), so it is keyed there too while its
     // foot is held, and the pelvis's height while either is (without those keys a held foot

@@ -249,6 +249,67 @@ TEST(BakeJob, StepKeysEveryNthFrame) {
   EXPECT_EQ(baked.findTrack(scene.skeleton.findJoint("Spine"))->rotation.size(), 7u);
 }
 
+// Sub-frame samples: the corrector solves at evenly spaced times between frames and the
+// keys land there, so the clip plays its poses between frames too, not a slerp of its
+// frames'; the report still counts and names source frames, each unreached frame once.
+TEST(BakeJob, SubframesSolveBetweenFramesAndReportEachFrameOnce) {
+  const Scene scene = makeMannequin();
+  const Clip& source = scene.clips[0];
+  KnownCorrector corrector(scene.skeleton);
+  Clip baked;
+  BakeJob job{&scene.skeleton, &source, &corrector, {}, &baked, {}};
+  job.options.reduce = false;
+  job.options.subframes = 0;
+  ASSERT_TRUE(job.validate().has_value());
+  EXPECT_NE(job.validate()->find("samples per frame step must be at least 1 (got 0)"), std::string::npos);
+  job.options.subframes = 4;
+  const auto report = job.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  const int frames = source.frameCount();
+  EXPECT_EQ(report->framesBaked, frames);
+  EXPECT_EQ(corrector.calls(), (frames - 1) * 4 + 1);
+  const int arm = scene.skeleton.findJoint("LeftArm");
+  for (int f = 0; f + 1 < frames; ++f) {
+    const double t = source.timeOf(f) + 0.5 / source.frameRate;
+    Pose expected(scene.skeleton.restPose().begin(), scene.skeleton.restPose().end());
+    corrector.apply(expected, t);
+    const Quat got = baked.findTrack(arm)->rotation.evaluate(t);
+    EXPECT_LT(got.angularDistance(expected[static_cast<std::size_t>(arm)].rotation), 1e-5f) << "frame " << f;
+  }
+  // The corrector misses where time rounds to a frame divisible by 3: its own samples and
+  // the later half of the frame before (0, 2, 3, 5, 6, ..., 29, 30), each reported once.
+  EXPECT_EQ(report->unreached.size(), 21u);
+  for (std::size_t i = 1; i < report->unreached.size(); ++i)
+    EXPECT_LT(report->unreached[i - 1].frame, report->unreached[i].frame);
+}
+
+// Sub-frame samples solved only within spans: outside them a frame's sub-frame samples are
+// the slerp of its frames' (no corrector call, no key), inside them the corrector's pose.
+TEST(BakeJob, SubframeSpansSolveBetweenFramesOnlyWithinThem) {
+  const Scene scene = makeMannequin();
+  const Clip& source = scene.clips[0];
+  KnownCorrector corrector(scene.skeleton);
+  Clip baked;
+  BakeJob job{&scene.skeleton, &source, &corrector, {}, &baked, {}};
+  job.options.reduce = false;
+  job.options.subframes = 4;
+  job.options.subframeSpans = {{source.timeOf(10), source.timeOf(20)}};
+  const auto report = job.run();
+  ASSERT_TRUE(report.ok()) << report.error();
+  const int frames = source.frameCount();
+  EXPECT_EQ(corrector.calls(), frames + 10 * 3);  // every frame, and 3 samples in each of frames 10..19
+  const int arm = scene.skeleton.findJoint("LeftArm");
+  const RotationTrack& rotation = baked.findTrack(arm)->rotation;
+  for (int f = 0; f + 1 < frames; ++f) {
+    const double t = source.timeOf(f) + 0.5 / source.frameRate;
+    Pose solved(scene.skeleton.restPose().begin(), scene.skeleton.restPose().end());
+    corrector.apply(solved, t);
+    const Quat between = rotation.evaluate(source.timeOf(f)).slerp(0.5f, rotation.evaluate(source.timeOf(f + 1)));
+    const Quat expected = f >= 10 && f < 20 ? solved[static_cast<std::size_t>(arm)].rotation : between;
+    EXPECT_LT(rotation.evaluate(t).angularDistance(expected), 1e-5f) << "frame " << f;
+  }
+}
+
 // Morph weights are copied by a bake, but reduced with it: RobotExpressive keys its three
 // face weights on every frame of Walking, more keys than the reduced joints. The reduced
 // weights follow the source within a thousandth on every frame.
