@@ -152,16 +152,28 @@ class StructureMapper {
     return pair;
   }
 
-  // The two longest consecutive bones of a limb chain: thigh and shin, upper arm and forearm.
+  // The two longest consecutive bones of a leg chain: thigh and shin (a pelvis bone before
+  // them and the foot after are shorter).
   std::size_t longestTwoBones(const std::vector<int>& chain) const {
     std::size_t best = 0;
     float bestLength = -1.0f;
     for (std::size_t i = 0; i + 2 < chain.size(); ++i) {
-      const float l = (pos(chain[i + 1]) - pos(chain[i])).norm() + (pos(chain[i + 2]) - pos(chain[i + 1])).norm();
+      const float l = bone(chain, i) + bone(chain, i + 1);
       if (l > bestLength) best = i, bestLength = l;
     }
     return best;
   }
+  // An arm's upper arm and forearm: the last two consecutive long bones (at least half the
+  // longest), since a clavicle may outdo the forearm (CMU) but the hand's bones are short.
+  std::size_t lastTwoLongBones(const std::vector<int>& chain) const {
+    float longest = 0.0f;
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) longest = std::max(longest, bone(chain, i));
+    for (std::size_t i = chain.size() - 2; i-- > 0;) {  // the pairs of bones, last first
+      if (bone(chain, i) >= 0.5f * longest && bone(chain, i + 1) >= 0.5f * longest) return i;
+    }
+    return longestTwoBones(chain);
+  }
+  float bone(const std::vector<int>& chain, std::size_t i) const { return (pos(chain[i + 1]) - pos(chain[i])).norm(); }
   HumanoidLeg leg(const std::vector<int>& chain) const {
     const std::size_t i = longestTwoBones(chain);
     HumanoidLeg leg;
@@ -172,7 +184,7 @@ class StructureMapper {
     return leg;
   }
   HumanoidArm arm(const std::vector<int>& chain) const {
-    const std::size_t i = longestTwoBones(chain);
+    const std::size_t i = lastTwoLongBones(chain);
     HumanoidArm arm;
     arm.upperArm = chain[i];
     arm.forearm = chain[i + 1];
@@ -194,16 +206,26 @@ class StructureMapper {
     return flat.norm() > 1e-6f ? flat.normalized() : up.unitOrthogonal();
   }
 
-  // The chest's branch that is neither arm: its chain's last joint is the head, the chest's
-  // child on it the neck.
+  // The chest's branch that is neither arm: its head is where the chain branches (a face
+  // rig), or else its last joint with a child (an end joint past it is the skull's top); the
+  // chest's child on it is the neck.
   void findHead(HumanoidMap& map, const LimbPair& arms) const {
     for (int c : mSkeleton.children(map.chest)) {
-      if (!isBone(c) || c == arms.a.front() || c == arms.b.front()) continue;
-      std::vector<int> chain = mainChain(c);
-      while (chain.size() > 1 && mSkeleton.kind(chain.back()) != NodeKind::Joint) chain.pop_back();
-      if (mSkeleton.kind(chain.back()) != NodeKind::Joint) continue;
-      map.head = chain.back();
-      map.neck = chain.size() > 1 ? chain.front() : -1;
+      if (mSkeleton.kind(c) != NodeKind::Joint || c == arms.a.front() || c == arms.b.front()) continue;
+      const std::vector<int> chain = mainChain(c);
+      int head = chain.front();
+      for (int j : chain) {
+        if (mSkeleton.kind(j) != NodeKind::Joint) break;
+        const std::vector<int> kids = mSkeleton.children(j);
+        const auto bones = std::count_if(kids.begin(), kids.end(), [&](int k) { return isBone(k); });
+        if (bones >= 2) {
+          head = j;
+          break;
+        }
+        if (bones == 1) head = j;
+      }
+      map.head = head;
+      map.neck = head != c ? c : -1;
       return;
     }
   }

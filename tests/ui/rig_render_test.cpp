@@ -8,12 +8,14 @@
 #include <QUndoStack>
 
 #include "core/bake/contact_detection.h"
+#include "core/rig/humanoid_roles.h"
 #include "core/samples/mannequin.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/rename_joint_command.h"
 #include "ui/commands/replace_clip_command.h"
 #include "ui/commands/rig_set_command.h"
 #include "ui/commands/set_rig_enabled_command.h"
+#include "ui/commands/set_roles_command.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui/viewport/viewport.h"
@@ -214,9 +216,9 @@ TEST_F(RigRenderTest, ContactRingsShowUnderAPlantedFoot) {
       << "nothing else changed (the upper half of the view)";
 }
 
-TEST_F(RigRenderTest, ContactFeetFollowJointRenames) {
-  // Without a rig the ringed feet are the humanoid's, found by joint name: a rename must
-  // reach them, as it reaches everything else that names joints.
+TEST_F(RigRenderTest, ContactFeetFollowTheHumanoidMap) {
+  // Without a rig the ringed feet are the humanoid's, found through its map: a rename and a
+  // characterisation by hand must reach them, as they reach everything else.
   Document* document = window.document();
   const Viewport& viewport = *window.viewport();
   const auto ringed = [&] {
@@ -224,7 +226,7 @@ TEST_F(RigRenderTest, ContactFeetFollowJointRenames) {
     for (const ContactFoot& foot : viewport.contactFeet()) feet.emplace_back(foot.joint, foot.curve);
     return feet;
   };
-  const auto byName = [&] {
+  const auto byMap = [&] {
     std::vector<std::pair<int, std::string>> feet;
     if (auto found = humanoidFeet(document->scene().skeleton)) {
       for (const FootJoints& foot : *found) feet.emplace_back(foot.ankle, foot.curveName);
@@ -233,11 +235,23 @@ TEST_F(RigRenderTest, ContactFeetFollowJointRenames) {
   };
   const auto before = ringed();
   ASSERT_EQ(before.size(), 2u);
-  EXPECT_EQ(before, byName());
+  EXPECT_EQ(before, byMap());
   const int foot = document->scene().skeleton.findJoint("LeftFoot");
   document->undoStack()->push(new RenameJointCommand(document, foot, QStringLiteral("Blob")));
-  EXPECT_NE(byName(), before) << "the rename must matter to the humanoid's feet";
-  EXPECT_EQ(ringed(), byName());
+  EXPECT_EQ(ringed(), byMap());
+  document->undoStack()->undo();
+
+  // The user says left is right: the rings swap their stride curves.
+  Skeleton mirrored = document->scene().skeleton;
+  auto map = mapHumanoid(mirrored);
+  ASSERT_TRUE(map.ok());
+  std::swap(map->leftLeg, map->rightLeg);
+  std::swap(map->leftArm, map->rightArm);
+  labelRoles(mirrored, *map);
+  document->undoStack()->push(
+      new SetRolesCommand(document, SetRolesCommand::rolesOf(mirrored), QStringLiteral("Mirror Roles")));
+  EXPECT_NE(byMap(), before) << "the roles must matter to the humanoid's feet";
+  EXPECT_EQ(ringed(), byMap());
   document->undoStack()->undo();
   EXPECT_EQ(ringed(), before);
 }
