@@ -87,10 +87,11 @@ class RoleChecker {
       return;
     }
     if (leg.legTip >= 0) return;
-    const auto restModel = restModelPositions();
+    const std::vector<Affine> restModel = localToModel(mSkeleton, mSkeleton.restPose());
+    const auto at = [&](int joint) { return restModel[static_cast<std::size_t>(joint)].translation(); };
     float best = 0.0f;
     for (int child : mSkeleton.children(leg.knee)) {
-      const float d = (restModel[static_cast<std::size_t>(child)] - restModel[static_cast<std::size_t>(leg.ankle)]).norm();
+      const float d = (at(child) - at(leg.ankle)).norm();
       if (leg.legTip < 0 || d < best) {
         leg.legTip = child;
         best = d;
@@ -109,18 +110,6 @@ class RoleChecker {
   static std::string lowerCase(std::string text) {
     if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
     return text;
-  }
-
-  std::vector<Vec3> restModelPositions() const {
-    std::vector<Affine> model(static_cast<std::size_t>(mSkeleton.jointCount()));
-    LocalToModelJob job;
-    job.skeleton = &mSkeleton;
-    job.local = mSkeleton.restPose();
-    job.model = model;
-    std::vector<Vec3> positions(model.size(), Vec3::Zero());
-    if (!job.run()) return positions;
-    for (std::size_t j = 0; j < model.size(); ++j) positions[j] = model[j].translation();
-    return positions;
   }
 
   const Skeleton& mSkeleton;
