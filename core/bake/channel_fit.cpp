@@ -126,7 +126,8 @@ void fitSegments(int last, std::span<const int> breakpoints, bool tryCubic, Fits
 
 }  // namespace
 
-Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier) {
+Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier,
+                       bool halfways) {
   Vec3Fit fit;
   if (samples.empty()) return fit;
   const int last = static_cast<int>(samples.size()) - 1;
@@ -152,9 +153,12 @@ Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> break
     const Vec3& p0 = samples[static_cast<std::size_t>(s)];
     const Vec3& p3 = samples[static_cast<std::size_t>(e)];
     const float inv = 1.0f / static_cast<float>(e - s);
-    for (int k = s + 1; k < e; ++k) {
-      const Bernstein w(static_cast<float>(k - s) * inv);
-      if ((w.at(p0, c1, c2, p3) - samples[static_cast<std::size_t>(k)]).squaredNorm() > budget2) return false;
+    auto at = [&](float frame) { return Bernstein((frame - static_cast<float>(s)) * inv).at(p0, c1, c2, p3); };
+    for (int k = s; k < e; ++k) {
+      const Vec3& a = samples[static_cast<std::size_t>(k)];
+      if (k > s && (at(static_cast<float>(k)) - a).squaredNorm() > budget2) return false;
+      const Vec3 halfway = 0.5f * (a + samples[static_cast<std::size_t>(k + 1)]);
+      if (halfways && (at(static_cast<float>(k) + 0.5f) - halfway).squaredNorm() > budget2) return false;
     }
     if (segment != nullptr) *segment = Vec3Segment{true, c1, c2};
     return true;

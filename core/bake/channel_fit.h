@@ -26,9 +26,13 @@ struct Vec3Fit {
 // `samples`: one value per frame. `breakpoints`: frames that must be kept, ascending,
 // including 0 and samples.size() - 1. `budget`: largest distance (same units as the
 // samples) between a sample and the fitted value at its frame. With `bezier`, a segment is
-// a least-squares cubic where that spans more frames than a line. A channel whose samples
-// all lie within `budget` of the first keeps one frame.
-Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier);
+// a least-squares cubic where that spans more frames than a line. With `halfways`, a cubic
+// also stays within `budget` of the line halfway between consecutive samples (what a
+// per-frame bake plays there), so it cannot swing past a sharp turn between frames (a foot
+// striking the floor). A channel whose samples all lie within `budget` of the first keeps
+// one frame.
+Vec3Fit fitVec3Channel(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier,
+                       bool halfways);
 
 // Kept frames of a channel of `width` values per frame (samples[frame * width + c], e.g. a
 // mesh's morph weights) interpolated linearly between them: every value within `budget` of

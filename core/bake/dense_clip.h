@@ -22,6 +22,10 @@ struct DenseTrack {
   std::vector<Vec3> scale;
 };
 
+// The rate players step a glTF clip at (and the shared judge by default): a clip sampled more
+// slowly plays the line between its samples at steps a viewer sees.
+constexpr double kPlaybackRate = 120.0;
+
 struct DenseClip {
   double startTime = 0.0;  // time of frame 0, seconds
   double frameRate = 30.0;

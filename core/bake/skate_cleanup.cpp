@@ -292,6 +292,19 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
       target[k] = animated.ankle + (target[k] + groundTravel(f) - animated.ankle) * w;
       orientation[k] = animated.rotation.slerp(w, orientation[k]).normalized();
     }
+    // A foot beside its leg moves by its own keys, a line between two frames: the frame before
+    // a contact comes halfway across to where the foot will hold, or from the animation's
+    // approach speed a player stepping at 120 Hz shows it skidding into its plant
+    // (RobotExpressive Running: 1.2 mm per step). Not a foot at the end of its leg: pulled
+    // ahead, the leg straightens and its knee pops (MakeHuman walk1: 41° in one frame).
+    for (const ContactInterval& c : lock.foot) {
+      const int f = c.first - 1;
+      if (lock.joints.legTip < 0 || f < 0 || within(lock.foot, f)) continue;
+      const auto k = static_cast<std::size_t>(f);
+      Vec3 across = target[static_cast<std::size_t>(c.first)] - groundTravel(c.first) + groundTravel(f) - target[k];
+      across -= up * up.dot(across);
+      target[k] += 0.5f * across;
+    }
     if (lock.joints.legTip >= 0) {
       // The foot holds itself; the leg's tip follows it at the animation's offset.
       std::vector<Affine> parents;
@@ -359,14 +372,11 @@ namespace {
 // keys are a small part of the clip's.
 constexpr float kHeldFootToleranceScale = 0.1f;
 
-// The rate players step a glTF clip at (and the shared judge by default): the legs are solved
-// at least this often, so a held foot stays put between the keys of a slower clip, where
-// each leg joint's own interpolation would swing it (MakeHuman walk1 at 24 fps: 2.4 / 6.6 mm
-// slide per span at 120 Hz). The contacts and locks stay at the clip's rate, interpolated.
-constexpr double kPlaybackRate = 120.0;
-
-// Samples per frame for the legs; a capture a hair faster than 120 fps (CMU's frame time of
-// 0.0083333 s) needs none between its frames.
+// Samples per frame for the legs: at least kPlaybackRate, so a held foot stays put between
+// the keys of a slower clip, where each leg joint's own interpolation would swing it
+// (MakeHuman walk1 at 24 fps: 2.4 / 6.6 mm slide per span at 120 Hz). The contacts and locks
+// stay at the clip's rate, interpolated. A capture a hair faster than 120 fps (CMU's frame
+// time of 0.0083333 s) needs none between its frames.
 int legSubframes(double frameRate) {
   return std::max(1, static_cast<int>(std::ceil(kPlaybackRate / frameRate - 1e-6)));
 }
