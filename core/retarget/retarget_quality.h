@@ -22,9 +22,9 @@ struct RetargetQuality {
   std::string worstBone;  // the target joint the worst bone starts at
   int worstFrame = -1;
   float legLengthRatio = 1.0f;  // target leg length / source leg length, at rest
-  // The hips' horizontal travel (across each character's up), target and source scaled by
-  // legLengthRatio: the distance from the first frame to the last and the path length, in
-  // the target's model units.
+  // The hips' horizontal travel (across the model axis nearest each character's up), target
+  // and source scaled by legLengthRatio: the distance from the first frame to the last and
+  // the path length, in the target's model units.
   float hipDistance = 0.0f, hipDistanceExpected = 0.0f;
   float hipPath = 0.0f, hipPathExpected = 0.0f;
   // The larger of |distance − expected| and |path − expected path|, over the expected path:
