@@ -104,5 +104,32 @@ TEST_F(NavigationTest, TheDopeSheetWheelZoomKeepsTheFrameUnderTheMouse) {
   expectWheelZoomKeepsTheTimeUnderTheMouse(timeline.dopeSheet(), timeline.axis(), Qt::ControlModifier);
 }
 
+// The hips' curves span values whose tick labels change width as the values zoom or pan,
+// which moves the plot's left edge: the time under the mouse must stay under it all the same.
+TEST_F(NavigationTest, TheCurveEditorWheelZoomKeepsTheTimeUnderTheMouse) {
+  window.document()->setSelectedJoints({window.document()->scene().skeleton.findJoint("Hips")});
+  CurveView& curves = *window.curveEditorDock()->curveView();
+  curves.frameAll();
+  expectWheelZoomKeepsTheTimeUnderTheMouse(curves.plotWidget(), curves.axis(), Qt::NoModifier);
+  curves.frameAll();
+  expectWheelZoomKeepsTheTimeUnderTheMouse(curves.plotWidget(), curves.axis(), Qt::ControlModifier);
+
+  // A middle drag down and sideways pans the values too, past other labels: the time grabbed
+  // stays under the mouse.
+  curves.frameAll();
+  QWidget* plot = curves.plotWidget();
+  const TimeAxis& axis = curves.axis();
+  const QPointF from(axis.left() + 0.3 * (axis.right() - axis.left()), plot->height() * 0.3);
+  const double grabbedTime = axis.pixelToTime(from.x());
+  QTest::mousePress(plot, Qt::MiddleButton, Qt::NoModifier, from.toPoint());
+  for (int step = 1; step <= 8; ++step) {
+    const QPointF at = from + QPointF(12.0, 25.0) * step;
+    QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(at), Qt::NoButton, Qt::MiddleButton, Qt::NoModifier);
+    QApplication::sendEvent(plot, &move);
+    EXPECT_NEAR(axis.timeToPixel(grabbedTime), at.x(), 1.0) << "step " << step;
+  }
+  QTest::mouseRelease(plot, Qt::MiddleButton, Qt::NoModifier, (from + QPointF(96.0, 200.0)).toPoint());
+}
+
 }  // namespace
 }  // namespace articula::ui
