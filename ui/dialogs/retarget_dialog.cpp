@@ -7,6 +7,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -42,7 +43,8 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
       mPlantFeet(new QCheckBox(tr("Plant the feet (foot-skate cleanup)"), this)),
       mHandsReach(new QCheckBox(tr("Hands reach where the source's are"), this)),
       mRate(new QComboBox(this)),
-      mRateSpin(new QDoubleSpinBox(this)) {
+      mRateSpin(new QDoubleSpinBox(this)),
+      mRefusal(new QLabel(this)) {
   setWindowTitle(tr("Retarget the Clips of a Humanoid"));
   mSource->setObjectName(QStringLiteral("retargetSource"));
   mSource->setPlaceholderText(tr("BVH, glTF, FBX, Collada or project"));
@@ -81,13 +83,22 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
   rateRow->addWidget(mRate, 1);
   rateRow->addWidget(mRateSpin);
   form->addRow(tr("Frame rate:"), rateRow);
+  mRefusal->setObjectName(QStringLiteral("retargetRefusal"));
+  mRefusal->setWordWrap(true);  // a long path wraps instead of widening the dialog
+  mRefusal->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  mRefusal->setStyleSheet(QStringLiteral("color: #e06c5c;"));
+  mRefusal->setVisible(false);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  buttons->button(QDialogButtonBox::Ok)->setText(tr("Retarget"));
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  mRetargetButton = buttons->button(QDialogButtonBox::Ok);
+  mRetargetButton->setText(tr("Retarget"));
+  connect(buttons, &QDialogButtonBox::accepted, this, [this] { emit retargetRequested(request()); });
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(mSource, &QLineEdit::textChanged, this, &RetargetDialog::updateButtons);
+  for (QLineEdit* path : {mSource, mSourceMap})
+    connect(path, &QLineEdit::textEdited, this, [this] { showRefusal(QString()); });
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
+  layout->addWidget(mRefusal);
   layout->addWidget(buttons);
   updateButtons();
 }
@@ -115,9 +126,11 @@ void RetargetDialog::setRequest(const RetargetRequest& request) {
   }
 }
 
-void RetargetDialog::updateButtons() {
-  auto* buttons = findChild<QDialogButtonBox*>();
-  if (buttons) buttons->button(QDialogButtonBox::Ok)->setEnabled(!mSource->text().trimmed().isEmpty());
+void RetargetDialog::showRefusal(const QString& message) {
+  mRefusal->setText(message);
+  mRefusal->setVisible(!message.isEmpty());
 }
+
+void RetargetDialog::updateButtons() { mRetargetButton->setEnabled(!mSource->text().trimmed().isEmpty()); }
 
 }  // namespace articula::ui

@@ -5,7 +5,9 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace articula::ui {
 
@@ -19,7 +21,9 @@ struct RetargetRequest {
 };
 
 // The Retarget dialog: the source file and, for a source whose names say nothing, its role
-// map; planted feet, reaching hands and the frame rate of the new clips.
+// map; planted feet, reaching hands and the frame rate of the new clips. Its Retarget button
+// asks for the retarget (retargetRequested) and stays open: whoever runs it closes the dialog
+// on success (accept) or shows why not (showRefusal), so a refused source keeps the choices.
 class RetargetDialog : public QDialog {
   Q_OBJECT
 
@@ -32,6 +36,12 @@ class RetargetDialog : public QDialog {
   // Fills the fields with an earlier request (the last one of the session), so a retry or
   // the next take of a library needs no retyping.
   void setRequest(const RetargetRequest& request);
+  // The one-line reason the last request was refused, under the fields; empty hides it. An
+  // edit of the source or its map hides it too (it spoke of the other file).
+  void showRefusal(const QString& message);
+
+  QLabel* refusalLabel() const { return mRefusal; }
+  QPushButton* retargetButton() const { return mRetargetButton; }
 
   QLineEdit* sourceEdit() const { return mSource; }
   QLineEdit* sourceMapEdit() const { return mSourceMap; }
@@ -39,6 +49,9 @@ class RetargetDialog : public QDialog {
   QCheckBox* handsReachBox() const { return mHandsReach; }
   QComboBox* rateBox() const { return mRate; }  // source's, character's, or the spin box's
   QDoubleSpinBox* rateSpin() const { return mRateSpin; }
+
+ signals:
+  void retargetRequested(const RetargetRequest& request);
 
  private:
   void updateButtons();
@@ -49,6 +62,8 @@ class RetargetDialog : public QDialog {
   QCheckBox* const mHandsReach;
   QComboBox* const mRate;
   QDoubleSpinBox* const mRateSpin;
+  QLabel* const mRefusal;
+  QPushButton* mRetargetButton = nullptr;
 };
 
 }  // namespace articula::ui
