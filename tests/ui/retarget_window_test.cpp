@@ -210,6 +210,59 @@ TEST(RetargetWindow, ARefusalStaysInTheDialogWithTheChoices) {
   EXPECT_EQ(test::serializeDocument(document), before);
 }
 
+// A CMU capture's calibration T-pose is not the new clip's first frame unless the user
+// keeps it; the status line says when it was left out.
+TEST(RetargetWindow, ACapturesTPoseFirstFrameIsLeftOutUnlessKept) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+  Document& document = *window.document();
+  const std::string walk = test::dataPath("bvh/cmu-mb-2010/02_01.bvh");
+  auto source = importScene(walk);
+  ASSERT_TRUE(source.ok());
+  const Clip& take = source->clips.front();
+  bool firstOpening = true;
+  auto retargetThroughTheDialog = [&](const std::string& file, bool leaveOutTPose) {
+    useRetargetDialog(window, [&](RetargetDialog& dialog) {
+      if (firstOpening) {
+        EXPECT_TRUE(dialog.skipRestFrameBox()->isChecked()) << "left out unless the user keeps it";
+        firstOpening = false;
+      }
+      dialog.sourceEdit()->setText(QString::fromStdString(file));
+      dialog.plantFeetBox()->setChecked(false);
+      dialog.skipRestFrameBox()->setChecked(leaveOutTPose);
+      dialog.retargetButton()->click();
+      EXPECT_FALSE(dialog.isVisible());
+    });
+  };
+
+  retargetThroughTheDialog(walk, true);
+  const Clip withoutTPose = document.scene().clips.back();
+  EXPECT_NEAR(withoutTPose.duration(), take.duration() - 1.0 / take.frameRate, 1e-9);
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("without its T-pose first frame")))
+      << window.statusBar()->currentMessage().toStdString();
+  auto robotMap = mapHumanoid(document.scene().skeleton);
+  auto walkMap = mapHumanoid(source->skeleton);
+  ASSERT_TRUE(robotMap && walkMap);
+  RetargetClipOptions options;
+  options.toleranceModel = kDefaultToleranceOfHeight * document.scene().characterHeight();
+  options.skipFirstFrame = true;
+  auto expected = retargetClip(*source, *walkMap, take, document.scene(), *robotMap, options);
+  ASSERT_TRUE(expected.ok()) << expected.error();
+  EXPECT_EQ(channelKeyCount(withoutTPose), channelKeyCount(*expected)) << "the core's clip without its first frame";
+
+  retargetThroughTheDialog(walk, false);
+  EXPECT_DOUBLE_EQ(document.scene().clips.back().duration(), take.duration()) << "kept: every frame";
+  EXPECT_FALSE(window.statusBar()->currentMessage().contains(QStringLiteral("T-pose")));
+
+  // A take that does not start on its rest pose keeps every frame with the box checked.
+  const std::string makeHuman = test::dataPath("bvh/makehuman/walk1.bvh");
+  retargetThroughTheDialog(makeHuman, true);
+  auto makeHumanWalk = importScene(makeHuman);
+  ASSERT_TRUE(makeHumanWalk.ok());
+  EXPECT_DOUBLE_EQ(document.scene().clips.back().duration(), makeHumanWalk->clips.front().duration());
+  EXPECT_FALSE(window.statusBar()->currentMessage().contains(QStringLiteral("T-pose")));
+}
+
 // The open character cannot play a capture (no skeleton): the dialog says so and stays.
 TEST(RetargetWindow, ACharacterWithoutASkeletonIsRefusedInTheDialog) {
   MainWindow window;

@@ -42,6 +42,7 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
       mSourceMap(new QLineEdit(this)),
       mPlantFeet(new QCheckBox(tr("Plant the feet (foot-skate cleanup)"), this)),
       mHandsReach(new QCheckBox(tr("Hands reach where the source's are"), this)),
+      mSkipRestFrame(new QCheckBox(tr("Leave out a T-pose first frame"), this)),
       mRate(new QComboBox(this)),
       mRateSpin(new QDoubleSpinBox(this)),
       mRefusal(new QLabel(this)) {
@@ -57,6 +58,10 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
                             "change of proportions adds no skate"));
   mHandsReach->setToolTip(
       tr("Each hand put by arm IK where the source's is from its hips, scaled by the arm lengths"));
+  mSkipRestFrame->setChecked(true);
+  mSkipRestFrame->setToolTip(
+      tr("A clip that starts on the rest pose for one frame and jumps from it, as CMU captures start with "
+         "their T-pose, loses that frame; every other clip keeps all its frames"));
   mRate->addItem(tr("The source's"), SourceRate);
   if (characterFrameRate > 0.0) mRate->addItem(tr("The character's (%1 fps)").arg(characterFrameRate), CharacterRate);
   mRate->addItem(tr("Custom"), CustomRate);
@@ -79,6 +84,7 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
   form->addRow(tr("Source role map:"), pathRow(mSourceMap, tr("Role Map of the Source"), tr("Role maps (*.json)"), this));
   form->addRow(QString(), mPlantFeet);
   form->addRow(QString(), mHandsReach);
+  form->addRow(QString(), mSkipRestFrame);
   auto* rateRow = new QHBoxLayout;
   rateRow->addWidget(mRate, 1);
   rateRow->addWidget(mRateSpin);
@@ -109,6 +115,7 @@ RetargetRequest RetargetDialog::request() const {
   request.sourceMap = mSourceMap->text().trimmed();
   request.plantFeet = mPlantFeet->isChecked();
   request.handsReach = mHandsReach->isChecked();
+  request.skipRestFrame = mSkipRestFrame->isChecked();
   request.frameRate = mRate->currentData().toInt() == SourceRate ? 0.0 : mRateSpin->value();
   return request;
 }
@@ -118,6 +125,7 @@ void RetargetDialog::setRequest(const RetargetRequest& request) {
   mSourceMap->setText(request.sourceMap);
   mPlantFeet->setChecked(request.plantFeet);
   mHandsReach->setChecked(request.handsReach);
+  mSkipRestFrame->setChecked(request.skipRestFrame);
   if (request.frameRate > 0.0) {
     const int character = mRate->findData(CharacterRate);
     const bool isCharacters = character >= 0 && std::abs(mRateSpin->value() - request.frameRate) < 1e-9;

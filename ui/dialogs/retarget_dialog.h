@@ -18,10 +18,13 @@ struct RetargetRequest {
   bool plantFeet = false;   // the character's feet planted by the foot-skate cleanup
   bool handsReach = false;  // hands by arm IK where the source's are, scaled by the arms
   double frameRate = 0.0;   // of the new clips; 0 keeps the source's
+  // A clip's first frame left out where it is a capture's T-pose (startsWithRestFrame).
+  bool skipRestFrame = false;
 };
 
 // The Retarget dialog: the source file and, for a source whose names say nothing, its role
-// map; planted feet, reaching hands and the frame rate of the new clips. Its Retarget button
+// map; planted feet, reaching hands, the frame rate of the new clips and whether a capture's
+// T-pose first frame is left out. Its Retarget button
 // asks for the retarget (retargetRequested) and stays open: whoever runs it closes the dialog
 // on success (accept) or shows why not (showRefusal), so a refused source keeps the choices.
 class RetargetDialog : public QDialog {
@@ -47,6 +50,7 @@ class RetargetDialog : public QDialog {
   QLineEdit* sourceMapEdit() const { return mSourceMap; }
   QCheckBox* plantFeetBox() const { return mPlantFeet; }
   QCheckBox* handsReachBox() const { return mHandsReach; }
+  QCheckBox* skipRestFrameBox() const { return mSkipRestFrame; }
   QComboBox* rateBox() const { return mRate; }  // source's, character's, or the spin box's
   QDoubleSpinBox* rateSpin() const { return mRateSpin; }
 
@@ -60,6 +64,7 @@ class RetargetDialog : public QDialog {
   QLineEdit* const mSourceMap;
   QCheckBox* const mPlantFeet;
   QCheckBox* const mHandsReach;
+  QCheckBox* const mSkipRestFrame;
   QComboBox* const mRate;
   QDoubleSpinBox* const mRateSpin;
   QLabel* const mRefusal;
