@@ -51,7 +51,7 @@ float angleBetween(const Vec3& a, const Vec3& b) { return std::atan2(a.cross(b).
 
 RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourceMap, const Clip& sourceClip,
                                 const Skeleton& target, const HumanoidMap& targetMap, const Clip& result,
-                                bool handsReach) {
+                                bool handsReach, double sourceOffsetSeconds) {
   const std::vector<Affine> sourceRest = localToModel(source, source.restPose());
   const std::vector<Affine> targetRest = localToModel(target, target.restPose());
   const Mat3 sourceFrame = characterFrame(sourceMap, sourceRest);
@@ -66,7 +66,7 @@ RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourc
   Travel sourceHips, targetHips;
   for (int f = 0; f < result.frameCount(); ++f) {
     const double time = result.timeOf(f);
-    const std::vector<Affine> sourceModel = modelAt(source, sourceSampler, time);
+    const std::vector<Affine> sourceModel = modelAt(source, sourceSampler, time + sourceOffsetSeconds);
     const std::vector<Affine> targetModel = modelAt(target, targetSampler, time);
     for (const MappedBone& bone : bones) {
       if ((bone.leg >= 0 && planted(result, bone.leg, time)) || (handsReach && bone.armIk)) continue;
