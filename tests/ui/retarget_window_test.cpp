@@ -188,6 +188,10 @@ TEST(RetargetWindow, ARefusalStaysInTheDialogWithTheChoices) {
         dialog.refusalLabel()->text().contains(QStringLiteral("02_01_no_left_arm.bvh: not a humanoid: no left arm")))
         << dialog.refusalLabel()->text().toStdString();
     EXPECT_FALSE(dialog.refusalLabel()->text().contains(QLatin1Char('\n')));
+    // The dialog made room for the wrapped reason: neither it nor the fields are squeezed.
+    QLabel& refusal = *dialog.refusalLabel();
+    EXPECT_GE(refusal.height(), refusal.heightForWidth(refusal.width()));
+    EXPECT_GE(dialog.sourceEdit()->height(), dialog.sourceEdit()->minimumSizeHint().height());
     EXPECT_EQ(dialog.sourceEdit()->text(), oneArmed);
     EXPECT_FALSE(dialog.plantFeetBox()->isChecked());
     EXPECT_TRUE(dialog.handsReachBox()->isChecked());

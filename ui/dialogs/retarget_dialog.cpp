@@ -137,6 +137,12 @@ void RetargetDialog::setRequest(const RetargetRequest& request) {
 void RetargetDialog::showRefusal(const QString& message) {
   mRefusal->setText(message);
   mRefusal->setVisible(!message.isEmpty());
+  // The dialog grows to hold the wrapped reason below the fields (at its size it squeezed
+  // them instead).
+  layout()->activate();
+  const int needed =
+      layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width()) : layout()->totalSizeHint().height();
+  if (needed > height()) resize(width(), needed);
 }
 
 void RetargetDialog::updateButtons() { mRetargetButton->setEnabled(!mSource->text().trimmed().isEmpty()); }
