@@ -93,6 +93,9 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
   command->add_option("--hands", args.hands,
                       "reach: each hand reaches for the source's hand position from the hips, scaled by the arms");
   command->add_option("--fps", args.fps, "Frame rate of the retargeted clips (default: the source's)");
+  command->add_flag("--skip-first-frame", args.skipFirstFrame,
+                    "Leave out a clip's first frame where it is a T-pose: the rest pose held one frame, then left "
+                    "at once (as CMU captures start); other clips keep every frame");
   command->add_flag("--json", args.json, "Print one JSON object instead of the summary");
   return command;
 }
@@ -122,18 +125,21 @@ int runRetarget(const RetargetArgs& args) {
   }
   nlohmann::json written = nlohmann::json::array();
   for (const Clip* clip : clips) {
-    auto retargeted =
-        retargetClip(*source, *sourceMap, *clip, *character, *characterMap,
-                     {tolerance, args.contacts == "detect", args.fps.value_or(0.0), args.hands == "reach"});
+    const bool skipFirstFrame = args.skipFirstFrame && startsWithRestFrame(source->skeleton, *clip);
+    auto retargeted = retargetClip(
+        *source, *sourceMap, *clip, *character, *characterMap,
+        {tolerance, args.contacts == "detect", args.fps.value_or(0.0), args.hands == "reach", skipFirstFrame});
     if (!retargeted) return fail(args.source + ": clip '" + clip->name + "': " + retargeted.error());
     retargeted->name = uniqueClipName(character->clips, retargeted->name);
     nlohmann::json report{{"clip", retargeted->name},
                           {"frames", retargeted->frameCount()},
                           {"keys", channelKeyCount(*retargeted)},
                           {"duration", retargeted->duration()},
-                          {"frameRate", retargeted->frameRate}};
-    report.update(qualityJson(measureRetarget(source->skeleton, *sourceMap, *clip, character->skeleton, *characterMap,
-                                              *retargeted, args.hands == "reach")));
+                          {"frameRate", retargeted->frameRate},
+                          {"skippedFirstFrame", skipFirstFrame}};
+    report.update(
+        qualityJson(measureRetarget(source->skeleton, *sourceMap, *clip, character->skeleton, *characterMap,
+                                    *retargeted, args.hands == "reach", skipFirstFrame ? 1.0 / clip->frameRate : 0.0)));
     written.push_back(std::move(report));
     character->clips.push_back(std::move(*retargeted));
   }
@@ -143,7 +149,8 @@ int runRetarget(const RetargetArgs& args) {
     return 0;
   }
   for (const auto& clip : written) {
-    std::cout << "retargeted '" << clip["clip"].get<std::string>() << "': " << clip["frames"] << " frames, "
+    std::cout << "retargeted '" << clip["clip"].get<std::string>() << "': " << clip["frames"] << " frames"
+              << (clip["skippedFirstFrame"].get<bool>() ? " (its T-pose first frame left out)" : "") << ", "
               << clip["keys"] << " keys; bones within " << clip["maxBoneAngleDeg"].get<double>()
               << " deg of the source's, hip travel off by " << 100.0 * clip["hipTravelRatioError"].get<double>()
               << " % of the source's scaled by the legs\n";

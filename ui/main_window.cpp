@@ -355,15 +355,21 @@ void MainWindow::createAnimationMenu() {
     const Clip* first = mDocument->scene().clips.empty() ? nullptr : &mDocument->scene().clips.front();
     RetargetDialog dialog(first != nullptr ? first->frameRate : 0.0, this);
     if (mLastRetarget) dialog.setRequest(*mLastRetarget);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const RetargetRequest request = dialog.request();
-    mLastRetarget = request;
-    QString message;
-    const auto connection =
-        connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });
-    const bool done = retargetFrom(request);
-    disconnect(connection);
-    if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Retarget"), message);
+    // A refusal stays in the dialog with the choices that met it; a cancelled run says nothing.
+    connect(&dialog, &RetargetDialog::retargetRequested, this, [this, &dialog](const RetargetRequest& request) {
+      mLastRetarget = request;
+      QString message;
+      const auto connection =
+          connect(this, &MainWindow::animationFailed, this, [&message](const QString& m) { message = m; });
+      const bool done = retargetFrom(request);
+      disconnect(connection);
+      if (done) {
+        dialog.accept();
+      } else {
+        dialog.showRefusal(message);
+      }
+    });
+    dialog.exec();
   });
   retargetAction->setObjectName(QStringLiteral("actionRetarget"));
   QMenu* viewMenu = findChild<QMenu*>(QStringLiteral("menuView"));

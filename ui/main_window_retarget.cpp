@@ -14,9 +14,14 @@ namespace articula::ui {
 
 namespace {
 
+struct RetargetedClips {
+  std::vector<Clip> clips;
+  int restFramesLeftOut = 0;  // clips whose T-pose first frame was left out
+};
+
 // Every clip of the requested source on `character`, or the one-line reason it cannot be.
-Result<std::vector<Clip>> retargetedClips(const RetargetRequest& request, const Scene& character,
-                                          TaskProgress& progress) {
+Result<RetargetedClips> retargetedClips(const RetargetRequest& request, const Scene& character,
+                                        TaskProgress& progress) {
   const std::string path = request.source.toStdString();
   auto source = loadSceneOrProject(path);
   if (!source) return makeError(source.error());
@@ -33,15 +38,17 @@ Result<std::vector<Clip>> retargetedClips(const RetargetRequest& request, const 
   options.detectContacts = request.plantFeet;
   options.handsReach = request.handsReach;
   options.frameRate = request.frameRate;
-  std::vector<Clip> clips;
+  RetargetedClips out;
   for (const Clip& clip : source->clips) {
-    if (!progress.report(static_cast<int>(clips.size()), static_cast<int>(source->clips.size())))
+    if (!progress.report(static_cast<int>(out.clips.size()), static_cast<int>(source->clips.size())))
       return makeError("retarget cancelled");
+    options.skipFirstFrame = request.skipRestFrame && startsWithRestFrame(source->skeleton, clip);
     auto retargeted = retargetClip(*source, *sourceMap, clip, character, *characterMap, options);
     if (!retargeted) return makeError(path + ": clip '" + clip.name + "': " + retargeted.error());
-    clips.push_back(std::move(*retargeted));
+    out.clips.push_back(std::move(*retargeted));
+    if (options.skipFirstFrame) ++out.restFramesLeftOut;
   }
-  return clips;
+  return out;
 }
 
 }  // namespace
@@ -55,21 +62,27 @@ bool MainWindow::retargetFrom(const QString& sourcePath) {
 bool MainWindow::retargetFrom(const RetargetRequest& request) {
   const QString sourcePath = request.source;
   // The worker reads a copy of the character; the document changes only through the command.
-  std::optional<Result<std::vector<Clip>>> outcome = runInBackground<Result<std::vector<Clip>>>(
-      this, tr("Retargeting %1…").arg(QFileInfo(sourcePath).fileName()),
-      [request, character = mDocument->scene()](TaskProgress& progress) {
-        return retargetedClips(request, character, progress);
-      });
+  std::optional<Result<RetargetedClips>> outcome =
+      runInBackground<Result<RetargetedClips>>(this, tr("Retargeting %1…").arg(QFileInfo(sourcePath).fileName()),
+                                               [request, character = mDocument->scene()](TaskProgress& progress) {
+                                                 return retargetedClips(request, character, progress);
+                                               });
   if (!outcome) return false;
   if (!*outcome) {
     emit animationFailed(QString::fromStdString(outcome->error()));
     return false;
   }
-  const int count = static_cast<int>((*outcome)->size());
-  mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move(**outcome),
+  const int count = static_cast<int>((*outcome)->clips.size());
+  const int restFrames = (*outcome)->restFramesLeftOut;
+  mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move((*outcome)->clips),
                                                        tr("Retarget %1").arg(QFileInfo(sourcePath).fileName())));
   const QString clips = count == 1 ? tr("1 clip") : tr("%1 clips").arg(count);
-  showResult(tr("Retargeted %1 of %2 onto the character").arg(clips, QFileInfo(sourcePath).fileName()));
+  QString result = tr("Retargeted %1 of %2 onto the character").arg(clips, QFileInfo(sourcePath).fileName());
+  if (restFrames > 0) {
+    result += count == 1 ? tr(" without its T-pose first frame")
+                         : tr(" (%1 without their T-pose first frame)").arg(restFrames);
+  }
+  showResult(result);
   return true;
 }
 

@@ -79,7 +79,7 @@ float sourceFloorHeight(const RetargetJob& job, const Vec3& up) {
   ClipSampler sampler(job.sourceClip);
   std::vector<Transform> pose(job.sourceSkeleton->restPose().begin(), job.sourceSkeleton->restPose().end());
   float lowest = std::numeric_limits<float>::infinity();
-  for (int f = 0; f < job.sourceClip->frameCount(); ++f) {
+  for (int f = job.skipFirstFrame ? 1 : 0; f < job.sourceClip->frameCount(); ++f) {
     sampler.sample(job.sourceClip->timeOf(f), pose);
     lowest = std::min(lowest, lowestFootHeight(*job.sourceMap, localToModel(*job.sourceSkeleton, pose), up));
   }
@@ -269,6 +269,8 @@ std::optional<std::string> RetargetJob::validate() const {
   if (!std::isfinite(frameRate) || frameRate < 0.0)
     return "retarget: frame rate " + std::to_string(frameRate) + " is not a positive number";
   if (sourceClip->frameCount() == 0) return "retarget: clip '" + sourceClip->name + "' is empty (no keys, no frames)";
+  if (skipFirstFrame && sourceClip->frameCount() < 2)
+    return "retarget: clip '" + sourceClip->name + "' has one frame: none is left without its first";
   if (auto error = incompleteMap("source", *sourceMap, *sourceSkeleton)) return error;
   if (auto error = incompleteMap("target", *targetMap, *targetSkeleton)) return error;
   const float sourceLegs = legLength(*sourceMap, localToModel(*sourceSkeleton, sourceSkeleton->restPose()));
@@ -287,9 +289,11 @@ Result<DenseClip> RetargetJob::run() const {
   ClipSampler sampler(sourceClip);
   std::vector<Transform> sourceLocal(sourceSkeleton->restPose().begin(), sourceSkeleton->restPose().end());
   std::vector<Transform> targetLocal;
-  const int frames = static_cast<int>(std::lround(sourceClip->duration() * dense.frameRate)) + 1;
+  // Seconds of the source left out before the result's first frame.
+  const double skipped = skipFirstFrame ? 1.0 / sourceClip->frameRate : 0.0;
+  const int frames = static_cast<int>(std::lround((sourceClip->duration() - skipped) * dense.frameRate)) + 1;
   for (int f = 0; f < frames; ++f) {
-    sampler.sample(std::min(dense.timeOf(f), sourceClip->endTime), sourceLocal);
+    sampler.sample(std::min(dense.timeOf(f) + skipped, sourceClip->endTime), sourceLocal);
     retargetPose(*this, characters, sourceLocal, targetLocal);
     dense.appendFrame(targetLocal);
   }

@@ -35,12 +35,17 @@ struct RetargetJob {
   // hips, carried into the target's model space and scaled by the arm-length ratio, from
   // the target's hips. Arms the maps lack are left as they are.
   bool handsReach = false;
+  // The source clip's first frame is left out (a capture's calibration T-pose, see
+  // startsWithRestFrame): the result starts at the source's start time with its second
+  // frame and is one source frame shorter; the source's floor is read without it too.
+  bool skipFirstFrame = false;
 
   // nullopt when the job can run; otherwise what is missing or invalid (a skeleton, the
   // clip, a map, an empty clip, a map that lacks a role retargeting needs (hips, chest,
   // spine, thighs, knees, the legs' tips) or names a joint not in its skeleton — every such
   // role named as `articula-cli map` names it —, a leg of zero
-  // length, a frame rate that is negative or not finite).
+  // length, a frame rate that is negative or not finite, a first frame to skip in a clip of
+  // one frame).
   std::optional<std::string> validate() const;
   // Frames from the source clip's start to its end at `frameRate` (the source's frames when
   // 0; else its last frame is within half a frame of the source's end): the target's hips translate and

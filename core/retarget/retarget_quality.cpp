@@ -63,7 +63,7 @@ Vec3 groundNormal(const Mat3& characterFrame) {
 
 RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourceMap, const Clip& sourceClip,
                                 const Skeleton& target, const HumanoidMap& targetMap, const Clip& result,
-                                bool handsReach) {
+                                bool handsReach, double sourceOffsetSeconds) {
   const std::vector<Affine> sourceRest = localToModel(source, source.restPose());
   const std::vector<Affine> targetRest = localToModel(target, target.restPose());
   const Mat3 sourceFrame = characterFrame(sourceMap, sourceRest);
@@ -79,7 +79,7 @@ RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourc
   const Vec3 sourceGround = groundNormal(sourceFrame), targetGround = groundNormal(targetFrame);
   for (int f = 0; f < result.frameCount(); ++f) {
     const double time = result.timeOf(f);
-    const std::vector<Affine> sourceModel = modelAt(source, sourceSampler, time);
+    const std::vector<Affine> sourceModel = modelAt(source, sourceSampler, time + sourceOffsetSeconds);
     const std::vector<Affine> targetModel = modelAt(target, targetSampler, time);
     for (const MappedBone& bone : bones) {
       if ((bone.leg >= 0 && planted(result, bone.leg, time)) || (handsReach && bone.armIk)) continue;

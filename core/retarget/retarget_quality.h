@@ -34,9 +34,11 @@ struct RetargetQuality {
 };
 
 // `result` (a clip of `target`) measured against `sourceClip` (of `source`), both sampled at
-// the result's frames. Both maps must be complete (RetargetJob::validate).
+// the result's frames, the source `sourceOffsetSeconds` later (one source frame for a result
+// retargeted without the source's first frame). Both maps must be complete
+// (RetargetJob::validate).
 RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourceMap, const Clip& sourceClip,
                                 const Skeleton& target, const HumanoidMap& targetMap, const Clip& result,
-                                bool handsReach = false);
+                                bool handsReach = false, double sourceOffsetSeconds = 0.0);
 
 }  // namespace articula

@@ -328,4 +328,33 @@ TEST(CliRetarget, FpsResamplesTheCaptureToTheCharactersRate) {
   }
 }
 
+// --skip-first-frame leaves out the CMU take's calibration T-pose: one frame fewer, the keys
+// its jump cost gone, the figures measured against the source's frames from its second on
+// (as close as the whole take's); MakeHuman's walk, which starts walking, keeps every frame.
+TEST(CliRetarget, SkipFirstFrameLeavesOutACapturesTPoseOnly) {
+  const OutputDir dir("skip_first_frame");
+  const std::string out = (dir.path / "on_robot.glb").string();
+  const auto report = [&](const std::string& source, const std::string& flag) {
+    const CliRun run = runCli("retarget " + quoted(data(source)) + " --onto " + quoted(data(kRobot)) + flag +
+                              " --json --out " + quoted(out));
+    EXPECT_EQ(run.exitCode, 0) << run.stderrText;
+    return nlohmann::json::parse(run.stdoutText, nullptr, false)["clips"][0];
+  };
+  const nlohmann::json whole = report(kCmuWalk, "");
+  const nlohmann::json skipped = report(kCmuWalk, " --skip-first-frame");
+  EXPECT_FALSE(whole["skippedFirstFrame"].get<bool>());
+  EXPECT_TRUE(skipped["skippedFirstFrame"].get<bool>());
+  EXPECT_EQ(skipped["frames"].get<int>(), whole["frames"].get<int>() - 1);
+  EXPECT_NEAR(skipped["duration"].get<double>(), whole["duration"].get<double>() - 1.0 / 120.0, 1e-9);
+  EXPECT_LT(skipped["keys"].get<int>(), whole["keys"].get<int>());
+  EXPECT_LE(skipped["maxBoneAngleDeg"].get<double>(), whole["maxBoneAngleDeg"].get<double>() + 0.1) << skipped.dump();
+  EXPECT_LE(skipped["hipTravelRatioError"].get<double>(), 0.001) << skipped.dump();
+
+  const nlohmann::json makeHuman = report(kMakeHumanWalk, " --skip-first-frame");
+  EXPECT_FALSE(makeHuman["skippedFirstFrame"].get<bool>());
+  auto source = articula::loadSceneOrProject(data(kMakeHumanWalk));
+  ASSERT_TRUE(source);
+  EXPECT_EQ(makeHuman["frames"].get<int>(), source->clips.front().frameCount());
+}
+
 }  // namespace

@@ -5,11 +5,18 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
 #include <QUndoStack>
+
+#include <functional>
 
 #include "core/io/import.h"
 #include "core/retarget/retarget_clip.h"
@@ -138,6 +145,142 @@ TEST(RetargetWindow, TheDialogsChoicesShapeTheNewClip) {
   ASSERT_EQ(failures.size(), 1);
   EXPECT_TRUE(failures[0][0].toString().contains(QStringLiteral("walk_roles.json': role 'hips': no joint named 'Pelvis'")))
       << failures[0][0].toString().toStdString();
+  EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// Animation ▸ Retarget… as the animator opens it: `use` runs on the dialog while it is shown
+// (and may close it); the dialog is cancelled after that if it is still open.
+void useRetargetDialog(MainWindow& window, const std::function<void(RetargetDialog&)>& use) {
+  bool used = false;
+  QTimer::singleShot(0, &window, [&] {
+    auto* dialog = window.findChild<RetargetDialog*>();
+    if (!dialog) return;
+    use(*dialog);
+    used = true;
+    if (dialog->isVisible()) dialog->reject();
+  });
+  window.findChild<QAction*>(QStringLiteral("actionRetarget"))->trigger();
+  EXPECT_TRUE(used) << "the dialog opened";
+}
+
+// A refused source leaves the dialog open with the reason in it and every choice as it was;
+// the open work is untouched. The next source, fixed in the same dialog, is one undo step
+// and closes it.
+TEST(RetargetWindow, ARefusalStaysInTheDialogWithTheChoices) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+  Document& document = *window.document();
+  const std::string before = test::serializeDocument(document);
+  const int steps = document.undoStack()->count();
+  const QString oneArmed = QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01_no_left_arm.bvh"));
+  useRetargetDialog(window, [&](RetargetDialog& dialog) {
+    EXPECT_FALSE(dialog.refusalLabel()->isVisibleTo(&dialog)) << "nothing refused yet";
+    dialog.sourceEdit()->setText(oneArmed);
+    dialog.plantFeetBox()->setChecked(false);
+    dialog.handsReachBox()->setChecked(true);
+    dialog.rateBox()->setCurrentIndex(dialog.rateBox()->count() - 1);  // custom
+    dialog.rateSpin()->setValue(30.0);
+    dialog.retargetButton()->click();
+
+    ASSERT_TRUE(dialog.isVisible()) << "refused: the dialog stays";
+    EXPECT_TRUE(dialog.refusalLabel()->isVisibleTo(&dialog));
+    EXPECT_TRUE(
+        dialog.refusalLabel()->text().contains(QStringLiteral("02_01_no_left_arm.bvh: not a humanoid: no left arm")))
+        << dialog.refusalLabel()->text().toStdString();
+    EXPECT_FALSE(dialog.refusalLabel()->text().contains(QLatin1Char('\n')));
+    // The dialog made room for the wrapped reason: neither it nor the fields are squeezed.
+    QLabel& refusal = *dialog.refusalLabel();
+    EXPECT_GE(refusal.height(), refusal.heightForWidth(refusal.width()));
+    EXPECT_GE(dialog.sourceEdit()->height(), dialog.sourceEdit()->minimumSizeHint().height());
+    EXPECT_EQ(dialog.sourceEdit()->text(), oneArmed);
+    EXPECT_FALSE(dialog.plantFeetBox()->isChecked());
+    EXPECT_TRUE(dialog.handsReachBox()->isChecked());
+    EXPECT_DOUBLE_EQ(dialog.request().frameRate, 30.0);
+    EXPECT_EQ(document.undoStack()->count(), steps);
+    EXPECT_EQ(test::serializeDocument(document), before);
+
+    // Typing another source takes the stale reason away; that one is retargeted.
+    dialog.sourceEdit()->selectAll();
+    QTest::keyClicks(dialog.sourceEdit(), QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh")));
+    EXPECT_FALSE(dialog.refusalLabel()->isVisibleTo(&dialog));
+    dialog.retargetButton()->click();
+    EXPECT_FALSE(dialog.isVisible()) << "done: the dialog closes";
+    EXPECT_EQ(dialog.result(), QDialog::Accepted);
+  });
+  EXPECT_EQ(document.undoStack()->count(), steps + 1) << "one undo step, for the retarget that was done";
+  EXPECT_EQ(document.scene().clips.back().name, "02_01");
+  EXPECT_DOUBLE_EQ(document.scene().clips.back().frameRate, 30.0);
+  document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// A CMU capture's calibration T-pose is not the new clip's first frame unless the user
+// keeps it; the status line says when it was left out.
+TEST(RetargetWindow, ACapturesTPoseFirstFrameIsLeftOutUnlessKept) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+  Document& document = *window.document();
+  const std::string walk = test::dataPath("bvh/cmu-mb-2010/02_01.bvh");
+  auto source = importScene(walk);
+  ASSERT_TRUE(source.ok());
+  const Clip& take = source->clips.front();
+  bool firstOpening = true;
+  auto retargetThroughTheDialog = [&](const std::string& file, bool leaveOutTPose) {
+    useRetargetDialog(window, [&](RetargetDialog& dialog) {
+      if (firstOpening) {
+        EXPECT_TRUE(dialog.skipRestFrameBox()->isChecked()) << "left out unless the user keeps it";
+        firstOpening = false;
+      }
+      dialog.sourceEdit()->setText(QString::fromStdString(file));
+      dialog.plantFeetBox()->setChecked(false);
+      dialog.skipRestFrameBox()->setChecked(leaveOutTPose);
+      dialog.retargetButton()->click();
+      EXPECT_FALSE(dialog.isVisible());
+    });
+  };
+
+  retargetThroughTheDialog(walk, true);
+  const Clip withoutTPose = document.scene().clips.back();
+  EXPECT_NEAR(withoutTPose.duration(), take.duration() - 1.0 / take.frameRate, 1e-9);
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("without its T-pose first frame")))
+      << window.statusBar()->currentMessage().toStdString();
+  auto robotMap = mapHumanoid(document.scene().skeleton);
+  auto walkMap = mapHumanoid(source->skeleton);
+  ASSERT_TRUE(robotMap && walkMap);
+  RetargetClipOptions options;
+  options.toleranceModel = kDefaultToleranceOfHeight * document.scene().characterHeight();
+  options.skipFirstFrame = true;
+  auto expected = retargetClip(*source, *walkMap, take, document.scene(), *robotMap, options);
+  ASSERT_TRUE(expected.ok()) << expected.error();
+  EXPECT_EQ(channelKeyCount(withoutTPose), channelKeyCount(*expected)) << "the core's clip without its first frame";
+
+  retargetThroughTheDialog(walk, false);
+  EXPECT_DOUBLE_EQ(document.scene().clips.back().duration(), take.duration()) << "kept: every frame";
+  EXPECT_FALSE(window.statusBar()->currentMessage().contains(QStringLiteral("T-pose")));
+
+  // A take that does not start on its rest pose keeps every frame with the box checked.
+  const std::string makeHuman = test::dataPath("bvh/makehuman/walk1.bvh");
+  retargetThroughTheDialog(makeHuman, true);
+  auto makeHumanWalk = importScene(makeHuman);
+  ASSERT_TRUE(makeHumanWalk.ok());
+  EXPECT_DOUBLE_EQ(document.scene().clips.back().duration(), makeHumanWalk->clips.front().duration());
+  EXPECT_FALSE(window.statusBar()->currentMessage().contains(QStringLiteral("T-pose")));
+}
+
+// The open character cannot play a capture (no skeleton): the dialog says so and stays.
+TEST(RetargetWindow, ACharacterWithoutASkeletonIsRefusedInTheDialog) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/KenneyPlatformerCharacter/character.glb"))));
+  Document& document = *window.document();
+  const std::string before = test::serializeDocument(document);
+  useRetargetDialog(window, [&](RetargetDialog& dialog) {
+    dialog.sourceEdit()->setText(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh")));
+    dialog.retargetButton()->click();
+    EXPECT_TRUE(dialog.isVisible());
+    EXPECT_TRUE(dialog.refusalLabel()->text().contains(QStringLiteral("the open character is not a humanoid")))
+        << dialog.refusalLabel()->text().toStdString();
+  });
+  EXPECT_EQ(document.undoStack()->count(), 0);
   EXPECT_EQ(test::serializeDocument(document), before);
 }
 

@@ -663,6 +663,7 @@ void CurveView::plotMousePress(QMouseEvent* event) {
     mPanStartTime = timeRange();
     mPanStartValue = valueRange();
     mPanModifiers = event->modifiers();
+    mPanGrabbedTime = mPlot->xAxis->pixelToCoord(mPressPosition.x());
     return;
   }
   if (event->button() != Qt::LeftButton) return;
@@ -763,6 +764,8 @@ void CurveView::plotMouseMove(QMouseEvent* event) {
       if (!(mPanModifiers & Qt::ShiftModifier)) mPlot->xAxis->moveRange(dx);
       if (!(mPanModifiers & Qt::ControlModifier)) mPlot->yAxis->moveRange(dy);
       mPlot->replot();
+      // The grabbed time follows the mouse, or stays where it was when only values pan.
+      keepTimeUnder(mPanModifiers & Qt::ShiftModifier ? mPressPosition.x() : mCurrentPosition.x(), mPanGrabbedTime);
       break;
     }
     case Gesture::None:
@@ -783,10 +786,23 @@ void CurveView::plotWheel(QWheelEvent* event) {
   if (steps == 0.0) return;
   const double factor = std::pow(0.85, steps);
   const QPointF at = event->position();
-  if (!(event->modifiers() & Qt::ShiftModifier)) mPlot->xAxis->scaleRange(factor, mPlot->xAxis->pixelToCoord(at.x()));
+  const double timeUnderMouse = mPlot->xAxis->pixelToCoord(at.x());
+  if (!(event->modifiers() & Qt::ShiftModifier)) mPlot->xAxis->scaleRange(factor, timeUnderMouse);
   if (!(event->modifiers() & Qt::ControlModifier)) mPlot->yAxis->scaleRange(factor, mPlot->yAxis->pixelToCoord(at.y()));
   mPlot->replot();
+  keepTimeUnder(at.x(), timeUnderMouse);
   event->accept();
+}
+
+// The value axis's tick labels change width as its range changes ("0.8" → "0.75", "50" →
+// "-100"), and the replot's layout moves the plot's left edge with them, which slides every
+// time sideways under a mouse that did not move. Moving the time range back by what it slid
+// keeps `time` under pixel `x`; that move changes no value label, so the edge stays put.
+void CurveView::keepTimeUnder(double x, double time) {
+  const double slid = mPlot->xAxis->pixelToCoord(x) - time;
+  if (std::abs(mPlot->xAxis->coordToPixel(time) - x) < 0.01) return;
+  mPlot->xAxis->moveRange(-slid);
+  mPlot->replot();
 }
 
 void CurveView::plotContextMenu(QContextMenuEvent* event) {

@@ -110,6 +110,9 @@ class CurveView : public QWidget, public KeyView {
   void plotMouseMove(QMouseEvent* event);
   void plotMouseRelease(QMouseEvent* event);
   void plotWheel(QWheelEvent* event);
+  // After a replot: moves the time range so `time` (seconds) is at pixel `x` again (the
+  // wheel zoom's anchor, the pan's grabbed time).
+  void keepTimeUnder(double x, double time);
   void plotContextMenu(QContextMenuEvent* event);
 
   struct HandleHit {
@@ -148,6 +151,7 @@ class CurveView : public QWidget, public KeyView {
   std::pair<double, double> mPanStartTime;
   std::pair<double, double> mPanStartValue;
   Qt::KeyboardModifiers mPanModifiers;
+  double mPanGrabbedTime = 0.0;  // seconds, under the mouse when the pan started
 };
 
 }  // namespace articula::ui

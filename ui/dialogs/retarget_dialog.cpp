@@ -7,6 +7,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -41,8 +42,10 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
       mSourceMap(new QLineEdit(this)),
       mPlantFeet(new QCheckBox(tr("Plant the feet (foot-skate cleanup)"), this)),
       mHandsReach(new QCheckBox(tr("Hands reach where the source's are"), this)),
+      mSkipRestFrame(new QCheckBox(tr("Leave out a T-pose first frame"), this)),
       mRate(new QComboBox(this)),
-      mRateSpin(new QDoubleSpinBox(this)) {
+      mRateSpin(new QDoubleSpinBox(this)),
+      mRefusal(new QLabel(this)) {
   setWindowTitle(tr("Retarget the Clips of a Humanoid"));
   mSource->setObjectName(QStringLiteral("retargetSource"));
   mSource->setPlaceholderText(tr("BVH, glTF, FBX, Collada or project"));
@@ -55,6 +58,10 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
                             "change of proportions adds no skate"));
   mHandsReach->setToolTip(
       tr("Each hand put by arm IK where the source's is from its hips, scaled by the arm lengths"));
+  mSkipRestFrame->setChecked(true);
+  mSkipRestFrame->setToolTip(
+      tr("A clip that starts on the rest pose for one frame and jumps from it, as CMU captures start with "
+         "their T-pose, loses that frame; every other clip keeps all its frames"));
   mRate->addItem(tr("The source's"), SourceRate);
   if (characterFrameRate > 0.0) mRate->addItem(tr("The character's (%1 fps)").arg(characterFrameRate), CharacterRate);
   mRate->addItem(tr("Custom"), CustomRate);
@@ -77,17 +84,27 @@ RetargetDialog::RetargetDialog(double characterFrameRate, QWidget* parent)
   form->addRow(tr("Source role map:"), pathRow(mSourceMap, tr("Role Map of the Source"), tr("Role maps (*.json)"), this));
   form->addRow(QString(), mPlantFeet);
   form->addRow(QString(), mHandsReach);
+  form->addRow(QString(), mSkipRestFrame);
   auto* rateRow = new QHBoxLayout;
   rateRow->addWidget(mRate, 1);
   rateRow->addWidget(mRateSpin);
   form->addRow(tr("Frame rate:"), rateRow);
+  mRefusal->setObjectName(QStringLiteral("retargetRefusal"));
+  mRefusal->setWordWrap(true);  // a long path wraps instead of widening the dialog
+  mRefusal->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  mRefusal->setStyleSheet(QStringLiteral("color: #e06c5c;"));
+  mRefusal->setVisible(false);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  buttons->button(QDialogButtonBox::Ok)->setText(tr("Retarget"));
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  mRetargetButton = buttons->button(QDialogButtonBox::Ok);
+  mRetargetButton->setText(tr("Retarget"));
+  connect(buttons, &QDialogButtonBox::accepted, this, [this] { emit retargetRequested(request()); });
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(mSource, &QLineEdit::textChanged, this, &RetargetDialog::updateButtons);
+  for (QLineEdit* path : {mSource, mSourceMap})
+    connect(path, &QLineEdit::textEdited, this, [this] { showRefusal(QString()); });
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
+  layout->addWidget(mRefusal);
   layout->addWidget(buttons);
   updateButtons();
 }
@@ -98,6 +115,7 @@ RetargetRequest RetargetDialog::request() const {
   request.sourceMap = mSourceMap->text().trimmed();
   request.plantFeet = mPlantFeet->isChecked();
   request.handsReach = mHandsReach->isChecked();
+  request.skipRestFrame = mSkipRestFrame->isChecked();
   request.frameRate = mRate->currentData().toInt() == SourceRate ? 0.0 : mRateSpin->value();
   return request;
 }
@@ -107,6 +125,7 @@ void RetargetDialog::setRequest(const RetargetRequest& request) {
   mSourceMap->setText(request.sourceMap);
   mPlantFeet->setChecked(request.plantFeet);
   mHandsReach->setChecked(request.handsReach);
+  mSkipRestFrame->setChecked(request.skipRestFrame);
   if (request.frameRate > 0.0) {
     const int character = mRate->findData(CharacterRate);
     const bool isCharacters = character >= 0 && std::abs(mRateSpin->value() - request.frameRate) < 1e-9;
@@ -115,9 +134,17 @@ void RetargetDialog::setRequest(const RetargetRequest& request) {
   }
 }
 
-void RetargetDialog::updateButtons() {
-  auto* buttons = findChild<QDialogButtonBox*>();
-  if (buttons) buttons->button(QDialogButtonBox::Ok)->setEnabled(!mSource->text().trimmed().isEmpty());
+void RetargetDialog::showRefusal(const QString& message) {
+  mRefusal->setText(message);
+  mRefusal->setVisible(!message.isEmpty());
+  // The dialog grows to hold the wrapped reason below the fields (at its size it squeezed
+  // them instead).
+  layout()->activate();
+  const int needed =
+      layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width()) : layout()->totalSizeHint().height();
+  if (needed > height()) resize(width(), needed);
 }
+
+void RetargetDialog::updateButtons() { mRetargetButton->setEnabled(!mSource->text().trimmed().isEmpty()); }
 
 }  // namespace articula::ui

@@ -30,15 +30,31 @@ class OutlinerFilterModel : public QSortFilterProxyModel {
   QVariant data(const QModelIndex& index, int role) const override {
     if ((role != Qt::ForegroundRole && role != Qt::FontRole) || filterRegularExpression().pattern().isEmpty())
       return QSortFilterProxyModel::data(index, role);
-    const QModelIndex source = mapToSource(index);
-    // The row's own match (the recursion that keeps ancestors is the proxy's, not this call's).
-    const bool match = filterAcceptsRow(source.row(), source.parent());
+    const bool match = matchesItself(index);
     if (role == Qt::FontRole) {
       QFont font;
       font.setBold(match);
       return font;
     }
     return match ? QSortFilterProxyModel::data(index, role) : QVariant(QBrush(QColor(128, 128, 134)));
+  }
+
+  // Whether the row at `index` (of this model) is shown for its own name, not only as the
+  // ancestor of a match (that recursion is the proxy's, not filterAcceptsRow's).
+  bool matchesItself(const QModelIndex& index) const {
+    const QModelIndex source = mapToSource(index);
+    return filterAcceptsRow(source.row(), source.parent());
+  }
+
+  // The first row, in the tree's top-to-bottom order, that matches by its own name, under
+  // `parent`; invalid when none does.
+  QModelIndex firstMatch(const QModelIndex& parent = {}) const {
+    for (int row = 0; row < rowCount(parent); ++row) {
+      const QModelIndex item = index(row, 0, parent);
+      if (matchesItself(item)) return item;
+      if (const QModelIndex below = firstMatch(item); below.isValid()) return below;
+    }
+    return {};
   }
 };
 
@@ -68,6 +84,7 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
     mSyncing = false;
     mTreeView->expandAll();
     syncSelectionFromDocument();
+    if (!text.isEmpty()) revealFirstMatch();
   });
   connect(mModel, &JointTreeModel::renameRefused, this, [this](const QString& message) {
     QToolTip::showText(mTreeView->mapToGlobal(mTreeView->visualRect(mTreeView->currentIndex()).bottomLeft()), message,
@@ -117,6 +134,14 @@ void OutlinerDock::addKindColumnToggle() {
   mTreeView->setColumnHidden(JointTreeModel::KindColumn, true);
   mTreeView->header()->setContextMenuPolicy(Qt::ActionsContextMenu);
   mTreeView->header()->addAction(mShowKindAction);
+}
+
+// As Maya's and Blender's outliners do: the row the filter found is in view (the view keeps
+// its scroll position otherwise, which a short filtered tree may leave past the match). The
+// selection stays the document's.
+void OutlinerDock::revealFirstMatch() {
+  const QModelIndex match = static_cast<const OutlinerFilterModel*>(mFilterModel)->firstMatch();
+  if (match.isValid()) mTreeView->scrollTo(match);
 }
 
 QModelIndex OutlinerDock::viewIndexOfJoint(int joint, int column) const {

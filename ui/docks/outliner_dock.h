@@ -27,7 +27,7 @@ class OutlinerDock : public QDockWidget {
   JointTreeModel* model() const { return mModel; }
   // The view shows the model through this filter (case-insensitive substring of the whole
   // name; ancestors of a match stay visible, greyed, so the tree keeps its shape; matches
-  // are bold).
+  // are bold). Typing in the filter scrolls the first match into view.
   QSortFilterProxyModel* filterModel() const { return mFilterModel; }
   QLineEdit* filterEdit() const { return mFilterEdit; }
   // Checkable, in the header's context menu: shows the Kind column (hidden by default).
@@ -43,6 +43,8 @@ class OutlinerDock : public QDockWidget {
   void documentChanged(const ChangeEvent& event);
   void viewSelectionChanged();
   void syncSelectionFromDocument();
+  // Scrolls the tree to the first row the filter matches by its own name.
+  void revealFirstMatch();
   void addKindColumnToggle();
 
   Document* const mDocument;

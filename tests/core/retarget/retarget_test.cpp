@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/io/import.h"
+#include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_frame.h"
 #include "core/samples/mannequin.h"
 #include "core/skeleton/local_to_model.h"
@@ -288,6 +289,63 @@ TEST(Retarget, HandsReachForTheSourcesHandsScaledByTheArms) {
   EXPECT_GE(reachable, walk.frameCount()) << "most hands can reach";
   EXPECT_LT(missReaching, 1e-3f * arms);
   EXPECT_GT(missFree, 0.05f * arms) << "the test would see a hand that does not reach";
+}
+
+// CMU's captures start with their calibration T-pose for one frame; other clips, and a CMU
+// take started one frame later, do not.
+TEST(Retarget, ACapturesTPoseFirstFrameIsFound) {
+  for (const char* file : {"bvh/cmu-mb-2010/02_01.bvh", "bvh/cmu-mb-2010/09_11.bvh", "bvh/cmu-mb-2008/01_01.bvh"}) {
+    auto take = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/" + file);
+    ASSERT_TRUE(take) << take.error();
+    Clip& clip = take->clips.front();
+    EXPECT_TRUE(startsWithRestFrame(take->skeleton, clip)) << file;
+    clip.startTime = clip.timeOf(1);
+    EXPECT_FALSE(startsWithRestFrame(take->skeleton, clip)) << file << " from its second frame";
+  }
+  for (const char* file : {"bvh/makehuman/walk1.bvh", "gltf/RobotExpressive/RobotExpressive.glb"}) {
+    auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/" + file);
+    ASSERT_TRUE(scene) << scene.error();
+    for (const Clip& clip : scene->clips) EXPECT_FALSE(startsWithRestFrame(scene->skeleton, clip)) << clip.name;
+  }
+  const Scene mannequin = makeMannequin();
+  EXPECT_FALSE(startsWithRestFrame(mannequin.skeleton, mannequin.clips.front()));
+}
+
+// Without its first frame, the walk on the robot is the whole walk's frames from the second
+// on, each joint turned as there, starting at the source's start time.
+TEST(Retarget, TheFirstFrameLeftOutStartsTheClipAtTheSecond) {
+  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(cmu) << cmu.error();
+  ASSERT_TRUE(robot) << robot.error();
+  const Clip& walk = cmu->clips.front();
+  const HumanoidMap cmuMap = *mapHumanoid(cmu->skeleton);
+  const HumanoidMap robotMap = *mapHumanoid(robot->skeleton);
+  RetargetJob job{&cmu->skeleton, &walk, &cmuMap, &robot->skeleton, &robotMap};
+  auto whole = job.run();
+  job.skipFirstFrame = true;
+  auto skipped = job.run();
+  ASSERT_TRUE(whole && skipped);
+  ASSERT_EQ(skipped->frames, whole->frames - 1);
+  EXPECT_DOUBLE_EQ(skipped->startTime, walk.startTime);
+  std::vector<Transform> fromWhole(robot->skeleton.restPose().begin(), robot->skeleton.restPose().end());
+  std::vector<Transform> fromSkipped = fromWhole;
+  for (int f = 0; f < skipped->frames; f += 7) {
+    whole->samplePose(f + 1, fromWhole);
+    skipped->samplePose(f, fromSkipped);
+    for (int j = 0; j < robot->skeleton.jointCount(); ++j) {
+      const auto i = static_cast<std::size_t>(j);
+      ASSERT_LT(fromWhole[i].rotation.angularDistance(fromSkipped[i].rotation), 1e-4f)
+          << "frame " << f << " joint " << j;
+    }
+  }
+
+  Clip onePose = walk;
+  onePose.endTime = onePose.startTime;
+  job.sourceClip = &onePose;
+  auto refused = job.run();
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("has one frame"), std::string::npos) << refused.error();
 }
 
 TEST(Retarget, BadInputIsRefusedWithAReason) {
