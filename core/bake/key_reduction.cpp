@@ -313,6 +313,10 @@ std::optional<std::string> KeyReductionJob::validate() const {
       if (!std::isfinite(t)) return std::string("key reduction: a time of a key to keep is not finite");
     }
   }
+  for (const int joint : options.unseenJoints) {
+    if (joint < 0 || joint >= skeleton->jointCount())
+      return "key reduction: joint " + std::to_string(joint) + " (whose rotation shows nowhere) is not in the skeleton";
+  }
   for (const int joint : options.chainJoints) {
     if (joint < 0 || joint >= skeleton->jointCount())
       return "key reduction: joint " + std::to_string(joint) + " (of the keys to keep) is not in the skeleton";
@@ -364,6 +368,8 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
 
   Clip reduced;
   reduced.tracks.resize(trackCount);
+  std::vector<bool> unseen(static_cast<std::size_t>(skeleton.jointCount()), false);
+  for (const int joint : options.unseenJoints) unseen[static_cast<std::size_t>(joint)] = true;
   // The last refinement pass keeps every frame in floats: only that reproduces the source.
   std::vector<bool> quantizeTrack(trackCount, options.quantizeRotations);
   auto reduceTrack = [&](std::size_t i) {
@@ -377,7 +383,9 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
       fitVec3Track(source.translation, breakpoints.translation, local, options.fitBezier, options.fewestBytes, dense,
                    track.translation);
     }
-    if (source.rotates) {
+    if (source.rotates && unseen[joint]) {
+      writeRotationTrack(RotationFit{{0}, {}, false}, source.rotation, dense, false, track.rotation);
+    } else if (source.rotates) {
       float chordBudget = budget[i] / reach.lever[joint];
       // The rounding to the grid takes its share of the budget; a budget it would mostly
       // use up keeps the channel in floats.
@@ -394,7 +402,9 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
           track.rotation = std::move(slerps);
       }
     }
-    if (source.scales) {
+    if (source.scales && unseen[joint]) {
+      writeVec3Track(Vec3Fit{{0}, {}}, source.scale, dense, track.scale);
+    } else if (source.scales) {
       // A scale error e moves the farthest child by e × lever (in the joint's space).
       const float local = budget[i] / (reach.lever[joint] * reach.parentScale[joint]);
       fitVec3Track(source.scale, breakpoints.scale, local, options.fitBezier, options.fewestBytes, dense, track.scale);

@@ -649,18 +649,20 @@ class Document {
 
   // ---- animations ----
 
-  // An accessor of the animation being written: its bytes go to the animation's one
-  // bufferView (finishAnimationData), so a clip of many channels costs no JSON per channel
-  // beyond its accessor and sampler. Every accessor starts 4-byte aligned.
+  // An accessor of the animation being written: its bytes follow the animation's earlier
+  // ones in the buffer, and finishAnimationData gives them all one bufferView, so a clip of
+  // many channels costs no JSON per channel beyond its accessor and sampler. Every accessor
+  // starts 4-byte aligned.
   int addAnimationAccessor(const void* data, std::size_t bytes, int componentType, std::size_t count, const char* type,
                            bool normalized = false, Json min = nullptr, Json max = nullptr) {
-    mAnimationData.resize((mAnimationData.size() + 3) & ~std::size_t{3}, 0);
-    const std::size_t offset = mAnimationData.size();
-    mAnimationData.resize(offset + bytes);
-    std::memcpy(mAnimationData.data() + offset, data, bytes);
+    if (mAnimationAccessors.empty()) mAnimationStart = (mBin.size() + 3) & ~std::size_t{3};
+    mBin.resize((mBin.size() + 3) & ~std::size_t{3}, 0);
+    const std::size_t offset = mBin.size();
+    mBin.resize(offset + bytes);
+    std::memcpy(mBin.data() + offset, data, bytes);
     const int accessor = addAccessor(-1, componentType, count, type, std::move(min), std::move(max));
     Json& written = mAccessors.back();
-    if (offset != 0) written["byteOffset"] = offset;
+    if (offset != mAnimationStart) written["byteOffset"] = offset - mAnimationStart;
     if (normalized) written["normalized"] = true;
     mAnimationAccessors.push_back(accessor);
     return accessor;
@@ -668,9 +670,10 @@ class Document {
 
   void finishAnimationData() {
     if (mAnimationAccessors.empty()) return;
-    const int view = addBufferView(mAnimationData.data(), mAnimationData.size(), 0);
+    mBufferViews.push_back(
+        {{"buffer", 0}, {"byteOffset", mAnimationStart}, {"byteLength", mBin.size() - mAnimationStart}});
+    const int view = static_cast<int>(mBufferViews.size()) - 1;
     for (int accessor : mAnimationAccessors) mAccessors[static_cast<std::size_t>(accessor)]["bufferView"] = view;
-    mAnimationData.clear();
     mAnimationAccessors.clear();
   }
 
@@ -819,8 +822,8 @@ class Document {
   std::vector<Json> mAnimations;
   std::vector<int> mMeshNodes;  // per Scene mesh: the node holding it, -1 when not written
   std::unordered_map<std::string, int> mTimeAccessors;
-  std::vector<std::uint8_t> mAnimationData;  // the bytes of the animation being written
-  std::vector<int> mAnimationAccessors;      // its accessors, pointed at their view once written
+  std::size_t mAnimationStart = 0;       // where the bytes of the animation being written start in mBin
+  std::vector<int> mAnimationAccessors;  // its accessors, pointed at their view once written
 };
 
 // ---- files ----
