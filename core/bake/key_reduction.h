@@ -51,7 +51,7 @@ struct KeyReductionOptions {
   // Joints whose rotation and scale nothing shows (a leaf that skins no vertex and that the
   // source does not turn: a rig's end effector, such as RobotExpressive's shin tails beside
   // its feet). Whatever a rig does to them, those channels keep one key.
-  std::vector<int> unseenJoints;
+  std::vector<int> unseenJoints = {};
   // Round rotation keys to glTF's normalised 16-bit grid (values, and cubic-spline tangents
   // when all of a channel's fit in [-1, 1]), which the glTF writer then stores as SHORT: half
   // the bytes. The rounding (about half a step, 1.5e-5, per component) takes its share of a
