@@ -211,6 +211,28 @@ void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, c
   track.setKeys(std::move(keys));
 }
 
+bool isCubicSpline(const RotationTrack& track) {
+  return std::any_of(track.keys().begin(), track.keys().end(),
+                     [](const RotationKey& k) { return k.interpolation == RotationInterpolation::CubicSpline; });
+}
+
+bool tangentsFitShortGrid(const RotationTrack& track) {
+  return std::all_of(track.keys().begin(), track.keys().end(),
+                     [](const RotationKey& k) { return fitsShortGrid(k.inControl) && fitsShortGrid(k.outControl); });
+}
+
+// A rotation channel fitted within `chordBudget` (splines allowed with `cubic`) and, with
+// `quantize`, where every tangent of that fit lies within the grid's [-1, 1], fitted again
+// with the rounding's share taken from the budget and rounded to the grid: a channel that
+// stays in floats keeps its whole budget.
+void fitRotationTrack(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget, bool cubic,
+                      bool quantize, const DenseClip& clip, RotationTrack& track) {
+  writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget, cubic), samples, clip, false, track);
+  if (!quantize || !tangentsFitShortGrid(track)) return;
+  writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget - kShortGridChord, cubic), samples, clip,
+                     true, track);
+}
+
 // Bytes a reduced channel costs in a glTF file: per key its time (reduced channels seldom
 // share key times) and one element, or three for a cubic spline (in-tangent, value,
 // out-tangent); rotations on the SHORT grid take 2 bytes a component, anything else 4.
@@ -225,13 +247,8 @@ std::size_t vec3Bytes(const Vec3Track& track) {
 
 std::size_t rotationBytes(const RotationTrack& track, bool quantized) {
   const std::vector<RotationKey>& keys = track.keys();
-  const bool cubic = std::any_of(keys.begin(), keys.end(), [](const RotationKey& k) {
-    return k.interpolation == RotationInterpolation::CubicSpline;
-  });
-  const bool shorts = quantized && std::all_of(keys.begin(), keys.end(), [](const RotationKey& k) {
-                        return fitsShortGrid(k.inControl) && fitsShortGrid(k.outControl);
-                      });
-  return keys.size() * (kTimeBytes + 4 * (shorts ? 2 : 4) * (cubic ? 3 : 1));
+  const bool shorts = quantized && tangentsFitShortGrid(track);
+  return keys.size() * (kTimeBytes + 4 * (shorts ? 2 : 4) * (isCubicSpline(track) ? 3 : 1));
 }
 
 // A translation or scale channel fitted with lines, or with Bézier segments where those reach
@@ -386,18 +403,15 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
     if (source.rotates && unseen[joint]) {
       writeRotationTrack(RotationFit{{0}, {}, false}, source.rotation, dense, false, track.rotation);
     } else if (source.rotates) {
-      float chordBudget = budget[i] / reach.lever[joint];
-      // The rounding to the grid takes its share of the budget; a budget it would mostly
-      // use up keeps the channel in floats.
+      const float chordBudget = budget[i] / reach.lever[joint];
+      // A budget the rounding to the grid would mostly use up keeps the channel in floats.
       const bool quantize = quantizeTrack[i] && chordBudget > kShortGridChord * kShortGridShare;
-      if (quantize) chordBudget -= kShortGridChord;
-      const RotationFit fit = fitRotationChannel(source.rotation, breakpoints.rotation, chordBudget, options.fitBezier);
-      writeRotationTrack(fit, source.rotation, dense, quantize, track.rotation);
-      if (fit.cubicSpline && options.fewestBytes) {
+      fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, options.fitBezier, quantize, dense,
+                       track.rotation);
+      if (options.fewestBytes && isCubicSpline(track.rotation)) {
         // Fewer spline keys can still cost more bytes than the slerps (three elements a key).
         RotationTrack slerps;
-        writeRotationTrack(fitRotationChannel(source.rotation, breakpoints.rotation, chordBudget, false),
-                           source.rotation, dense, quantize, slerps);
+        fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, false, quantize, dense, slerps);
         if (rotationBytes(slerps, quantize) < rotationBytes(track.rotation, quantize))
           track.rotation = std::move(slerps);
       }
