@@ -244,6 +244,7 @@ struct BakeArgs {
   std::optional<double> tolerance;
   bool json = false;
   bool keepSource = false;
+  bool fewestBytes = false;
 };
 
 // "A:B" (frames, inclusive) into the bake's range.
@@ -329,6 +330,7 @@ int runBake(const BakeArgs& args) {
                                                     : articula::kDefaultToleranceOfHeight * scene->characterHeight();
   if (!std::isfinite(options.reduction.toleranceModel) || !(options.reduction.toleranceModel > 0.0f))
     return fail("--tolerance must be a positive distance in the model's units");
+  options.reduction.fewestBytes = args.fewestBytes;
 
   articula::BakePipelineOptions pipeline;
   pipeline.bake = options;
@@ -464,6 +466,9 @@ int main(int argc, char** argv) {
                    "Largest joint-position error of the reduced keys, model units (default: 1 mm for a character "
                    "1.75 m tall, i.e. 1/1750 of the character's height)");
   bake->add_flag("--json", bakeArgs.json, "Print one JSON object instead of the summary");
+  bake->add_flag("--fewest-bytes", bakeArgs.fewestBytes,
+                 "Fit each channel in the form that makes the smallest file (often slerps on 16-bit rotations) "
+                 "instead of the fewest keys");
   bake->add_flag("--keep-source", bakeArgs.keepSource,
                  "Write the source clip too, the baked one beside it as '<clip> baked' (default: in its place)");
 

@@ -26,11 +26,47 @@ FootCleanupSummary summarise(const Skeleton& skeleton, const Clip& baked, std::s
   return summary;
 }
 
+// Leaves of a character with a skinned mesh that skin no vertex and that `source` does not
+// turn or scale: their rotation and scale show nowhere, whatever a rig does to them (a leg's
+// end effector beside its foot). A skeleton without a skinned mesh shows its bones, so there
+// every joint is seen.
+std::vector<int> unseenJoints(const Scene& scene, const Clip& source) {
+  const auto n = static_cast<std::size_t>(scene.skeleton.jointCount());
+  std::vector<bool> seen(n, false);
+  bool skinned = false;
+  for (const Mesh& mesh : scene.meshes) {
+    if (!mesh.hasSkin) continue;
+    skinned = true;
+    const Skin& skin = mesh.skin;
+    for (std::size_t k = 0; k < skin.vertexWeights.size() && k < skin.vertexJoints.size(); ++k) {
+      if (!(skin.vertexWeights[k] > 0.0f) || skin.vertexJoints[k] >= skin.joints.size()) continue;
+      const int joint = skin.joints[skin.vertexJoints[k]];
+      if (joint >= 0 && static_cast<std::size_t>(joint) < n) seen[static_cast<std::size_t>(joint)] = true;
+    }
+  }
+  if (!skinned) return {};
+  for (std::size_t j = 0; j < n; ++j) {
+    const int parent = scene.skeleton.parent(static_cast<int>(j));
+    if (parent != kNoParent) seen[static_cast<std::size_t>(parent)] = true;  // it carries a child
+  }
+  for (const JointTrack& track : source.tracks) {
+    if (!track.rotation.empty() || !track.scale.empty()) seen[static_cast<std::size_t>(track.joint)] = true;
+  }
+  std::vector<int> unseen;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (!seen[j]) unseen.push_back(static_cast<int>(j));
+  }
+  return unseen;
+}
+
 // `consumed`: the source, when the caller gives its keys away (then the cleanup takes them).
 Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* consumed, const RigDefinition& rig,
-                                const BakePipelineOptions& options, const std::function<bool(int, int)>& progress) {
+                                BakePipelineOptions options, const std::function<bool(int, int)>& progress) {
   BakePipelineResult result;
   const std::string name = source.name;
+  const std::vector<int> unseen = unseenJoints(scene, source);
+  std::vector<int>& unseenOption = options.bake.reduction.unseenJoints;
+  unseenOption.insert(unseenOption.end(), unseen.begin(), unseen.end());
   if (options.detectContacts) {
     if (options.ground) {
       return makeError("a ground works with the clip's own contacts: detecting holds each foot where it landed");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "core/bake/channel_fit.h"
@@ -17,6 +18,11 @@ namespace {
 constexpr float kInitialBudgetScale = 2.0f;
 constexpr float kBudgetTightening = 0.7f;
 constexpr int kMaxRefinementPasses = 10;
+// The chord (radians, for small turns) of rounding a unit quaternion's components to the
+// nearest of glTF's 16-bit steps, half a step each: 2 · |(½, ½, ½, ½) / 32767|. A channel
+// quantises only where its chord budget is this many times larger.
+constexpr float kShortGridChord = 2.0f / 32767.0f;
+constexpr float kShortGridShare = 4.0f;
 
 // How far a channel's error reaches in model space, per joint, from the rest pose:
 // `lever` is the farthest node of the joint's subtree (a rotation or scale error of the
@@ -116,7 +122,66 @@ void writeVec3Track(const Vec3Fit& fit, std::span<const Vec3> samples, const Den
 
 Quat quatFromCoeffs(const Vec4& xyzw) { return Quat(xyzw.w(), xyzw.x(), xyzw.y(), xyzw.z()); }
 
-void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, const DenseClip& clip,
+// glTF's normalised SHORT grid: a component c in [-1, 1] is stored as round(c × 32767).
+constexpr double kShortSteps = 32767.0;
+
+Quat onShortGrid(const Quat& tangent) {
+  Vec4 rounded;
+  for (int c = 0; c < 4; ++c) {
+    rounded[c] = static_cast<float>(std::round(tangent.coeffs()[c] * kShortSteps) / kShortSteps);
+  }
+  return quatFromCoeffs(rounded);
+}
+
+// Normalising a grid point moves each component by its length's miss of 1; below this, far
+// less than the half step rounding allows, the writer finds the grid point again.
+constexpr double kUnitMissOnGrid = 5e-6;
+
+// The grid point next to `q` (each component rounded down or up) nearest to it among those
+// whose length misses 1 by less than kUnitMissOnGrid (the track normalises its keys), or the
+// one that misses least.
+Quat nearUnitOnShortGrid(const Quat& q) {
+  const Eigen::Vector4d scaled = q.coeffs().cast<double>() * kShortSteps;
+  Eigen::Vector4d best = q.coeffs().cast<double>();
+  double bestMiss = std::numeric_limits<double>::infinity();
+  double bestDistance = std::numeric_limits<double>::infinity();
+  for (int corner = 0; corner < 16; ++corner) {
+    Eigen::Vector4d candidate;
+    for (int c = 0; c < 4; ++c) {
+      const double down = std::floor(scaled[c]);
+      candidate[c] = std::clamp((corner >> c & 1) ? down + 1.0 : down, -kShortSteps, kShortSteps) / kShortSteps;
+    }
+    const double miss = std::abs(candidate.norm() - 1.0);
+    const double distance = (candidate - q.coeffs().cast<double>()).norm();
+    const bool better =
+        miss < kUnitMissOnGrid ? (bestMiss >= kUnitMissOnGrid || distance < bestDistance) : miss < bestMiss;
+    if (better) {
+      best = candidate;
+      bestMiss = miss;
+      bestDistance = distance;
+    }
+  }
+  return quatFromCoeffs(best.cast<float>());
+}
+
+bool fitsShortGrid(const Quat& tangent) { return tangent.coeffs().cwiseAbs().maxCoeff() <= 1.0f; }
+
+// Rounds a channel's keys to the grid the glTF writer stores as SHORT: the values, and the
+// cubic-spline tangents when every one fits in [-1, 1]. Tangents are per second, so a fast
+// turn's do not; such a channel stays in floats, values included, since one accessor holds
+// both. The measurement after fitting sees the rounded keys, as a reader of the file does.
+void quantizeRotationKeys(std::vector<RotationKey>& keys) {
+  for (const RotationKey& key : keys) {
+    if (!fitsShortGrid(key.inControl) || !fitsShortGrid(key.outControl)) return;
+  }
+  for (RotationKey& key : keys) {
+    key.value = nearUnitOnShortGrid(key.value);
+    key.inControl = onShortGrid(key.inControl);
+    key.outControl = onShortGrid(key.outControl);
+  }
+}
+
+void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, const DenseClip& clip, bool quantize,
                         RotationTrack& track) {
   std::vector<RotationKey> keys(fit.frames.size());
   for (std::size_t i = 0; i < fit.frames.size(); ++i) {
@@ -142,7 +207,63 @@ void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, c
   if (fit.cubicSpline) {
     for (std::size_t i = 0; i + 1 < keys.size(); ++i) keys[i].interpolation = RotationInterpolation::CubicSpline;
   }
+  if (quantize) quantizeRotationKeys(keys);
   track.setKeys(std::move(keys));
+}
+
+bool isCubicSpline(const RotationTrack& track) {
+  return std::any_of(track.keys().begin(), track.keys().end(),
+                     [](const RotationKey& k) { return k.interpolation == RotationInterpolation::CubicSpline; });
+}
+
+bool tangentsFitShortGrid(const RotationTrack& track) {
+  return std::all_of(track.keys().begin(), track.keys().end(),
+                     [](const RotationKey& k) { return fitsShortGrid(k.inControl) && fitsShortGrid(k.outControl); });
+}
+
+// A rotation channel fitted within `chordBudget` (splines allowed with `cubic`) and, with
+// `quantize`, where every tangent of that fit lies within the grid's [-1, 1], fitted again
+// with the rounding's share taken from the budget and rounded to the grid: a channel that
+// stays in floats keeps its whole budget.
+void fitRotationTrack(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget, bool cubic,
+                      bool quantize, const DenseClip& clip, RotationTrack& track) {
+  writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget, cubic), samples, clip, false, track);
+  if (!quantize || !tangentsFitShortGrid(track)) return;
+  writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget - kShortGridChord, cubic), samples, clip,
+                     true, track);
+}
+
+// Bytes a reduced channel costs in a glTF file: per key its time (reduced channels seldom
+// share key times) and one element, or three for a cubic spline (in-tangent, value,
+// out-tangent); rotations on the SHORT grid take 2 bytes a component, anything else 4.
+constexpr std::size_t kTimeBytes = 4;
+
+std::size_t vec3Bytes(const Vec3Track& track) {
+  const std::vector<CurveKey>& keys = track.x.keys();
+  const bool bezier =
+      std::any_of(keys.begin(), keys.end(), [](const CurveKey& k) { return k.interpolation == Interpolation::Bezier; });
+  return keys.size() * (kTimeBytes + 3 * 4 * (bezier ? 3 : 1));
+}
+
+std::size_t rotationBytes(const RotationTrack& track, bool quantized) {
+  const std::vector<RotationKey>& keys = track.keys();
+  const bool shorts = quantized && tangentsFitShortGrid(track);
+  return keys.size() * (kTimeBytes + 4 * (shorts ? 2 : 4) * (isCubicSpline(track) ? 3 : 1));
+}
+
+// A translation or scale channel fitted with lines, or with Bézier segments where those reach
+// further; with `fewestBytes`, the Bézier fit only when it costs fewer bytes than lines alone
+// (one Bézier segment makes the whole channel a cubic spline in the file).
+void fitVec3Track(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier,
+                  bool halfways, bool fewestBytes, const DenseClip& clip, Vec3Track& track) {
+  const Vec3Fit fit = fitVec3Channel(samples, breakpoints, budget, bezier, halfways);
+  writeVec3Track(fit, samples, clip, track);
+  const bool anyBezier =
+      std::any_of(fit.segments.begin(), fit.segments.end(), [](const Vec3Segment& segment) { return segment.bezier; });
+  if (!anyBezier || !fewestBytes) return;
+  Vec3Track lines;
+  writeVec3Track(fitVec3Channel(samples, breakpoints, budget, false, false), samples, clip, lines);
+  if (vec3Bytes(lines) < vec3Bytes(track)) track = std::move(lines);
 }
 
 // Largest model-space distance between the dense source's nodes and the reduced clip's on
@@ -209,6 +330,10 @@ std::optional<std::string> KeyReductionJob::validate() const {
       if (!std::isfinite(t)) return std::string("key reduction: a time of a key to keep is not finite");
     }
   }
+  for (const int joint : options.unseenJoints) {
+    if (joint < 0 || joint >= skeleton->jointCount())
+      return "key reduction: joint " + std::to_string(joint) + " (whose rotation shows nowhere) is not in the skeleton";
+  }
   for (const int joint : options.chainJoints) {
     if (joint < 0 || joint >= skeleton->jointCount())
       return "key reduction: joint " + std::to_string(joint) + " (of the keys to keep) is not in the skeleton";
@@ -265,6 +390,10 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   // frames of RobotExpressive's clips. Rotations are not (their curves are smoother, and
   // twice the keys on every clip paid for it).
   const bool halfways = dense.frameRate < kPlaybackRate - 1e-3;
+  std::vector<bool> unseen(static_cast<std::size_t>(skeleton.jointCount()), false);
+  for (const int joint : options.unseenJoints) unseen[static_cast<std::size_t>(joint)] = true;
+  // The last refinement pass keeps every frame in floats: only that reproduces the source.
+  std::vector<bool> quantizeTrack(trackCount, options.quantizeRotations);
   auto reduceTrack = [&](std::size_t i) {
     const DenseTrack& source = dense.tracks[i];
     const auto joint = static_cast<std::size_t>(source.joint);
@@ -273,19 +402,32 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
     track.joint = source.joint;
     if (source.translates) {
       const float local = budget[i] / reach.parentScale[joint];
-      writeVec3Track(fitVec3Channel(source.translation, breakpoints.translation, local, options.fitBezier, halfways),
-                     source.translation, dense, track.translation);
+      fitVec3Track(source.translation, breakpoints.translation, local, options.fitBezier, halfways, options.fewestBytes,
+                   dense, track.translation);
     }
-    if (source.rotates) {
-      writeRotationTrack(
-          fitRotationChannel(source.rotation, breakpoints.rotation, budget[i] / reach.lever[joint], options.fitBezier),
-          source.rotation, dense, track.rotation);
+    if (source.rotates && unseen[joint]) {
+      writeRotationTrack(RotationFit{{0}, {}, false}, source.rotation, dense, false, track.rotation);
+    } else if (source.rotates) {
+      const float chordBudget = budget[i] / reach.lever[joint];
+      // A budget the rounding to the grid would mostly use up keeps the channel in floats.
+      const bool quantize = quantizeTrack[i] && chordBudget > kShortGridChord * kShortGridShare;
+      fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, options.fitBezier, quantize, dense,
+                       track.rotation);
+      if (options.fewestBytes && isCubicSpline(track.rotation)) {
+        // Fewer spline keys can still cost more bytes than the slerps (three elements a key).
+        RotationTrack slerps;
+        fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, false, quantize, dense, slerps);
+        if (rotationBytes(slerps, quantize) < rotationBytes(track.rotation, quantize))
+          track.rotation = std::move(slerps);
+      }
     }
-    if (source.scales) {
+    if (source.scales && unseen[joint]) {
+      writeVec3Track(Vec3Fit{{0}, {}}, source.scale, dense, track.scale);
+    } else if (source.scales) {
       // A scale error e moves the farthest child by e × lever (in the joint's space).
       const float local = budget[i] / (reach.lever[joint] * reach.parentScale[joint]);
-      writeVec3Track(fitVec3Channel(source.scale, breakpoints.scale, local, options.fitBezier, halfways), source.scale, dense,
-                     track.scale);
+      fitVec3Track(source.scale, breakpoints.scale, local, options.fitBezier, halfways, options.fewestBytes, dense,
+                   track.scale);
     }
   };
   for (std::size_t i = 0; i < trackCount; ++i) reduceTrack(i);
@@ -308,6 +450,7 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
       }
       if (!above) continue;
       budget[i] = lastPass ? 0.0f : budget[i] * kBudgetTightening;
+      if (lastPass) quantizeTrack[i] = false;
       reduceTrack(i);
     }
     std::fill(offending.begin(), offending.end(), false);

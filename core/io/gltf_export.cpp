@@ -35,6 +35,7 @@ using Status = std::optional<std::string>;
 
 // glTF enums (componentType and bufferView target).
 constexpr int kUnsignedByte = 5121;
+constexpr int kShort = 5122;
 constexpr int kUnsignedShort = 5123;
 constexpr int kUnsignedInt = 5125;
 constexpr int kFloat = 5126;
@@ -648,14 +649,59 @@ class Document {
 
   // ---- animations ----
 
+  // An accessor of the animation being written: its bytes follow the animation's earlier
+  // ones in the buffer, and finishAnimationData gives them all one bufferView, so a clip of
+  // many channels costs no JSON per channel beyond its accessor and sampler. Every accessor
+  // starts 4-byte aligned.
+  int addAnimationAccessor(const void* data, std::size_t bytes, int componentType, std::size_t count, const char* type,
+                           bool normalized = false, Json min = nullptr, Json max = nullptr) {
+    if (mAnimationAccessors.empty()) mAnimationStart = (mBin.size() + 3) & ~std::size_t{3};
+    mBin.resize((mBin.size() + 3) & ~std::size_t{3}, 0);
+    const std::size_t offset = mBin.size();
+    mBin.resize(offset + bytes);
+    std::memcpy(mBin.data() + offset, data, bytes);
+    const int accessor = addAccessor(-1, componentType, count, type, std::move(min), std::move(max));
+    Json& written = mAccessors.back();
+    if (offset != mAnimationStart) written["byteOffset"] = offset - mAnimationStart;
+    if (normalized) written["normalized"] = true;
+    mAnimationAccessors.push_back(accessor);
+    return accessor;
+  }
+
+  void finishAnimationData() {
+    if (mAnimationAccessors.empty()) return;
+    mBufferViews.push_back(
+        {{"buffer", 0}, {"byteOffset", mAnimationStart}, {"byteLength", mBin.size() - mAnimationStart}});
+    const int view = static_cast<int>(mBufferViews.size()) - 1;
+    for (int accessor : mAnimationAccessors) mAccessors[static_cast<std::size_t>(accessor)]["bufferView"] = view;
+    mAnimationAccessors.clear();
+  }
+
   // Input accessor of these times, shared by every sampler of the animation with the same keys.
   int timesAccessor(const std::vector<float>& times) {
     std::string bytes(reinterpret_cast<const char*>(times.data()), times.size() * sizeof(float));
     const auto found = mTimeAccessors.find(bytes);
     if (found != mTimeAccessors.end()) return found->second;
-    const int accessor = addFloats(times, 1, "SCALAR", true, 0);
+    const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
+    const int accessor = addAnimationAccessor(times.data(), bytes.size(), kFloat, times.size(), "SCALAR", false,
+                                              Json::array({*lo}), Json::array({*hi}));
     mTimeAccessors.emplace(std::move(bytes), accessor);
     return accessor;
+  }
+
+  // Output accessor: rotations on glTF's normalised 16-bit grid as SHORT (half the bytes,
+  // decoded to the same rotations; see rotationOutputsAsShorts), anything else as floats.
+  int outputAccessor(const GltfSamplerData& data, const char* path) {
+    const bool weights = std::strcmp(path, "weights") == 0;
+    const char* type = weights ? "SCALAR" : (data.width == 4 ? "VEC4" : "VEC3");
+    const std::size_t count = data.values.size() / (weights ? 1 : data.width);
+    if (std::strcmp(path, "rotation") == 0) {
+      const std::vector<std::int16_t> shorts = rotationOutputsAsShorts(data);
+      if (!shorts.empty()) {
+        return addAnimationAccessor(shorts.data(), shorts.size() * sizeof(std::int16_t), kShort, count, type, true);
+      }
+    }
+    return addAnimationAccessor(data.values.data(), data.values.size() * sizeof(float), kFloat, count, type);
   }
 
   void addChannel(const GltfSamplerData& data, int node, const char* path, Json& samplers, Json& channels) {
@@ -669,9 +715,7 @@ class Document {
     }
     static constexpr std::array<const char*, 3> kNames = {"STEP", "LINEAR", "CUBICSPLINE"};
     const int input = timesAccessor(data.times);
-    const bool weights = std::strcmp(path, "weights") == 0;
-    const int output = addFloats(data.values, weights ? 1 : static_cast<int>(data.width),
-                                 weights ? "SCALAR" : (data.width == 4 ? "VEC4" : "VEC3"), false, 0);
+    const int output = outputAccessor(data, path);
     channels.push_back({{"sampler", samplers.size()}, {"target", {{"node", node}, {"path", path}}}});
     samplers.push_back({{"input", input}, {"output", output},
                         {"interpolation", kNames[static_cast<std::size_t>(data.interpolation)]}});
@@ -734,6 +778,7 @@ class Document {
                                  RotationInterpolation::Step, Quat::Identity(), Quat::Identity()});
       addChannel(encodeRotationChannel(rest, settings), 0, "rotation", samplers, channels);
     }
+    finishAnimationData();
     if (channels.empty()) return;  // a file without nodes cannot hold an animation
     Json animation;
     animation["name"] = clip.name;
@@ -777,6 +822,8 @@ class Document {
   std::vector<Json> mAnimations;
   std::vector<int> mMeshNodes;  // per Scene mesh: the node holding it, -1 when not written
   std::unordered_map<std::string, int> mTimeAccessors;
+  std::size_t mAnimationStart = 0;       // where the bytes of the animation being written start in mBin
+  std::vector<int> mAnimationAccessors;  // its accessors, pointed at their view once written
 };
 
 // ---- files ----

@@ -69,13 +69,19 @@ struct GltfExportOptions {
 //     key for key); anything with Bézier on the sphere (no glTF equivalent), or a Slerp
 //     between keys of opposite signs in such a channel → LINEAR, sampled at every frame of
 //     the clip and at the keys, then halved until within the tolerance.
-//     LINEAR quaternions are unit and in one hemisphere from key to key.
+//     LINEAR quaternions are unit and in one hemisphere from key to key. A rotation channel
+//     whose values all lie on glTF's normalised 16-bit grid (within 1e-6, up to their
+//     normalisation) and whose tangents do exactly is written as SHORT normalized, half the
+//     bytes: a reduced bake rounds its keys so (KeyReductionOptions::quantizeRotations), a
+//     constant identity channel is so; anything else stays in floats.
 //   A step (a Constant or Step segment that jumps) inside a LINEAR or CUBICSPLINE channel is
 //   written as a hold key one float step before the next key: exact at every time except
 //   that last float step.
 //   Times are written as floats rounded down, so a key that takes effect at a frame time
 //   still does in the file. A clip with keys before 0 is shifted to start at 0 (glTF
 //   forbids negative times).
+// - Each animation's accessors (times shared by samplers with the same keys, outputs) lie in
+//   one bufferView of their own.
 // - Clip data glTF has no place for travels in the animation's extras (see
 //   gltf_export_extras.h): frame rate, time range and the named curves (stride curves),
 //   restored on import by readArticulaExtras.

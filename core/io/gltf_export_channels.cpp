@@ -504,6 +504,32 @@ float fileTimeBelow(double seconds) {
   return t;
 }
 
+std::vector<std::int16_t> rotationOutputsAsShorts(const GltfSamplerData& rotation) {
+  constexpr double kScale = 32767.0;
+  // A value that normalises to the stored key within float noise came from the grid.
+  constexpr double kValueSlack = 1e-6;
+  std::vector<std::int16_t> shorts(rotation.values.size());
+  const bool cubic = rotation.interpolation == GltfInterpolation::CubicSpline;
+  for (std::size_t at = 0; at < rotation.values.size(); at += 4) {
+    const bool tangent = cubic && (at / 4) % 3 != 1;
+    Eigen::Vector4d decoded;
+    for (std::size_t c = 0; c < 4; ++c) {
+      const double v = rotation.values[at + c];
+      if (!(std::abs(v) <= 1.0)) return {};
+      shorts[at + c] = static_cast<std::int16_t>(std::lround(v * kScale));
+      decoded[static_cast<Eigen::Index>(c)] = shorts[at + c] / kScale;
+      if (tangent && static_cast<float>(decoded[static_cast<Eigen::Index>(c)]) != rotation.values[at + c]) return {};
+    }
+    if (tangent) continue;
+    const double norm = decoded.norm();
+    if (!(norm > 0.5)) return {};
+    for (std::size_t c = 0; c < 4; ++c) {
+      if (std::abs(decoded[static_cast<Eigen::Index>(c)] / norm - rotation.values[at + c]) > kValueSlack) return {};
+    }
+  }
+  return shorts;
+}
+
 GltfSamplerData encodeCurveChannel(std::span<const Curve* const> curves, std::span<const double> fallback,
                                    const GltfChannelSettings& settings) {
   GltfSamplerData data;

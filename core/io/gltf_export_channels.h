@@ -45,6 +45,14 @@ GltfSamplerData encodeCurveChannel(std::span<const Curve* const> curves, std::sp
 // A rotation track, as glTF (x, y, z, w) quaternions.
 GltfSamplerData encodeRotationChannel(const RotationTrack& track, const GltfChannelSettings& settings);
 
+// The signed 16-bit integers of a rotation sampler's outputs, glTF's normalised SHORT
+// (component = integer / 32767), when every value and tangent is already on that grid: a
+// value up to the normalisation every reader applies to a decoded quaternion (within 1e-6),
+// a CUBICSPLINE tangent exactly. Empty otherwise: the channel is written as floats, as given.
+// A reduced bake rounds its rotation keys to this grid (KeyReductionOptions), so its file
+// holds them in half the bytes and decodes to the rotations the bake measured.
+std::vector<std::int16_t> rotationOutputsAsShorts(const GltfSamplerData& rotation);
+
 // Largest float not above `seconds`: key times are rounded down so that a key which takes
 // effect at a frame time still takes effect at that frame in the file.
 float fileTimeBelow(double seconds);

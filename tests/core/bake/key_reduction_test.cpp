@@ -325,6 +325,61 @@ TEST(KeyReduction, ContactKeyTimesMarkThePlantedIntervals) {
   for (std::size_t i = 0; i < times.size(); ++i) EXPECT_NEAR(times[i], expected[i], 1e-9);
 }
 
+// Whether every key of a rotation track lies on glTF's normalised 16-bit grid up to the
+// track's normalisation: what the glTF writer then stores as SHORT.
+bool onShortGrid(const RotationTrack& track) {
+  return std::all_of(track.keys().begin(), track.keys().end(), [](const RotationKey& key) {
+    Eigen::Vector4d grid;
+    for (int c = 0; c < 4; ++c) grid[c] = std::round(key.value.coeffs()[c] * 32767.0) / 32767.0;
+    return (grid.normalized() - key.value.coeffs().cast<double>()).cwiseAbs().maxCoeff() < 1e-6;
+  });
+}
+
+// Rotation keys come out on the 16-bit grid (and the tolerance still holds, measured
+// independently), unless told not to; a joint whose rotation shows nowhere keeps one key,
+// and one that is not in the skeleton is named.
+TEST(KeyReduction, RotationsOnTheShortGridAndUnseenJointsWithOneKey) {
+  const Scene scene = makeMannequin();
+  Clip dense = densify(scene.skeleton, scene.clips[0], 120.0);
+  const float tolerance = 1e-3f * scene.characterHeight();
+  // A leaf turned as the first animated joint turns: its rotation moves no node.
+  int leaf = 0;
+  while (leaf < scene.skeleton.jointCount() && !scene.skeleton.children(leaf).empty()) ++leaf;
+  ASSERT_LT(leaf, scene.skeleton.jointCount());
+  const RotationTrack turning = dense.tracks.front().rotation;
+  ASSERT_GT(turning.size(), 1u);
+  dense.trackFor(leaf).rotation = turning;
+  for (const bool quantize : {true, false}) {
+    SCOPED_TRACE(quantize ? "quantized" : "floats");
+    Clip reduced;
+    KeyReductionJob job{&scene.skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &reduced};
+    job.options.quantizeRotations = quantize;
+    job.options.unseenJoints = {leaf};
+    const auto report = job.run();
+    ASSERT_TRUE(report.ok()) << report.error();
+    EXPECT_LE(deviation(scene.skeleton, dense, reduced), tolerance * 1.0001f);
+    std::size_t gridTracks = 0;
+    for (const JointTrack& track : reduced.tracks) {
+      if (track.joint == leaf) {
+        EXPECT_EQ(track.rotation.size(), 1u);
+      } else if (track.rotation.size() > 1) {
+        gridTracks += onShortGrid(track.rotation) ? 1 : 0;
+      }
+    }
+    if (quantize) {
+      EXPECT_GE(gridTracks, 1u);
+    } else {
+      EXPECT_EQ(gridTracks, 0u);
+    }
+  }
+  Clip untouched;
+  KeyReductionJob job{&scene.skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &untouched};
+  job.options.unseenJoints = {scene.skeleton.jointCount()};
+  const auto refused = job.run();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("is not in the skeleton"), std::string::npos) << refused.error();
+}
+
 TEST(KeyReduction, MocapClipFromBvh) {
   const auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
   ASSERT_TRUE(scene.ok()) << scene.error();

@@ -317,6 +317,55 @@ TEST_F(GltfExport, ReducedBakeIsStoredKeyForKey) {
   EXPECT_LE(largestJointDistance(source, dense, copy), job.options.reduction.toleranceModel * 1.001);
 }
 
+// A reduced bake rounds its rotations to glTF's 16-bit grid: the file stores them as
+// normalised SHORT and decodes to the rotations the bake measured (a wrong scale or sign, or
+// a missing `normalized`, would move the joints), within the tolerance of the unreduced bake.
+// Fitting for the fewest bytes makes a smaller file than fitting for the fewest keys.
+TEST_F(GltfExport, QuantizedBakeDecodesToTheRotationsItMeasured) {
+  const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  ASSERT_EQ(source.clips.size(), 1u);
+  BakeJob job;
+  job.skeleton = &source.skeleton;
+  job.source = &source.clips.front();
+  job.options.lastFrame = 179;
+  job.options.keepOutsideRange = false;
+  job.options.reduction.toleranceModel = kDefaultToleranceOfHeight * source.characterHeight();
+  Clip dense;
+  job.options.reduce = false;
+  job.output = &dense;
+  ASSERT_TRUE(job.run().ok());
+  job.options.reduce = true;
+
+  std::map<bool, std::uintmax_t> fileBytes;
+  for (const bool fewestBytes : {false, true}) {
+    job.options.reduction.fewestBytes = fewestBytes;
+    Clip reduced;
+    job.output = &reduced;
+    const auto report = job.run();
+    ASSERT_TRUE(report.ok()) << report.error();
+    EXPECT_LE(report->reduction.maxDeviationModel, job.options.reduction.toleranceModel);
+    Scene baked = source;
+    baked.clips.assign(1, reduced);
+    const std::string path = out(fewestBytes ? "bytes.glb" : "keys.glb");
+    ASSERT_EQ(exportGltf(baked, path), std::nullopt);
+    expectValidGltf(path);
+    fileBytes[fewestBytes] = fs::file_size(path);
+
+    const Json gltf = readGltfJson(path);
+    std::size_t shorts = 0;
+    for (const Json& sampler : gltf["animations"][0]["samplers"]) {
+      const Json& output = gltf["accessors"][sampler["output"].get<std::size_t>()];
+      if (output["componentType"] == 5122 && output.value("normalized", false)) ++shorts;
+    }
+    EXPECT_GE(shorts, fewestBytes ? 20u : 1u) << path;
+    const Scene copy = importOrFail(path);
+    ASSERT_EQ(copy.clips.size(), 1u);
+    EXPECT_LE(largestJointDistance(source, reduced, copy), 1e-5 * source.characterHeight()) << path;
+    EXPECT_LE(largestJointDistance(source, dense, copy), job.options.reduction.toleranceModel * 1.001) << path;
+  }
+  EXPECT_LT(fileBytes[true], fileBytes[false]);
+}
+
 // ---- sampler kinds ----
 
 TEST_F(GltfExport, InterpolationTestKeepsItsSamplerKinds) {
@@ -503,6 +552,41 @@ TEST(GltfExportChannels, ConstantKeysAreStepAndLinearKeysLinear) {
   const std::array<const Curve*, 1> linearCurves = {&linear};
   EXPECT_EQ(encodeCurveChannel(stepCurves, fallback, {}).interpolation, GltfInterpolation::Step);
   EXPECT_EQ(encodeCurveChannel(linearCurves, fallback, {}).interpolation, GltfInterpolation::Linear);
+}
+
+// Rotation outputs on the 16-bit grid (values up to normalisation, tangents exactly) come out
+// as the integers glTF decodes to them; a value or tangent off the grid, or a tangent beyond
+// [-1, 1], keeps the channel in floats.
+TEST(GltfExportChannels, RotationsOnTheShortGridBecomeShorts) {
+  const auto grid = [](int k) { return static_cast<float>(k / 32767.0); };
+  GltfSamplerData linear;
+  linear.interpolation = GltfInterpolation::Linear;
+  linear.width = 4;
+  linear.times = {0.0f, 1.0f};
+  const Eigen::Vector4d onGrid = Eigen::Vector4d(grid(12085), grid(-3), grid(0), grid(30457));
+  const Eigen::Vector4d unit = onGrid.normalized();  // what the track keeps of it (length 1 - 1e-7)
+  linear.values = {0.0f, 0.0f, 0.0f, 1.0f};
+  for (int c = 0; c < 4; ++c) linear.values.push_back(static_cast<float>(unit[c]));
+  EXPECT_EQ(rotationOutputsAsShorts(linear), (std::vector<std::int16_t>{0, 0, 0, 32767, 12085, -3, 0, 30457}));
+  GltfSamplerData offGrid = linear;
+  offGrid.values[4] += 1e-5f;
+  EXPECT_TRUE(rotationOutputsAsShorts(offGrid).empty());
+
+  GltfSamplerData cubic;
+  cubic.interpolation = GltfInterpolation::CubicSpline;
+  cubic.width = 4;
+  cubic.times = {0.0f, 1.0f};
+  cubic.values = {0, 0, 0, 0, 0, 0, 0, 1, grid(100), 0, 0, 0, grid(-100), 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+  const std::vector<std::int16_t> shorts = rotationOutputsAsShorts(cubic);
+  ASSERT_EQ(shorts.size(), cubic.values.size());
+  EXPECT_EQ(shorts[8], 100);
+  EXPECT_EQ(shorts[12], -100);
+  GltfSamplerData steep = cubic;
+  steep.values[8] = 1.5f;  // a tangent per second beyond the grid
+  EXPECT_TRUE(rotationOutputsAsShorts(steep).empty());
+  GltfSamplerData between = cubic;
+  between.values[8] = grid(100) + 1e-6f;
+  EXPECT_TRUE(rotationOutputsAsShorts(between).empty());
 }
 
 // Keys given on alternating hemispheres (q and -q are the same rotation) come out in one
