@@ -715,6 +715,25 @@ TEST(CliBatch, SeveralInputsOrAFolderNeedOutDir) {
 
 // ---- what Blender makes of the baked files ----
 
+namespace {
+
+// Runs `script` in Blender, headless, with `args` after "--"; the JSON the script prints after
+// "ARTICULA_BLENDER " (not an object if it printed none). `output`: everything Blender printed.
+nlohmann::json runBlender(const std::string& script, const std::string& args, std::string& output) {
+  const std::string command =
+      std::string("'") + ARTICULA_BLENDER + "' -b --factory-startup --python " + quoted(script) + " --" + args + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return nullptr;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n = 0; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) output.append(buffer.data(), n);
+  ::pclose(pipe);
+  const auto at = output.find("ARTICULA_BLENDER ");
+  if (at == std::string::npos) return nullptr;
+  return nlohmann::json::parse(output.substr(at + 17, output.find('\n', at) - at - 17), nullptr, false);
+}
+
+}  // namespace
+
 // Blender's own glTF importer, headless, on a baked BVH (joints that skin no mesh) and a baked
 // skinned glTF: one armature with a bone per joint and one action over the clip.
 TEST(CliBlender, ImportsBakedFilesAsAnArmatureWithItsAction) {
@@ -749,17 +768,9 @@ for path in sys.argv[sys.argv.index("--") + 1:]:
                    "fps": bpy.context.scene.render.fps / bpy.context.scene.render.fps_base}
 print("ARTICULA_BLENDER " + json.dumps(found))
 )";
-  const std::string command = std::string("'") + ARTICULA_BLENDER + "' -b --factory-startup --python " +
-                              quoted(dir / "import.py") + " --" + paths + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
   std::string output;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n = 0; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) output.append(buffer.data(), n);
-  ::pclose(pipe);
-  const auto at = output.find("ARTICULA_BLENDER ");
-  ASSERT_NE(at, std::string::npos) << output;
-  const nlohmann::json found = nlohmann::json::parse(output.substr(at + 17, output.find('\n', at) - at - 17));
+  const nlohmann::json found = runBlender(dir / "import.py", paths, output);
+  ASSERT_TRUE(found.is_object()) << output;
   for (const Baked& file : files) {
     const nlohmann::json info = infoJson(file.source);
     const nlohmann::json& imported = found[file.out];
@@ -828,17 +839,9 @@ for path, clip, end in zip(args[0::3], args[1::3], args[2::3]):
     found[path] = poses
 print("ARTICULA_BLENDER " + json.dumps(found))
 )";
-  const std::string command = std::string("'") + ARTICULA_BLENDER + "' -b --factory-startup --python " +
-                              quoted(dir / "pose.py") + " --" + args + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
   std::string output;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n = 0; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) output.append(buffer.data(), n);
-  ::pclose(pipe);
-  const auto at = output.find("ARTICULA_BLENDER ");
-  ASSERT_NE(at, std::string::npos) << output;
-  const nlohmann::json found = nlohmann::json::parse(output.substr(at + 17, output.find('\n', at) - at - 17));
+  const nlohmann::json found = runBlender(dir / "pose.py", args, output);
+  ASSERT_TRUE(found.is_object()) << output;
   for (const Baked& file : files) {
     SCOPED_TRACE(file.out);
     auto scene = articula::importScene(file.out);
