@@ -60,6 +60,7 @@ std::optional<std::string> incompleteMap(const char* which, const HumanoidMap& m
 struct Characters {
   std::vector<std::pair<int, int>> pairs;  // source joint, target joint
   Quat sourceToTarget;                     // model space of the source → of the target
+  Quat groundToTarget;                     // the same between their grounds (groundFrame)
   float travelScale = 1.0f;                // target leg length / source leg length
   float reachScale = 1.0f;                 // target arm length / source arm length
   std::vector<Transform> targetReference;  // the target's rest, limbs aimed as the source's
@@ -67,9 +68,9 @@ struct Characters {
   std::vector<Affine> targetReferenceMatrices;
   std::vector<Quat> sourceRestModel;
   std::vector<MappedBone> bones;  // aimed on every frame as the source's point
-  // Each character's floor, as the point of it below the model origin: the source's where
-  // its feet go lowest in the clip, the target's where they stand at rest. The hips keep
-  // their place over the floor, scaled.
+  // Each character's floor, as the point of it below the model origin along its ground's
+  // normal: the source's where its feet go lowest in the clip, the target's where they stand
+  // at rest. The hips keep their place over the floor, scaled.
   Vec3 sourceFloor = Vec3::Zero();
   Vec3 targetFloor = Vec3::Zero();
 };
@@ -105,8 +106,11 @@ Characters readCharacters(const RetargetJob& job) {
   c.targetReferenceMatrices = localToModel(target, c.targetReference);
   c.sourceRestModel = modelRotations(source, source.restPose());
   c.bones = longBones(source, *job.sourceMap, target, *job.targetMap);
-  c.sourceFloor = sourceFrame.col(1) * sourceFloorHeight(job, sourceFrame.col(1));
-  c.targetFloor = targetFrame.col(1) * lowestFootHeight(*job.targetMap, targetRest, targetFrame.col(1));
+  const Mat3 targetGround = groundFrame(targetFrame);
+  const Mat3 sourceGround = groundFrame(sourceFrame);
+  c.groundToTarget = Quat(Mat3(targetGround * sourceGround.transpose())).normalized();
+  c.sourceFloor = sourceGround.col(1) * sourceFloorHeight(job, sourceGround.col(1));
+  c.targetFloor = targetGround.col(1) * lowestFootHeight(*job.targetMap, targetRest, targetGround.col(1));
   return c;
 }
 
@@ -195,12 +199,13 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
                            sourcePositions[static_cast<std::size_t>(bone.sourceFrom)].translation();
     aimBone(target, targetLocal, bone, c.sourceToTarget * sourceDir);
   }
-  // The hips stand over the floor as the source's do, scaled by the legs; the joints above
-  // them do not move.
+  // The hips stand over the floor as the source's do, scaled by the legs, and travel over
+  // the ground as the source's do (between the grounds, not the leaning frames); the joints
+  // above them do not move.
   const int sourceHips = job.sourceMap->hips;
   const int targetHips = job.targetMap->hips;
   const Vec3 fromFloor = sourcePositions[static_cast<std::size_t>(sourceHips)].translation() - c.sourceFloor;
-  const Vec3 hipsModel = c.targetFloor + c.travelScale * (c.sourceToTarget * fromFloor);
+  const Vec3 hipsModel = c.targetFloor + c.travelScale * (c.groundToTarget * fromFloor);
   const int hipsParent = target.parent(targetHips);
   targetLocal[static_cast<std::size_t>(targetHips)].translation =
       hipsParent == kNoParent ? hipsModel

@@ -53,6 +53,13 @@ std::vector<Quat> modelRotations(const Skeleton& skeleton, std::span<const Trans
 // and forward (left × up), made orthonormal about up.
 Mat3 characterFrame(const HumanoidMap& map, std::span<const Affine> restModel);
 
+// `characterFrame` stood upright on its ground: up the model axis nearest its up (the
+// ground's normal), left its left made level, forward left × up. Travel over the ground maps
+// between these: between the characters' own frames, one's rest lean against the other's
+// tilted the ground (CMU 02_01 on RobotExpressive, whose head is 3.4° ahead of its hips,
+// climbed a slope of that much).
+Mat3 groundFrame(const Mat3& characterFrame);
+
 // Height along `up` of the lowest foot joint (ankle, toe or the leg's tip) in `model`: where
 // the character's floor is when it stands in that pose.
 float lowestFootHeight(const HumanoidMap& map, std::span<const Affine> model, const Vec3& up);

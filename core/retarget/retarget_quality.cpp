@@ -47,18 +47,6 @@ bool planted(const Clip& clip, int leg, double time) {
 
 float angleBetween(const Vec3& a, const Vec3& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); }
 
-// The model axis nearest a character's up (hips to head in its rest pose): the ground's normal
-// where that up leans (RobotExpressive's head is ahead of its hips), so the pelvis rising and
-// falling is not counted as travel across the ground.
-Vec3 groundNormal(const Mat3& characterFrame) {
-  const Vec3 up = characterFrame.col(1);
-  Eigen::Index axis = 0;
-  up.cwiseAbs().maxCoeff(&axis);
-  Vec3 normal = Vec3::Zero();
-  normal[axis] = up[axis] > 0.0f ? 1.0f : -1.0f;
-  return normal;
-}
-
 }  // namespace
 
 RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourceMap, const Clip& sourceClip,
@@ -76,7 +64,7 @@ RetargetQuality measureRetarget(const Skeleton& source, const HumanoidMap& sourc
   ClipSampler sourceSampler(&sourceClip);
   ClipSampler targetSampler(&result);
   Travel sourceHips, targetHips;
-  const Vec3 sourceGround = groundNormal(sourceFrame), targetGround = groundNormal(targetFrame);
+  const Vec3 sourceGround = groundFrame(sourceFrame).col(1), targetGround = groundFrame(targetFrame).col(1);
   for (int f = 0; f < result.frameCount(); ++f) {
     const double time = result.timeOf(f);
     const std::vector<Affine> sourceModel = modelAt(source, sourceSampler, time + sourceOffsetSeconds);

@@ -22,7 +22,7 @@ struct RetargetQuality {
   std::string worstBone;  // the target joint the worst bone starts at
   int worstFrame = -1;
   float legLengthRatio = 1.0f;  // target leg length / source leg length, at rest
-  // The hips' horizontal travel (across the model axis nearest each character's up), target
+  // The hips' horizontal travel (across each character's ground normal, groundFrame), target
   // and source scaled by legLengthRatio: the distance from the first frame to the last and
   // the path length, in the target's model units.
   float hipDistance = 0.0f, hipDistanceExpected = 0.0f;

@@ -172,6 +172,35 @@ TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthAndLimbDirections) {
   EXPECT_LT(largestLimbAngle(cmu->skeleton, walk, robot->skeleton, *out), 2.0f * kDegree);
 }
 
+// The robot's head is 3.4° ahead of its hips at rest, CMU's is not: the hips' travel maps
+// between the characters' grounds, so the robot walks CMU 02_01's floor (which rises 0.8 in
+// 60 along the walk) and not a slope of its own lean. Mapped between the leaning frames, its
+// hips rose 0.43 over 6.2 of travel, five times the source's scaled rise.
+TEST(Retarget, TheHipsTravelOverTheGroundNotAlongTheCharactersLean) {
+  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(cmu) << cmu.error();
+  ASSERT_TRUE(robot) << robot.error();
+  const Clip& walk = cmu->clips.front();
+  auto out = retarget(cmu->skeleton, walk, robot->skeleton);
+  ASSERT_TRUE(out) << out.error();
+  const auto cmuMap = mapHumanoid(cmu->skeleton);
+  const auto robotMap = mapHumanoid(robot->skeleton);
+  ASSERT_TRUE(cmuMap && robotMap);
+  const auto source = modelFrames(cmu->skeleton, walk);
+  const auto target = modelFrames(robot->skeleton, *out);
+  // Both are Y-up in model space; rise along Y, travel across it, first frame to last.
+  auto riseAndTravel = [](const std::vector<std::vector<Affine>>& frames, int hips) {
+    const Vec3 d = at(frames.back(), hips) - at(frames.front(), hips);
+    return std::pair<float, float>{d.y(), Vec3(d.x(), 0.0f, d.z()).norm()};
+  };
+  const auto [sourceRise, sourceTravel] = riseAndTravel(source, cmuMap->hips);
+  const auto [targetRise, targetTravel] = riseAndTravel(target, robotMap->hips);
+  ASSERT_GT(sourceTravel, 0.0f);
+  // The slope the hips climb, as the source's within a quarter of a degree.
+  EXPECT_NEAR(std::atan2(targetRise, targetTravel), std::atan2(sourceRise, sourceTravel), 0.25f * kDegree);
+}
+
 // `skeleton` with every joint's local frame turned by its own rotation (`turns[j]`, in the
 // joint's frame) and its children's offsets and rotations compensated: the same shape at
 // rest and under the same motion, with different joint orientations and rolls, as two
