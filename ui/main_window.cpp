@@ -467,6 +467,7 @@ bool MainWindow::bake(const ProjectBakeSettings& settings) {
   options.bake.step = settings.step;
   options.bake.rootMotion = settings.rootMotion;
   options.bake.reduction.toleranceModel = settings.toleranceRelative * scene.characterHeight();
+  options.bake.reduction.fewestBytes = settings.fewestBytes;
   options.detectContacts = settings.detectContacts;
   // The worker bakes copies; the document changes only through the command below.
   std::optional<Result<BakePipelineResult>> outcome = runInBackground<Result<BakePipelineResult>>(

@@ -112,7 +112,7 @@ std::optional<std::string> readSettings(const Json& json, const std::string& whe
   Fields f{bake, where + ": bake", {}};
   if (!f.integer("first_frame", b.firstFrame) || !f.integer("last_frame", b.lastFrame) || !f.integer("step", b.step) ||
       !f.number("tolerance_relative", b.toleranceRelative) || !f.boolean("root_motion", b.rootMotion) ||
-      !f.boolean("detect_contacts", b.detectContacts)) {
+      !f.boolean("detect_contacts", b.detectContacts) || !f.boolean("fewest_bytes", b.fewestBytes)) {
     return f.error;
   }
   ProjectView& v = project.view;
@@ -288,7 +288,8 @@ std::string projectToJson(const Project& project, const Skeleton& skeleton) {
                   {"step", b.step},
                   {"tolerance_relative", b.toleranceRelative},
                   {"root_motion", b.rootMotion},
-                  {"detect_contacts", b.detectContacts}};
+                  {"detect_contacts", b.detectContacts},
+                  {"fewest_bytes", b.fewestBytes}};
   const ProjectView& v = project.view;
   Json view = {{"clip", v.clip}, {"frame", v.frame}};
   if (v.hasCamera) {

@@ -198,9 +198,10 @@ TEST(MainWindowAnimation, ContactsOnACharacterWithoutLegsIsNamedAndChangesNothin
   EXPECT_EQ(window.document()->currentClip()->keyCount(), keys);
 }
 
-// The document's current clip baked through the window and through the core pipeline that
-// articula-cli bake runs, with the same settings.
-TEST(MainWindowAnimation, BakeAddsTheSameClipAsTheCommandLinePipelineAsOneUndoStep) {
+// The mannequin's walk baked through the window and through the core pipeline that
+// articula-cli bake runs, with the same settings (`fewestBytes`: --fewest-bytes): the same
+// clip, added as one undo step.
+void bakeThroughWindowAndPipeline(bool fewestBytes) {
   MainWindow window;
   window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
   ProjectBakeSettings settings;
@@ -208,6 +209,7 @@ TEST(MainWindowAnimation, BakeAddsTheSameClipAsTheCommandLinePipelineAsOneUndoSt
   settings.lastFrame = 26;
   settings.toleranceRelative = 2e-3f;
   settings.detectContacts = true;
+  settings.fewestBytes = fewestBytes;
   ASSERT_TRUE(window.bake(settings));
   const Scene& scene = window.document()->scene();
   ASSERT_EQ(scene.clips.size(), 2u);
@@ -218,6 +220,7 @@ TEST(MainWindowAnimation, BakeAddsTheSameClipAsTheCommandLinePipelineAsOneUndoSt
   options.bake.firstFrame = 2;
   options.bake.lastFrame = 26;
   options.bake.reduction.toleranceModel = 2e-3f * scene.characterHeight();
+  options.bake.reduction.fewestBytes = fewestBytes;
   options.detectContacts = true;
   const auto rig = buildHumanoidRig(scene.skeleton);
   ASSERT_TRUE(rig.ok()) << rig.error();
@@ -237,6 +240,15 @@ TEST(MainWindowAnimation, BakeAddsTheSameClipAsTheCommandLinePipelineAsOneUndoSt
   }
   window.document()->undoStack()->undo();
   EXPECT_EQ(window.document()->scene().clips.size(), 1u);
+}
+
+// The document's current clip baked through the window and through the core pipeline that
+// articula-cli bake runs: fitted for the fewest keys, and for the smallest file.
+TEST(MainWindowAnimation, BakeAddsTheSameClipAsTheCommandLinePipelineAsOneUndoStep) {
+  for (const bool fewestBytes : {false, true}) {
+    SCOPED_TRACE(fewestBytes ? "fewest bytes" : "fewest keys");
+    bakeThroughWindowAndPipeline(fewestBytes);
+  }
 }
 
 TEST(MainWindowAnimation, CancelledBakeLeavesTheDocumentUnchanged) {
@@ -264,12 +276,16 @@ TEST(BakeDialog, EditsTheProjectsBakeSettingsAndKeepsTheRangeOrdered) {
   EXPECT_EQ(dialog.firstFrame()->value(), 10);
   dialog.tolerancePercent()->setValue(0.5);
   dialog.rootMotion()->setChecked(false);
+  EXPECT_FALSE(dialog.fewestBytes()->isChecked());
+  dialog.fewestBytes()->setChecked(true);
   const ProjectBakeSettings settings = dialog.settings();
   EXPECT_EQ(settings.firstFrame, 10);
   EXPECT_EQ(settings.lastFrame, 10);
   EXPECT_FLOAT_EQ(settings.toleranceRelative, 0.005f);
   EXPECT_TRUE(settings.detectContacts);
   EXPECT_FALSE(settings.rootMotion);
+  EXPECT_TRUE(settings.fewestBytes);
+  EXPECT_TRUE(BakeDialog(settings, 31).fewestBytes()->isChecked());
 }
 
 // The last cleanup's report, per foot: spans held, slide per span before → after (mean and

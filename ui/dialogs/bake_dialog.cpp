@@ -21,6 +21,7 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
       mTolerance(new QDoubleSpinBox(this)),
       mContacts(new QComboBox(this)),
       mRootMotion(new QCheckBox(tr("Keep root motion"), this)),
+      mFewestBytes(new QCheckBox(tr("Smallest file (more keys, each often smaller)"), this)),
       mLastCleanup(new QLabel(this)) {
   setObjectName(QStringLiteral("bakeDialog"));
   setWindowTitle(tr("Bake Animation"));
@@ -50,6 +51,10 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
   mContacts->addItem(tr("Detect contacts and plant the feet"));
   mContacts->setCurrentIndex(settings.detectContacts ? 1 : 0);
   mRootMotion->setChecked(settings.rootMotion);
+  mFewestBytes->setChecked(settings.fewestBytes);
+  mFewestBytes->setToolTip(
+      tr("Fit each channel in the form that makes the smallest glTF file (often slerps on 16-bit rotations) "
+         "instead of the fewest keys; the same key tolerance holds"));
 
   auto* form = new QFormLayout(this);
   form->addRow(tr("First frame"), mFirst);
@@ -58,6 +63,7 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
   form->addRow(tr("Key tolerance (1 mm at 1.75 m = 0.0571 %)"), mTolerance);
   form->addRow(tr("Foot contacts"), mContacts);
   form->addRow(mRootMotion);
+  form->addRow(mFewestBytes);
   mLastCleanup->setObjectName(QStringLiteral("lastCleanup"));
   mLastCleanup->setTextInteractionFlags(Qt::TextSelectableByMouse);
   mLastCleanup->hide();
@@ -77,6 +83,7 @@ ProjectBakeSettings BakeDialog::settings() const {
   settings.toleranceRelative = static_cast<float>(mTolerance->value() / 100.0);
   settings.detectContacts = mContacts->currentIndex() == 1;
   settings.rootMotion = mRootMotion->isChecked();
+  settings.fewestBytes = mFewestBytes->isChecked();
   return settings;
 }
 

@@ -15,7 +15,8 @@ class QSpinBox;
 namespace articula::ui {
 
 // Animation ▸ Bake: the frame range, step, key tolerance, whether to detect the foot
-// contacts (and plant the feet) or keep the clip's stride curves, and root motion. It edits
+// contacts (and plant the feet) or keep the clip's stride curves, root motion, and whether
+// the keys are fitted for the fewest keys or the smallest file. It edits
 // the project's bake settings, so the next bake starts from the last one.
 class BakeDialog : public QDialog {
   Q_OBJECT
@@ -36,6 +37,7 @@ class BakeDialog : public QDialog {
   QDoubleSpinBox* tolerancePercent() const { return mTolerance; }
   QComboBox* contacts() const { return mContacts; }
   QCheckBox* rootMotion() const { return mRootMotion; }
+  QCheckBox* fewestBytes() const { return mFewestBytes; }
   QLabel* lastCleanup() const { return mLastCleanup; }
 
  private:
@@ -45,6 +47,7 @@ class BakeDialog : public QDialog {
   QDoubleSpinBox* const mTolerance;
   QComboBox* const mContacts;
   QCheckBox* const mRootMotion;
+  QCheckBox* const mFewestBytes;
   QLabel* const mLastCleanup;
 };
 
