@@ -73,14 +73,11 @@ std::vector<Quat> modelRotations(const Skeleton& skeleton, std::span<const Trans
   return model;
 }
 
-Mat3 groundFrame(const Mat3& characterFrame) {
-  const Vec3 leaning = characterFrame.col(1);
-  Eigen::Index axis = 0;
-  leaning.cwiseAbs().maxCoeff(&axis);
-  Vec3 up = Vec3::Zero();
-  up[axis] = leaning[axis] > 0.0f ? 1.0f : -1.0f;
-  Vec3 left = characterFrame.col(0);
-  left = (left - up * up.dot(left)).normalized();
+namespace {
+
+// Columns left, up, forward (left × up): `up` (unit) and `towardLeft` made orthonormal about it.
+Mat3 frameAbout(const Vec3& up, const Vec3& towardLeft) {
+  const Vec3 left = (towardLeft - up * up.dot(towardLeft)).normalized();
   Mat3 frame;
   frame.col(0) = left;
   frame.col(1) = up;
@@ -88,16 +85,21 @@ Mat3 groundFrame(const Mat3& characterFrame) {
   return frame;
 }
 
+}  // namespace
+
+Mat3 groundFrame(const Mat3& characterFrame) {
+  const Vec3 leaning = characterFrame.col(1);
+  Eigen::Index axis = 0;
+  leaning.cwiseAbs().maxCoeff(&axis);
+  Vec3 up = Vec3::Zero();
+  up[axis] = leaning[axis] > 0.0f ? 1.0f : -1.0f;
+  return frameAbout(up, characterFrame.col(0));
+}
+
 Mat3 characterFrame(const HumanoidMap& map, std::span<const Affine> restModel) {
   const int top = map.head >= 0 ? map.head : (map.neck >= 0 ? map.neck : map.chest);
   const Vec3 up = (positionOf(restModel, top) - positionOf(restModel, map.hips)).normalized();
-  Vec3 left = positionOf(restModel, map.leftLeg.thigh) - positionOf(restModel, map.rightLeg.thigh);
-  left = (left - up * up.dot(left)).normalized();
-  Mat3 frame;
-  frame.col(0) = left;
-  frame.col(1) = up;
-  frame.col(2) = left.cross(up);
-  return frame;
+  return frameAbout(up, positionOf(restModel, map.leftLeg.thigh) - positionOf(restModel, map.rightLeg.thigh));
 }
 
 float lowestFootHeight(const HumanoidMap& map, std::span<const Affine> model, const Vec3& up) {

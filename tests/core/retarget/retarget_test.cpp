@@ -158,8 +158,12 @@ TEST(Retarget, AnAPoseTargetPointsItsLimbsAsTheTPoseSource) {
 }
 
 // A CMU capture (inches-like units, Y-up, 120 fps, T-pose rest) on the Quaternius robot
-// (metres under a scaled armature, feet as IK bones beside the legs, 24 fps clips).
-TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthAndLimbDirections) {
+// (metres under a scaled armature, feet as IK bones beside the legs, 24 fps clips). The
+// robot's head is 3.4° ahead of its hips at rest, CMU's is not: the hips' travel maps between
+// the characters' grounds, so the robot walks CMU 02_01's floor (which rises 0.8 in 60 along
+// the walk), not a slope of its own lean (mapped between the leaning frames, its hips rose
+// 0.43 over 6.2 of travel: 4.0° where the source climbs 0.77°).
+TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthLimbDirectionsAndSlope) {
   auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
   auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
   ASSERT_TRUE(cmu) << cmu.error();
@@ -170,20 +174,6 @@ TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthAndLimbDirections) {
   EXPECT_EQ(out->frames, walk.frameCount());
   EXPECT_DOUBLE_EQ(out->frameRate, walk.frameRate);
   EXPECT_LT(largestLimbAngle(cmu->skeleton, walk, robot->skeleton, *out), 2.0f * kDegree);
-}
-
-// The robot's head is 3.4° ahead of its hips at rest, CMU's is not: the hips' travel maps
-// between the characters' grounds, so the robot walks CMU 02_01's floor (which rises 0.8 in
-// 60 along the walk) and not a slope of its own lean. Mapped between the leaning frames, its
-// hips rose 0.43 over 6.2 of travel, five times the source's scaled rise.
-TEST(Retarget, TheHipsTravelOverTheGroundNotAlongTheCharactersLean) {
-  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
-  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
-  ASSERT_TRUE(cmu) << cmu.error();
-  ASSERT_TRUE(robot) << robot.error();
-  const Clip& walk = cmu->clips.front();
-  auto out = retarget(cmu->skeleton, walk, robot->skeleton);
-  ASSERT_TRUE(out) << out.error();
   const auto cmuMap = mapHumanoid(cmu->skeleton);
   const auto robotMap = mapHumanoid(robot->skeleton);
   ASSERT_TRUE(cmuMap && robotMap);
