@@ -67,6 +67,15 @@ Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* co
   const std::vector<int> unseen = unseenJoints(scene, source);
   std::vector<int>& unseenOption = options.bake.reduction.unseenJoints;
   unseenOption.insert(unseenOption.end(), unseen.begin(), unseen.end());
+  // The feet, where the humanoid map finds them: what carries them is held between a slow
+  // clip's frames; without them every translation is.
+  if (auto feet = humanoidFeet(scene.skeleton)) {
+    for (const FootJoints& foot : *feet) {
+      for (const int joint : {foot.ankle, foot.toe}) {
+        if (joint >= 0) options.bake.reduction.betweenFramesJoints.push_back(joint);
+      }
+    }
+  }
   if (options.detectContacts) {
     if (options.ground) {
       return makeError("a ground works with the clip's own contacts: detecting holds each foot where it landed");

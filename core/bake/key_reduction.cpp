@@ -334,6 +334,10 @@ std::optional<std::string> KeyReductionJob::validate() const {
     if (joint < 0 || joint >= skeleton->jointCount())
       return "key reduction: joint " + std::to_string(joint) + " (whose rotation shows nowhere) is not in the skeleton";
   }
+  for (const int joint : options.betweenFramesJoints) {
+    if (joint < 0 || joint >= skeleton->jointCount())
+      return "key reduction: joint " + std::to_string(joint) + " (a foot to hold between frames) is not in the skeleton";
+  }
   for (const int joint : options.chainJoints) {
     if (joint < 0 || joint >= skeleton->jointCount())
       return "key reduction: joint " + std::to_string(joint) + " (of the keys to keep) is not in the skeleton";
@@ -385,11 +389,17 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
 
   Clip reduced;
   reduced.tracks.resize(trackCount);
-  // Translations are also held between frames where a player steps between them: a foot
-  // moved by its own translation (an IK foot) sank 9–13 mm into the floor between the 24 fps
-  // frames of RobotExpressive's clips. Rotations are not (their curves are smoother, and
-  // twice the keys on every clip paid for it).
-  const bool halfways = dense.frameRate < kPlaybackRate - 1e-3;
+  // Translations that carry a foot are also held between frames where a player steps between
+  // them: a foot moved by its own translation (an IK foot) sank 9–13 mm into the floor
+  // between the 24 fps frames of RobotExpressive's clips. Rotations are not (their curves are
+  // smoother, and twice the keys on every clip paid for it).
+  const bool slowClip = dense.frameRate < kPlaybackRate - 1e-3;
+  auto heldBetweenFrames = [&](int joint) {
+    const std::vector<int>& shown = options.betweenFramesJoints;
+    return slowClip && (shown.empty() || std::any_of(shown.begin(), shown.end(), [&](int foot) {
+                          return skeleton.isAncestorOrSelf(joint, foot);
+                        }));
+  };
   std::vector<bool> unseen(static_cast<std::size_t>(skeleton.jointCount()), false);
   for (const int joint : options.unseenJoints) unseen[static_cast<std::size_t>(joint)] = true;
   // The last refinement pass keeps every frame in floats: only that reproduces the source.
@@ -400,6 +410,7 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
     const Breakpoints& breakpoints = trackBreakpoints[i];
     JointTrack& track = reduced.tracks[i];
     track.joint = source.joint;
+    const bool halfways = heldBetweenFrames(source.joint);
     if (source.translates) {
       const float local = budget[i] / reach.parentScale[joint];
       fitVec3Track(source.translation, breakpoints.translation, local, options.fitBezier, halfways, options.fewestBytes,

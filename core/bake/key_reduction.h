@@ -52,6 +52,13 @@ struct KeyReductionOptions {
   // source does not turn: a rig's end effector, such as RobotExpressive's shin tails beside
   // its feet). Whatever a rig does to them, those channels keep one key.
   std::vector<int> unseenJoints = {};
+  // Joints whose place between a slow clip's frames shows (the feet and toes): on clips
+  // sampled slower than a player's kPlaybackRate, the translation and scale of these and of
+  // every joint above them are also held to the line halfway between frames (see
+  // fitVec3Channel). Empty: every translation and scale is, for a character whose feet are
+  // unknown. A body beside IK feet then fits its bob with cubics: RobotExpressive Walking's
+  // took a line between every two of its 24 frames.
+  std::vector<int> betweenFramesJoints = {};
   // Round rotation keys to glTF's normalised 16-bit grid (values, and cubic-spline tangents
   // when all of a channel's fit in [-1, 1]), which the glTF writer then stores as SHORT: half
   // the bytes. The rounding (about half a step, 1.5e-5, per component) takes its share of a

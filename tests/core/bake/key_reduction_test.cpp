@@ -380,6 +380,69 @@ TEST(KeyReduction, RotationsOnTheShortGridAndUnseenJointsWithOneKey) {
   EXPECT_NE(refused.error().find("is not in the skeleton"), std::string::npos) << refused.error();
 }
 
+// On a 24 fps clip a player steps between frames, where the per-frame bake plays lines. A
+// translation that carries a foot (the hips here) keeps its cubics within the tolerance of
+// those lines, so a foot cannot swing through the floor between frames; one that carries
+// none (a head bobbing on its own) fits cubics through its frames only: fewer keys.
+TEST(KeyReduction, OnlyTranslationsThatCarryAFootAreHeldBetweenFrames) {
+  const Scene scene = makeMannequin();
+  const Skeleton& skeleton = scene.skeleton;
+  const int hips = skeleton.findJoint("Hips");
+  const int head = skeleton.findJoint("Head");
+  const int foot = skeleton.findJoint("LeftFoot");
+  ASSERT_GE(hips, 0);
+  ASSERT_GE(head, 0);
+  ASSERT_GE(foot, 0);
+  Clip dense = densify(skeleton, scene.clips[0], 24.0);
+  const float tolerance = 1e-3f * scene.characterHeight();
+  // A bob of 3 cm at 3 Hz, sharp at every frame for a line between them.
+  std::vector<CurveKey> bob;
+  for (int f = 0; f < dense.frameCount(); ++f) {
+    CurveKey key;
+    key.time = frameTime(dense, f);
+    key.value = skeleton.restPose()[static_cast<std::size_t>(head)].translation.y() +
+                0.03f * static_cast<float>(std::sin(2.0 * M_PI * 3.0 * key.time));
+    key.interpolation = Interpolation::Linear;
+    bob.push_back(key);
+  }
+  Vec3Track& headTranslation = dense.trackFor(head).translation;
+  for (Curve* c : {&headTranslation.x, &headTranslation.y, &headTranslation.z}) c->setKeys(bob);
+  const Vec3 headRest = skeleton.restPose()[static_cast<std::size_t>(head)].translation;
+  for (auto [curve, value] : {std::pair{&headTranslation.x, headRest.x()}, std::pair{&headTranslation.z, headRest.z()}}) {
+    std::vector<CurveKey> still = bob;
+    for (CurveKey& key : still) key.value = value;
+    curve->setKeys(std::move(still));
+  }
+
+  auto reduce = [&](std::vector<int> feet) {
+    Clip reduced;
+    KeyReductionJob job{&skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &reduced};
+    job.options.betweenFramesJoints = std::move(feet);
+    const auto report = job.run();
+    EXPECT_TRUE(report.ok()) << report.error();
+    EXPECT_LE(deviation(skeleton, dense, reduced), tolerance * 1.0001f);
+    return reduced;
+  };
+  const Clip everyTranslation = reduce({});
+  const Clip feetOnly = reduce({foot});
+  auto keysOf = [](const Clip& clip, int joint) { return clip.findTrack(joint)->translation.y.size(); };
+  EXPECT_LT(keysOf(feetOnly, head), keysOf(everyTranslation, head));
+  EXPECT_EQ(keysOf(feetOnly, hips), keysOf(everyTranslation, hips));
+  // Halfway between frames the hips stay within the tolerance of the per-frame bake's line.
+  const Vec3Track& sourceHips = dense.findTrack(hips)->translation;
+  const Vec3Track& reducedHips = feetOnly.findTrack(hips)->translation;
+  for (int f = 0; f + 1 < dense.frameCount(); ++f) {
+    const double t = (frameTime(dense, f) + frameTime(dense, f + 1)) / 2.0;
+    EXPECT_LE((reducedHips.evaluate(t, Vec3::Zero()) - sourceHips.evaluate(t, Vec3::Zero())).norm(), tolerance) << "between frames " << f;
+  }
+  Clip untouched;
+  KeyReductionJob job{&skeleton, &dense, {tolerance, {}, true, {}, {}, {}}, &untouched};
+  job.options.betweenFramesJoints = {-1};
+  const auto refused = job.run();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("a foot to hold between frames"), std::string::npos) << refused.error();
+}
+
 TEST(KeyReduction, MocapClipFromBvh) {
   const auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
   ASSERT_TRUE(scene.ok()) << scene.error();
