@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "core/anim/short_grid.h"
 #include "core/bake/channel_fit.h"
 #include "core/bake/dense_clip.h"
 #include "core/math/quaternion.h"
@@ -21,7 +22,7 @@ constexpr int kMaxRefinementPasses = 10;
 // The chord (radians, for small turns) of rounding a unit quaternion's components to the
 // nearest of glTF's 16-bit steps, half a step each: 2 · |(½, ½, ½, ½) / 32767|. A channel
 // quantises only where its chord budget is this many times larger.
-constexpr float kShortGridChord = 2.0f / 32767.0f;
+constexpr float kShortGridChord = static_cast<float>(2.0 / kShortGridSteps);
 constexpr float kShortGridShare = 4.0f;
 
 // How far a channel's error reaches in model space, per joint, from the rest pose:
@@ -122,13 +123,10 @@ void writeVec3Track(const Vec3Fit& fit, std::span<const Vec3> samples, const Den
 
 Quat quatFromCoeffs(const Vec4& xyzw) { return Quat(xyzw.w(), xyzw.x(), xyzw.y(), xyzw.z()); }
 
-// glTF's normalised SHORT grid: a component c in [-1, 1] is stored as round(c × 32767).
-constexpr double kShortSteps = 32767.0;
-
 Quat onShortGrid(const Quat& tangent) {
   Vec4 rounded;
   for (int c = 0; c < 4; ++c) {
-    rounded[c] = static_cast<float>(std::round(tangent.coeffs()[c] * kShortSteps) / kShortSteps);
+    rounded[c] = static_cast<float>(std::round(tangent.coeffs()[c] * kShortGridSteps) / kShortGridSteps);
   }
   return quatFromCoeffs(rounded);
 }
@@ -141,7 +139,7 @@ constexpr double kUnitMissOnGrid = 5e-6;
 // whose length misses 1 by less than kUnitMissOnGrid (the track normalises its keys), or the
 // one that misses least.
 Quat nearUnitOnShortGrid(const Quat& q) {
-  const Eigen::Vector4d scaled = q.coeffs().cast<double>() * kShortSteps;
+  const Eigen::Vector4d scaled = q.coeffs().cast<double>() * kShortGridSteps;
   Eigen::Vector4d best = q.coeffs().cast<double>();
   double bestMiss = std::numeric_limits<double>::infinity();
   double bestDistance = std::numeric_limits<double>::infinity();
@@ -149,7 +147,8 @@ Quat nearUnitOnShortGrid(const Quat& q) {
     Eigen::Vector4d candidate;
     for (int c = 0; c < 4; ++c) {
       const double down = std::floor(scaled[c]);
-      candidate[c] = std::clamp((corner >> c & 1) ? down + 1.0 : down, -kShortSteps, kShortSteps) / kShortSteps;
+      const double step = (corner >> c & 1) ? down + 1.0 : down;
+      candidate[c] = std::clamp(step, -kShortGridSteps, kShortGridSteps) / kShortGridSteps;
     }
     const double miss = std::abs(candidate.norm() - 1.0);
     const double distance = (candidate - q.coeffs().cast<double>()).norm();

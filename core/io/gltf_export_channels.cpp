@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/anim/short_grid.h"
+
 namespace articula {
 namespace {
 
@@ -505,7 +507,6 @@ float fileTimeBelow(double seconds) {
 }
 
 std::vector<std::int16_t> rotationOutputsAsShorts(const GltfSamplerData& rotation) {
-  constexpr double kScale = 32767.0;
   // A value that normalises to the stored key within float noise came from the grid.
   constexpr double kValueSlack = 1e-6;
   std::vector<std::int16_t> shorts(rotation.values.size());
@@ -516,8 +517,8 @@ std::vector<std::int16_t> rotationOutputsAsShorts(const GltfSamplerData& rotatio
     for (std::size_t c = 0; c < 4; ++c) {
       const double v = rotation.values[at + c];
       if (!(std::abs(v) <= 1.0)) return {};
-      shorts[at + c] = static_cast<std::int16_t>(std::lround(v * kScale));
-      decoded[static_cast<Eigen::Index>(c)] = shorts[at + c] / kScale;
+      shorts[at + c] = static_cast<std::int16_t>(std::lround(v * kShortGridSteps));
+      decoded[static_cast<Eigen::Index>(c)] = shorts[at + c] / kShortGridSteps;
       if (tangent && static_cast<float>(decoded[static_cast<Eigen::Index>(c)]) != rotation.values[at + c]) return {};
     }
     if (tangent) continue;

@@ -799,9 +799,8 @@ void CurveView::plotWheel(QWheelEvent* event) {
 // time sideways under a mouse that did not move. Moving the time range back by what it slid
 // keeps `time` under pixel `x`; that move changes no value label, so the edge stays put.
 void CurveView::keepTimeUnder(double x, double time) {
-  const double slid = mPlot->xAxis->pixelToCoord(x) - time;
   if (std::abs(mPlot->xAxis->coordToPixel(time) - x) < 0.01) return;
-  mPlot->xAxis->moveRange(-slid);
+  mPlot->xAxis->moveRange(time - mPlot->xAxis->pixelToCoord(x));
   mPlot->replot();
 }
 
