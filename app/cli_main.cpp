@@ -25,6 +25,7 @@
 #include "core/bake/contact_detection.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
+#include "core/project/export_options.h"
 #include "core/project/project_file.h"
 #include "core/project/rig_json.h"
 #include "core/io/scene_info.h"
@@ -58,17 +59,6 @@ int runInfo(const std::string& path, bool json) {
 }
 
 // One line on stderr, whatever the library's message holds (pipelines read it line by line).
-// How a scene is written as glTF: a humanoid stands up along +Y whatever its file's up (a
-// MakeHuman BVH is Z-up), when its up is one of the model's axes.
-articula::GltfExportOptions exportOptionsFor(const articula::Scene& scene) {
-  articula::GltfExportOptions options;
-  auto map = articula::mapHumanoid(scene.skeleton);
-  if (!map) return options;
-  auto frame = articula::humanoidFrame(scene.skeleton, *map);
-  if (frame && frame->upModel.cwiseAbs().maxCoeff() > 0.999f) options.upModel = frame->upModel;
-  return options;
-}
-
 int fail(std::string message) {
   std::replace(message.begin(), message.end(), '\n', ' ');
   std::cerr << "error: " << message << '\n';
@@ -160,7 +150,7 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
   auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
-  if (auto error = articula::exportGltf(*scene, outPath, exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene))) return fail(*error);
   std::cout << "wrote " << outPath << ": " << scene->skeleton.jointCount() << " nodes, " << scene->meshes.size()
             << " meshes, " << scene->clips.size() << " clips\n";
   return 0;
@@ -229,7 +219,7 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   }
   articula::Clip kept = std::move(**clip);
   scene->clips.assign(1, std::move(kept));
-  if (auto error = articula::exportGltf(*scene, outPath, exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene))) return fail(*error);
   for (const articula::FootContacts& foot : detection->feet) {
     std::cout << foot.curveName << ": " << foot.foot.size() << " contacts";
     for (const articula::ContactInterval& c : foot.foot) std::cout << " [" << c.first << ", " << c.last << "]";
@@ -356,7 +346,7 @@ int runBake(const BakeArgs& args) {
   const std::size_t bakedIndex =
       articula::placeBakedClip(scene->clips, sourceIndex, std::move(result->clip), args.keepSource);
   const articula::Clip& baked = scene->clips[bakedIndex];
-  if (auto error = articula::exportGltf(*scene, args.out, exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = articula::exportGltf(*scene, args.out, articula::exportOptionsFor(*scene))) return fail(*error);
   // A per-frame bake keys every baked channel and the morph weights (copied as they are).
   const std::size_t keysPerFrame =
       report.reduction.keysBefore + baked.morphWeights.size() * std::size_t(report.framesBaked);

@@ -8,6 +8,7 @@
 #include "core/bake/key_reduction.h"
 #include "core/io/gltf_export.h"
 #include "core/project/humanoid_map_json.h"
+#include "core/project/export_options.h"
 #include "core/project/project_file.h"
 #include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_quality.h"
@@ -143,7 +144,7 @@ int runRetarget(const RetargetArgs& args) {
     written.push_back(std::move(report));
     character->clips.push_back(std::move(*retargeted));
   }
-  if (auto error = exportGltf(*character, args.out)) return fail(*error);
+  if (auto error = exportGltf(*character, args.out, exportOptionsFor(*character))) return fail(*error);
   if (args.json) {
     std::cout << nlohmann::json{{"out", args.out}, {"clips", written}}.dump() << '\n';
     return 0;

@@ -29,6 +29,7 @@
 #include "core/bake/bake_pipeline.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
+#include "core/project/export_options.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
 #include "ui/commands/clip_list_command.h"
@@ -800,7 +801,7 @@ std::optional<std::string> exportThroughRig(Scene scene, const std::optional<Rig
       clip = std::move(baked->clip);
     }
   }
-  return exportGltf(scene, file);
+  return exportGltf(scene, file, exportOptionsFor(scene));
 }
 
 }  // namespace

@@ -156,6 +156,25 @@ TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
       << failed[0][0].toString().toStdString();
 }
 
+// A Z-up capture (MakeHuman walk1) exported from the window stands up in the file as it does
+// from the CLI: its roots under the "Y up" node that turns the scene onto glTF's +Y.
+TEST(MainWindowFiles, ExportStandsAZUpCaptureUpAsTheCliDoes) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QStringLiteral(ARTICULA_TEST_DATA_DIR "/bvh/makehuman/walk1.bvh")));
+  const QString path =
+      QDir::temp().filePath(QStringLiteral("articula_window_export_zup_%1.glb").arg(QCoreApplication::applicationPid()));
+  ASSERT_TRUE(window.exportGltfTo(path));
+  const auto reimported = importScene(path.toStdString());
+  QFile::remove(path);
+  ASSERT_TRUE(reimported.ok()) << reimported.error();
+  const int up = reimported->skeleton.findJoint("Y up");
+  ASSERT_GE(up, 0);
+  EXPECT_EQ(reimported->skeleton.parent(up), kNoParent);
+  const int root = reimported->skeleton.findJoint("Root");
+  ASSERT_GE(root, 0);
+  EXPECT_TRUE(reimported->skeleton.isAncestorOrSelf(up, root));
+}
+
 TEST(MainWindowFiles, ADroppedFileOpens) {
   MainWindow window;
   window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
