@@ -445,9 +445,10 @@ class BvhParser {
     if (clip.name.empty()) clip.name = "motion";
     clip.frameRate = rate;
     clip.startTime = 0.0;
-    // Each frame lasts one frame time, so the clip ends one frame after its last key:
-    // Frames × Frame Time, the duration every BVH tool reports.
-    clip.endTime = static_cast<double>(framesToRead) / rate;
+    // The clip ends on its last frame, so it samples Frames frames (Clip::frameCount counts
+    // start to end inclusive): ending one frame later held the last pose for a frame, a hitch
+    // in every loop of a cycle and a key a bake wrote for nothing.
+    clip.endTime = static_cast<double>(framesToRead - 1) / rate;
     // Each BVH joint is its own node, so each gets a new track: no look-up, linear in joints.
     for (std::size_t j = 0; j < jointCount; ++j) {
       const BvhJoint& joint = mJoints[j];

@@ -55,8 +55,8 @@ TEST(CliInfo, BvhEndSitesAreNotJoints) {
   const auto json = nlohmann::json::parse(run.stdoutText);
   EXPECT_EQ(json["joints"].get<int>(), 31);
   ASSERT_EQ(json["clips"].size(), 1u);
-  // Frames × Frame Time, with ".0083333" read as exactly 1/120 s.
-  EXPECT_NEAR(json["clips"][0]["duration"].get<double>(), 344 / 120.0, 1e-9);
+  // 344 frames, the last 343 frame times after the first, with ".0083333" read as 1/120 s.
+  EXPECT_NEAR(json["clips"][0]["duration"].get<double>(), 343 / 120.0, 1e-9);
 }
 
 TEST(CliInfo, TextListsTheTree) {
@@ -222,9 +222,8 @@ TEST(CliContacts, WalkGetsStrideCurvesInTheGlb) {
   EXPECT_TRUE(curves.contains("contact.right_foot")) << curves.dump();
   std::ifstream csv(dir / "h.csv");
   const std::string heights(std::istreambuf_iterator<char>(csv), {});
-  // A header and one row per sampled frame: the 344 motion frames and the clip's end, one
-  // frame after the last (Clip::frameCount counts start to end inclusive).
-  EXPECT_EQ(lineCount(heights), 1 + 345);
+  // A header and one row per frame: the 344 motion frames.
+  EXPECT_EQ(lineCount(heights), 1 + 344);
 }
 
 TEST(CliContacts, UnknownClipIsNamed) {
@@ -1034,13 +1033,14 @@ TEST(CliBake, WrittenFilesKeepPlantedFeetStillByTheSharedJudge) {
     double fps = 120.0;
     // False where a foot's stance is shorter than the judge's shortest span (RobotExpressive
     // Running: two frames at 24 fps, and its source's export shows no span on the right
-    // foot): that foot must then keep the spans the source has, not gain one.
+    // foot; walk1's left stance, which its loop splits into two frames at the end and one at
+    // the start): that foot must then keep the spans the source has, not gain one.
     bool everyFootPlants = true;
   };
   for (const Case& c :
        {Case{"bvh/cmu-mb-2010/02_01.bvh", "02_01"}, Case{"bvh/cmu-mb-2010/02_03.bvh", "02_03"},
         Case{"bvh/cmu-mb-2010/09_11.bvh", "09_11"}, Case{"bvh/cmu-mb-2008/01_01.bvh", "01_01"},
-        Case{"bvh/makehuman/walk1.bvh", "walk1", 24.0}, Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"},
+        Case{"bvh/makehuman/walk1.bvh", "walk1", 24.0, false}, Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"},
         Case{"gltf/RobotExpressive/RobotExpressive.glb", "Running", 120.0, false}}) {
     SCOPED_TRACE(c.file + " " + c.clip);
     const std::string before = dir / "before.glb";
@@ -1188,12 +1188,13 @@ TEST(CliBake, WrittenTwentyFourFpsClipsKeepPlantedFeetStillBetweenTheirFrames) {
   const TempDir dir("articula_cli_bake_subframes");
   struct Case {
     std::string file, clip;
-    // False where a stance is too short for the judge (RobotExpressive Running): a foot need
-    // not plant, but one that does holds still.
+    // False where a stance is too short for the judge (RobotExpressive Running; walk1's left
+    // stance, which its loop splits into two frames at the end and one at the start): a foot
+    // need not plant, but one that does holds still.
     bool everyFootPlants = true;
   };
   for (const Case& c :
-       {Case{"bvh/makehuman/walk1.bvh", "walk1"}, Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"},
+       {Case{"bvh/makehuman/walk1.bvh", "walk1", false}, Case{"gltf/RobotExpressive/RobotExpressive.glb", "Walking"},
         Case{"gltf/RobotExpressive/RobotExpressive.glb", "Running", false}}) {
     const std::string before = dir / "before.glb";
     const std::string after = dir / "after.glb";

@@ -360,8 +360,8 @@ TEST(DetectContacts, TravellingCaptureHasNoTreadmill) {
 // In-place game cycles, Y-up (RobotExpressive Walking, feet as IK bones) and Z-up in
 // decimetres (MakeHuman walk1): the ground runs backward under the character, across its up,
 // and every contact found lies in a stance. Stances read from the ankles' heights along the
-// up (24 fps): Robot left foot down over frames 0-10, right 12-18; walk1 (14 frames and its
-// loop frame) left 7-14 and 0-1 (one stance across the loop), right 0-8 and 13-14.
+// up (24 fps): Robot left foot down over frames 0-10, right 12-18; walk1 (14 frames) left
+// 7-13 and 0-1 (one stance across the loop), right 0-8 and 13.
 TEST(DetectContacts, InPlaceCyclesRunOnATreadmill) {
   using Windows = std::vector<std::pair<int, int>>;
   struct Expected {
@@ -369,7 +369,7 @@ TEST(DetectContacts, InPlaceCyclesRunOnATreadmill) {
     Windows left, right;
   };
   for (const Expected& e : {Expected{"/gltf/RobotExpressive/RobotExpressive.glb", "Walking", {{0, 10}}, {{12, 18}}},
-                            Expected{"/bvh/makehuman/walk1.bvh", "walk1", {{0, 1}, {7, 14}}, {{0, 8}, {13, 14}}}}) {
+                            Expected{"/bvh/makehuman/walk1.bvh", "walk1", {{0, 1}, {7, 13}}, {{0, 8}, {13, 13}}}}) {
     SCOPED_TRACE(e.file);
     InPlaceCase c = load(e.file, e.clip);
     ASSERT_NE(c.clip, nullptr);

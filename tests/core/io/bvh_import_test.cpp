@@ -119,13 +119,12 @@ TEST_P(CmuBvhFiles, ImportsSkeletonChannelsAndMotion) {
   EXPECT_EQ(clip.name, std::filesystem::path(path).stem().string());
   EXPECT_DOUBLE_EQ(clip.frameRate, 120.0);  // Frame Time .0083333 snapped to 120 fps
   ASSERT_EQ(static_cast<int>(ref.motion.size()), ref.frames);
-  // Keys sit at frame / 120 from 0; the clip lasts Frames frames (its last key holds for one
-  // frame). Snapping the rate shifts frame n by n × 3.3e-8 s, so against Frames × FrameTime
-  // it agrees to that.
+  // Keys sit at frame / 120 from 0; the clip ends on its last frame. Snapping the rate shifts
+  // frame n by n × 3.3e-8 s, so against (Frames - 1) × FrameTime it agrees to that.
   EXPECT_DOUBLE_EQ(clip.startTime, 0.0);
-  EXPECT_NEAR(clip.duration(), ref.frames / 120.0, 1e-9);
-  EXPECT_NEAR(clip.duration(), ref.frames * ref.frameTime, ref.frames * 4e-8);
-  EXPECT_EQ(clip.frameCount(), ref.frames + 1);  // samples from start to end inclusive
+  EXPECT_NEAR(clip.duration(), (ref.frames - 1) / 120.0, 1e-9);
+  EXPECT_NEAR(clip.duration(), (ref.frames - 1) * ref.frameTime, ref.frames * 4e-8);
+  EXPECT_EQ(clip.frameCount(), ref.frames);  // samples from start to end inclusive
   EXPECT_FALSE(clip.validate(skeleton.jointCount()).has_value());
 
   // Every joint rotates (31 rotation tracks); only the root translates.
@@ -227,7 +226,7 @@ TEST(BvhImport, ChannelSubsetsOrdersAndPositions) {
   const Clip& clip = scene->clips[0];
   EXPECT_EQ(clip.name, "small");
   EXPECT_DOUBLE_EQ(clip.frameRate, 25.0);
-  EXPECT_NEAR(clip.endTime, 0.12, 1e-12);  // 3 frames of 0.04 s
+  EXPECT_NEAR(clip.endTime, 0.08, 1e-12);  // 3 frames 0.04 s apart
   EXPECT_EQ(clip.findTrack(3), nullptr);  // no channels, no track
 
   const JointTrack* arm = clip.findTrack(1);
