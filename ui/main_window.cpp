@@ -498,10 +498,11 @@ QString MainWindow::bakeSummary(const QString& sourceName, const BakeReport& rep
   QString summary = tr("Baked “%1” into “%2”: %n frame(s)", nullptr, report.framesBaked)
                         .arg(sourceName, baked ? QString::fromStdString(baked->name) : QString());
   if (report.reduced) {
-    summary += tr(", keys %1 → %2, max error %3")
+    const double mmPerModelUnit = kReferenceHeightMm / mDocument->scene().characterHeight();
+    summary += tr(", keys %1 → %2, max error %3 mm at 1.75 m")
                    .arg(report.reduction.keysBefore)
                    .arg(report.reduction.keysAfter)
-                   .arg(static_cast<double>(report.reduction.maxDeviationModel), 0, 'g', 3);
+                   .arg(static_cast<double>(report.reduction.maxDeviationModel) * mmPerModelUnit, 0, 'f', 2);
   }
   for (const auto& [curve, count] : contactsHeld)
     summary += tr(", %1: %n contact(s) held", nullptr, count).arg(QString::fromStdString(curve));

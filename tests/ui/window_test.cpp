@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTimer>
 #include <QUndoStack>
@@ -234,6 +235,9 @@ void bakeThroughWindowAndPipeline(bool fewestBytes) {
   ASSERT_EQ(scene.clips.size(), 2u);
   EXPECT_EQ(scene.clips[1].name, "walk baked");
   EXPECT_EQ(window.document()->currentClipIndex(), 1);
+  // The status gives the error in the unit the dialog asked for.
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral(" mm at 1.75 m")))
+      << window.statusBar()->currentMessage().toStdString();
 
   BakePipelineOptions options;
   options.bake.firstFrame = 2;
@@ -293,14 +297,16 @@ TEST(BakeDialog, EditsTheProjectsBakeSettingsAndKeepsTheRangeOrdered) {
   dialog.firstFrame()->setValue(20);
   dialog.lastFrame()->setValue(10);
   EXPECT_EQ(dialog.firstFrame()->value(), 10);
-  dialog.tolerancePercent()->setValue(0.5);
+  EXPECT_DOUBLE_EQ(dialog.toleranceMm()->value(), 1.0) << "the default, in mm at 1.75 m";
+  EXPECT_FLOAT_EQ(dialog.settings().toleranceRelative, kDefaultToleranceOfHeight) << "exactly, not rounded";
+  dialog.toleranceMm()->setValue(0.5);
   dialog.rootMotion()->setChecked(false);
   EXPECT_FALSE(dialog.fewestBytes()->isChecked());
   dialog.fewestBytes()->setChecked(true);
   const ProjectBakeSettings settings = dialog.settings();
   EXPECT_EQ(settings.firstFrame, 10);
   EXPECT_EQ(settings.lastFrame, 10);
-  EXPECT_FLOAT_EQ(settings.toleranceRelative, 0.005f);
+  EXPECT_FLOAT_EQ(settings.toleranceRelative, 0.5f / 1750.0f);
   EXPECT_TRUE(settings.detectContacts);
   EXPECT_FALSE(settings.rootMotion);
   EXPECT_TRUE(settings.fewestBytes);

@@ -39,14 +39,16 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
   });
   mStep->setRange(1, 100);
   mStep->setValue(std::max(settings.step, 1));
-  mTolerance->setRange(0.001, 10.0);
-  mTolerance->setDecimals(4);
-  mTolerance->setSingleStep(0.05);
-  mTolerance->setSuffix(tr(" % of height"));
-  mTolerance->setValue(settings.toleranceRelative * 100.0);
+  // Millimetres for a character 1.75 m tall, as `bake --help` states it; the project keeps
+  // the share of the height, which 1.00 mm gives exactly (1/1750).
+  mTolerance->setRange(0.01, 175.0);
+  mTolerance->setDecimals(2);
+  mTolerance->setSingleStep(0.25);
+  mTolerance->setSuffix(tr(" mm at 1.75 m"));
+  mTolerance->setValue(static_cast<double>(settings.toleranceRelative) * kReferenceHeightMm);
   mTolerance->setToolTip(
-      tr("Largest joint-position error of the reduced keys, as a share of the character's height: "
-         "0.0571 % (the default) is 1 mm for a character 1.75 m tall"));
+      tr("Largest joint-position error of the reduced keys, scaled to a character 1.75 m tall "
+         "(1 mm by default); a taller or shorter character gets the same share of its height"));
   mContacts->addItem(tr("Keep the clip's stride curves"));
   mContacts->addItem(tr("Detect contacts and plant the feet"));
   mContacts->setCurrentIndex(settings.detectContacts ? 1 : 0);
@@ -60,7 +62,7 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
   form->addRow(tr("First frame"), mFirst);
   form->addRow(tr("Last frame"), mLast);
   form->addRow(tr("Key every"), mStep);
-  form->addRow(tr("Key tolerance (1 mm at 1.75 m = 0.0571 %)"), mTolerance);
+  form->addRow(tr("Key tolerance"), mTolerance);
   form->addRow(tr("Foot contacts"), mContacts);
   form->addRow(mRootMotion);
   form->addRow(mFewestBytes);
@@ -80,7 +82,7 @@ ProjectBakeSettings BakeDialog::settings() const {
   settings.firstFrame = mFirst->value();
   settings.lastFrame = mLast->value();
   settings.step = mStep->value();
-  settings.toleranceRelative = static_cast<float>(mTolerance->value() / 100.0);
+  settings.toleranceRelative = static_cast<float>(mTolerance->value() / kReferenceHeightMm);
   settings.detectContacts = mContacts->currentIndex() == 1;
   settings.rootMotion = mRootMotion->isChecked();
   settings.fewestBytes = mFewestBytes->isChecked();

@@ -34,7 +34,7 @@ class BakeDialog : public QDialog {
   QSpinBox* firstFrame() const { return mFirst; }
   QSpinBox* lastFrame() const { return mLast; }
   QSpinBox* step() const { return mStep; }
-  QDoubleSpinBox* tolerancePercent() const { return mTolerance; }
+  QDoubleSpinBox* toleranceMm() const { return mTolerance; }
   QComboBox* contacts() const { return mContacts; }
   QCheckBox* rootMotion() const { return mRootMotion; }
   QCheckBox* fewestBytes() const { return mFewestBytes; }
