@@ -225,11 +225,7 @@ TEST_F(IkKeyingTest, ExportHoldsThePoseTheRigShows) {
   document->setFrame(0);
   document->setFrame(9);
   const Vec3 shownHand = handModel();
-  const QString path =
-      QDir::temp().filePath(QStringLiteral("articula_ik_export_%1.glb").arg(QCoreApplication::applicationPid()));
-  ASSERT_TRUE(window.exportGltfTo(path));
-  const auto reimported = importScene(path.toStdString());
-  QFile::remove(path);
+  const auto reimported = test::exportedThroughTheWindow(window, "articula_ik_export");
   ASSERT_TRUE(reimported.ok()) << reimported.error();
   ASSERT_FALSE(reimported->clips.empty());
   const Skeleton& skeleton = reimported->skeleton;

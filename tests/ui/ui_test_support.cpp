@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QUndoStack>
 
@@ -11,8 +14,10 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/io/import.h"
 #include "core/project/rig_json.h"
 #include "ui/document/document.h"
+#include "ui/main_window.h"
 #include "ui/viewport/viewport.h"
 
 namespace articula::ui::test {
@@ -182,6 +187,15 @@ bool waitForRenderedFrame(const Viewport& viewport, std::string* error) {
     return false;
   }
   return true;
+}
+
+Result<Scene> exportedThroughTheWindow(MainWindow& window, const std::string& stem) {
+  const QString path = QDir::temp().filePath(
+      QStringLiteral("%1_%2.glb").arg(QString::fromStdString(stem)).arg(QCoreApplication::applicationPid()));
+  if (!window.exportGltfTo(path)) return makeError("export failed");
+  Result<Scene> reimported = importScene(path.toStdString());
+  QFile::remove(path);
+  return reimported;
 }
 
 }  // namespace articula::ui::test

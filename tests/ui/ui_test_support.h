@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "core/scene/scene.h"
+#include "core/util/result.h"
 #include "ui/timeline/playback_controller.h"
 
 class QUndoCommand;
 
 namespace articula::ui {
 class Document;
+class MainWindow;
 class Viewport;
 }  // namespace articula::ui
 
@@ -36,6 +39,11 @@ std::string serializeDocument(const Document& document);
 // original, redo → the changed state again (serialised documents); returns the state after
 // redo.
 std::string expectUndoable(Document& document, QUndoCommand* command);
+
+// What the window's File ▸ Export writes, read back by the importer: exported to a
+// temporary .glb named after `stem`, which is removed again. Fails with the importer's
+// message, or with "export failed" when the window refused to write.
+Result<Scene> exportedThroughTheWindow(MainWindow& window, const std::string& stem);
 
 // A clock the test moves by hand, for PlaybackController::setClock.
 class FakeClock {

@@ -39,6 +39,7 @@
 #include "ui/main_window.h"
 #include "ui/timeline/playback_controller.h"
 #include "ui/viewport/viewport.h"
+#include "ui_test_support.h"
 
 namespace articula::ui {
 namespace {
@@ -137,11 +138,7 @@ TEST(ShortcutsDialog, ListsEveryShortcutOfTheWindow) {
 TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
   MainWindow window;
   window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
-  const QString path =
-      QDir::temp().filePath(QStringLiteral("articula_window_export_%1.glb").arg(QCoreApplication::applicationPid()));
-  ASSERT_TRUE(window.exportGltfTo(path));
-  const auto reimported = importScene(path.toStdString());
-  QFile::remove(path);
+  const auto reimported = test::exportedThroughTheWindow(window, "articula_window_export");
   ASSERT_TRUE(reimported.ok()) << reimported.error();
   // Every joint comes back by name (glTF adds a node for the skinned mesh).
   for (const std::string& name : window.document()->scene().skeleton.names()) {
@@ -162,11 +159,7 @@ TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
 TEST(MainWindowFiles, ExportStandsAZUpCaptureUpAsTheCliDoes) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QStringLiteral(ARTICULA_TEST_DATA_DIR "/bvh/makehuman/walk1.bvh")));
-  const QString path =
-      QDir::temp().filePath(QStringLiteral("articula_window_export_zup_%1.glb").arg(QCoreApplication::applicationPid()));
-  ASSERT_TRUE(window.exportGltfTo(path));
-  const auto reimported = importScene(path.toStdString());
-  QFile::remove(path);
+  const auto reimported = test::exportedThroughTheWindow(window, "articula_window_export_zup");
   ASSERT_TRUE(reimported.ok()) << reimported.error();
   const int up = reimported->skeleton.findJoint("Y up");
   ASSERT_GE(up, 0);
