@@ -106,6 +106,12 @@ MainWindow::MainWindow(QWidget* parent)
     updateEditActions();
   });
   connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
+  // A result ("Baked …", "Exported …") speaks of the state it left: an undo, a redo or the
+  // next edit takes it away (a command that reports its own result shows it after its push).
+  connect(mDocument->undoStack(), &QUndoStack::indexChanged, this, [this] {
+    mLastResult.clear();
+    statusBar()->clearMessage();
+  });
   connect(mSession, &ProjectSession::pathChanged, this, &MainWindow::updateWindowTitle);
   connect(mSession, &ProjectSession::recentFilesChanged, this, &MainWindow::rebuildRecentFilesMenu);
   mSession->setCameraProvider([this] {
@@ -126,7 +132,12 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 // A normal close: the autosaved recovery file is not needed (a crash never gets here).
-MainWindow::~MainWindow() { mSession->endCleanly(); }
+MainWindow::~MainWindow() {
+  // The document outlives this class's part of the window (it is a child QObject): its undo
+  // stack, cleared as it goes, must not reach this window's slots.
+  disconnect(mDocument->undoStack(), nullptr, this, nullptr);
+  mSession->endCleanly();
+}
 
 void MainWindow::createActions() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
@@ -338,6 +349,11 @@ void MainWindow::createAnimationMenu() {
   contactsAction->setObjectName(QStringLiteral("actionDetectContacts"));
 
   QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
+    // Refused before the dialog asks for anything: no clip, or no rig to bake through.
+    if (const Result<RigDefinition> rig = bakeRig(); !rig) {
+      QMessageBox::warning(this, tr("Cannot Bake"), QString::fromStdString(rig.error()));
+      return;
+    }
     const Clip* clip = mDocument->currentClip();
     BakeDialog dialog(mSession->bakeSettings(), clip != nullptr ? clip->frameCount() : 0, this);
     dialog.showLastCleanup(mLastCleanup, kReferenceHeightMm / mDocument->scene().characterHeight());
@@ -447,17 +463,22 @@ void MainWindow::createPoseMenus() {
   });
 }
 
+// The rig the animator set up (the Rig panel's active rig); without one, the humanoid rig
+// built from the joint names, as `articula-cli bake --rig auto` does. Fails, naming the open
+// file, where there is no clip or no such rig (a character with no skeleton).
+Result<RigDefinition> MainWindow::bakeRig() const {
+  const QString file = mSession->displayName();
+  if (mDocument->currentClipIndex() < 0) return makeError(tr("%1: there is no clip to bake").arg(file).toStdString());
+  if (mDocument->activeRig() != nullptr) return *mDocument->activeRig();
+  Result<RigDefinition> rig = buildHumanoidRig(mDocument->scene().skeleton);
+  if (!rig) return makeError(tr("%1: no rig to bake through: ").arg(file).toStdString() + rig.error());
+  return rig;
+}
+
 bool MainWindow::bake(const ProjectBakeSettings& settings) {
   const int clipIndex = mDocument->currentClipIndex();
-  if (clipIndex < 0) {
-    emit animationFailed(tr("There is no clip to bake."));
-    return false;
-  }
   const Scene& scene = mDocument->scene();
-  // The rig the animator set up (the Rig panel's active rig); without one, the humanoid
-  // rig built from the joint names, as `articula-cli bake --rig auto` does.
-  Result<RigDefinition> rig = mDocument->activeRig() != nullptr ? Result<RigDefinition>(*mDocument->activeRig())
-                                                                : buildHumanoidRig(scene.skeleton);
+  Result<RigDefinition> rig = bakeRig();
   if (!rig) {
     emit animationFailed(QString::fromStdString(rig.error()));
     return false;

@@ -95,6 +95,8 @@ class MainWindow : public QMainWindow {
   // source clip is untouched. Returns false on cancel, or on failure after emitting
   // animationFailed with the reason.
   bool bake(const ProjectBakeSettings& settings);
+  // What bake() bakes through, or why it cannot bake the open file (no clip, no rig).
+  Result<RigDefinition> bakeRig() const;
   // Animation ▸ Retarget…: every clip of the humanoid in `sourcePath` (a BVH, glTF, FBX or
   // project) played by the open character, added after its clips as one undoable command;
   // the first of them becomes current. Returns false on cancel, or on failure (a file that

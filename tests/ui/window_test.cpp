@@ -256,6 +256,7 @@ void bakeThroughWindowAndPipeline(bool fewestBytes) {
   }
   window.document()->undoStack()->undo();
   EXPECT_EQ(window.document()->scene().clips.size(), 1u);
+  EXPECT_TRUE(window.statusBar()->currentMessage().isEmpty()) << "the bake's summary went with it";
 }
 
 // The document's current clip baked through the window and through the core pipeline that
@@ -278,6 +279,24 @@ TEST(MainWindowAnimation, CancelledBakeLeavesTheDocumentUnchanged) {
   });
   EXPECT_FALSE(window.bake(ProjectBakeSettings{}));
   EXPECT_EQ(window.document()->scene().clips.size(), 1u);
+  EXPECT_EQ(window.document()->undoStack()->count(), 0);
+}
+
+// A character with no skeleton (Kenney's, four clips of its mesh nodes) is refused before the
+// Bake dialog asks for anything, naming the file and the reason; nothing of it changes.
+TEST(MainWindowAnimation, BakeRefusesACharacterWithNoSkeletonNamingTheFile) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/KenneyPlatformerCharacter/character.glb"))));
+  const std::string before = test::serializeDocument(*window.document());
+  const auto rig = window.bakeRig();
+  ASSERT_FALSE(rig.ok());
+  EXPECT_NE(rig.error().find("character.glb"), std::string::npos) << rig.error();
+  EXPECT_NE(rig.error().find("no joints"), std::string::npos) << rig.error();
+  QSignalSpy failed(&window, &MainWindow::animationFailed);
+  EXPECT_FALSE(window.bake(ProjectBakeSettings{}));
+  ASSERT_EQ(failed.size(), 1);
+  EXPECT_EQ(failed[0][0].toString().toStdString(), rig.error());
+  EXPECT_EQ(test::serializeDocument(*window.document()), before);
   EXPECT_EQ(window.document()->undoStack()->count(), 0);
 }
 
