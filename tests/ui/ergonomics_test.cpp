@@ -378,20 +378,13 @@ TEST(ErgonomicsFeedback, ExportAndBakeSayWhatTheyDidAndANewFileClearsIt) {
 // Edit ▸ Preferences as the animator opens it: `edit` runs on the dialog while it is shown,
 // then OK (`accept`) or Cancel closes it.
 void editPreferences(MainWindow& window, const std::function<void(PreferencesDialog&)>& edit, bool accept) {
-  bool edited = false;
-  QTimer::singleShot(0, &window, [&] {
-    auto* dialog = window.findChild<PreferencesDialog*>();
-    if (!dialog) return;
-    edit(*dialog);
-    edited = true;
-    if (accept) {
-      dialog->accept();
-    } else {
-      dialog->reject();
-    }
-  });
-  window.findChild<QAction*>(QStringLiteral("actionPreferences"))->trigger();
-  EXPECT_TRUE(edited) << "the dialog opened";
+  QAction* preferences = window.findChild<QAction*>(QStringLiteral("actionPreferences"));
+  EXPECT_TRUE(test::useDialog<PreferencesDialog>(window, [preferences] { preferences->trigger(); },
+                                                 [&](PreferencesDialog& dialog) {
+                                                   edit(dialog);
+                                                   if (accept) dialog.accept();
+                                                 }))
+      << "the dialog opened";
 }
 
 std::vector<int> ghostFramesOf(const Viewport& viewport) {

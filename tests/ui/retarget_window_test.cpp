@@ -153,16 +153,8 @@ TEST(RetargetWindow, TheDialogsChoicesShapeTheNewClip) {
 // Animation ▸ Retarget… as the animator opens it: `use` runs on the dialog while it is shown
 // (and may close it); the dialog is cancelled after that if it is still open.
 void useRetargetDialog(MainWindow& window, const std::function<void(RetargetDialog&)>& use) {
-  bool used = false;
-  QTimer::singleShot(0, &window, [&] {
-    auto* dialog = window.findChild<RetargetDialog*>();
-    if (!dialog) return;
-    use(*dialog);
-    used = true;
-    if (dialog->isVisible()) dialog->reject();
-  });
-  window.findChild<QAction*>(QStringLiteral("actionRetarget"))->trigger();
-  EXPECT_TRUE(used) << "the dialog opened";
+  QAction* retarget = window.findChild<QAction*>(QStringLiteral("actionRetarget"));
+  EXPECT_TRUE(test::useDialog<RetargetDialog>(window, [retarget] { retarget->trigger(); }, use)) << "the dialog opened";
 }
 
 // A refused source leaves the dialog open with the reason in it and every choice as it was;

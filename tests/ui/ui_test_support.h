@@ -1,9 +1,12 @@
 #pragma once
 #include <QImage>
 #include <QRect>
+#include <QTimer>
+#include <QWidget>
 #include <QtGlobal>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +47,23 @@ std::string expectUndoable(Document& document, QUndoCommand* command);
 // temporary .glb named after `stem`, which is removed again. Fails with the importer's
 // message, or with "export failed" when the window refused to write.
 Result<Scene> exportedThroughTheWindow(MainWindow& window, const std::string& stem);
+
+// A modal dialog as the animator meets it: `open` shows a `Dialog` child of `window` (an
+// action that calls exec()); `use` runs on it while it is shown and may close it; Cancel
+// closes it afterwards if it is still open. Returns whether the dialog opened.
+template <class Dialog>
+bool useDialog(QWidget& window, const std::function<void()>& open, const std::function<void(Dialog&)>& use) {
+  bool used = false;
+  QTimer::singleShot(0, &window, [&] {
+    auto* dialog = window.findChild<Dialog*>();
+    if (!dialog) return;
+    use(*dialog);
+    used = true;
+    if (dialog->isVisible()) dialog->reject();
+  });
+  open();
+  return used;
+}
 
 // A clock the test moves by hand, for PlaybackController::setClock.
 class FakeClock {

@@ -49,6 +49,26 @@ Result<DenseClip> retarget(const Skeleton& source, const Clip& clip, const Skele
   return RetargetJob{&source, &clip, &*sourceMap, &target, &*targetMap}.run();
 }
 
+// CMU 02_01 (a walk starting on its T-pose) and the Quaternius robot, each with its humanoid
+// map: the pair the retarget's hardest checks run on.
+struct CmuOnRobot {
+  Scene cmu, robot;
+  HumanoidMap cmuMap, robotMap;
+  const Clip& walk() const { return cmu.clips.front(); }
+};
+
+Result<CmuOnRobot> cmuOnRobot() {
+  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  if (!cmu) return makeError(cmu.error());
+  if (!robot) return makeError(robot.error());
+  auto cmuMap = mapHumanoid(cmu->skeleton);
+  auto robotMap = mapHumanoid(robot->skeleton);
+  if (!cmuMap) return makeError(cmuMap.error());
+  if (!robotMap) return makeError(robotMap.error());
+  return CmuOnRobot{std::move(*cmu), std::move(*robot), *cmuMap, *robotMap};
+}
+
 Vec3 at(const std::vector<Affine>& model, int joint) { return model[static_cast<std::size_t>(joint)].translation(); }
 
 float angleBetween(const Vec3& a, const Vec3& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); }
@@ -164,28 +184,23 @@ TEST(Retarget, AnAPoseTargetPointsItsLimbsAsTheTPoseSource) {
 // the walk), not a slope of its own lean (mapped between the leaning frames, its hips rose
 // 0.43 over 6.2 of travel: 4.0° where the source climbs 0.77°).
 TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthLimbDirectionsAndSlope) {
-  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
-  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
-  ASSERT_TRUE(cmu) << cmu.error();
-  ASSERT_TRUE(robot) << robot.error();
-  const Clip& walk = cmu->clips.front();
-  auto out = retarget(cmu->skeleton, walk, robot->skeleton);
+  const auto pair = cmuOnRobot();
+  ASSERT_TRUE(pair) << pair.error();
+  const Clip& walk = pair->walk();
+  auto out = retarget(pair->cmu.skeleton, walk, pair->robot.skeleton);
   ASSERT_TRUE(out) << out.error();
   EXPECT_EQ(out->frames, walk.frameCount());
   EXPECT_DOUBLE_EQ(out->frameRate, walk.frameRate);
-  EXPECT_LT(largestLimbAngle(cmu->skeleton, walk, robot->skeleton, *out), 2.0f * kDegree);
-  const auto cmuMap = mapHumanoid(cmu->skeleton);
-  const auto robotMap = mapHumanoid(robot->skeleton);
-  ASSERT_TRUE(cmuMap && robotMap);
-  const auto source = modelFrames(cmu->skeleton, walk);
-  const auto target = modelFrames(robot->skeleton, *out);
+  EXPECT_LT(largestLimbAngle(pair->cmu.skeleton, walk, pair->robot.skeleton, *out), 2.0f * kDegree);
+  const auto source = modelFrames(pair->cmu.skeleton, walk);
+  const auto target = modelFrames(pair->robot.skeleton, *out);
   // Both are Y-up in model space; rise along Y, travel across it, first frame to last.
   auto riseAndTravel = [](const std::vector<std::vector<Affine>>& frames, int hips) {
     const Vec3 d = at(frames.back(), hips) - at(frames.front(), hips);
     return std::pair<float, float>{d.y(), Vec3(d.x(), 0.0f, d.z()).norm()};
   };
-  const auto [sourceRise, sourceTravel] = riseAndTravel(source, cmuMap->hips);
-  const auto [targetRise, targetTravel] = riseAndTravel(target, robotMap->hips);
+  const auto [sourceRise, sourceTravel] = riseAndTravel(source, pair->cmuMap.hips);
+  const auto [targetRise, targetTravel] = riseAndTravel(target, pair->robotMap.hips);
   ASSERT_GT(sourceTravel, 0.0f);
   // The slope the hips climb, as the source's within a quarter of a degree.
   EXPECT_NEAR(std::atan2(targetRise, targetTravel), std::atan2(sourceRise, sourceTravel), 0.25f * kDegree);
@@ -291,20 +306,19 @@ std::pair<float, int> largestHandMiss(const Skeleton& source, const Clip& clip, 
 // hand positions from the hips scaled by the arms, land on them wherever the arm reaches;
 // without it they do not (the robot's arms are shorter and its shoulders elsewhere).
 TEST(Retarget, HandsReachForTheSourcesHandsScaledByTheArms) {
-  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
-  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
-  ASSERT_TRUE(cmu && robot);
-  const Clip& walk = cmu->clips.front();
-  const HumanoidMap cmuMap = *mapHumanoid(cmu->skeleton);
-  const HumanoidMap robotMap = *mapHumanoid(robot->skeleton);
-  RetargetJob job{&cmu->skeleton, &walk, &cmuMap, &robot->skeleton, &robotMap};
+  const auto pair = cmuOnRobot();
+  ASSERT_TRUE(pair) << pair.error();
+  const Clip& walk = pair->walk();
+  const Skeleton& cmu = pair->cmu.skeleton;
+  const Skeleton& robot = pair->robot.skeleton;
+  RetargetJob job{&cmu, &walk, &pair->cmuMap, &robot, &pair->robotMap};
   auto free = job.run();
   job.handsReach = true;
   auto reaching = job.run();
   ASSERT_TRUE(free && reaching) << (free ? reaching.error() : free.error());
-  const float arms = armsAtRest(robot->skeleton, robotMap);
-  const auto [missReaching, reachable] = largestHandMiss(cmu->skeleton, walk, robot->skeleton, *reaching);
-  const float missFree = largestHandMiss(cmu->skeleton, walk, robot->skeleton, *free).first;
+  const float arms = armsAtRest(robot, pair->robotMap);
+  const auto [missReaching, reachable] = largestHandMiss(cmu, walk, robot, *reaching);
+  const float missFree = largestHandMiss(cmu, walk, robot, *free).first;
   EXPECT_GE(reachable, walk.frameCount()) << "most hands can reach";
   EXPECT_LT(missReaching, 1e-3f * arms);
   EXPECT_GT(missFree, 0.05f * arms) << "the test would see a hand that does not reach";
@@ -333,26 +347,23 @@ TEST(Retarget, ACapturesTPoseFirstFrameIsFound) {
 // Without its first frame, the walk on the robot is the whole walk's frames from the second
 // on, each joint turned as there, starting at the source's start time.
 TEST(Retarget, TheFirstFrameLeftOutStartsTheClipAtTheSecond) {
-  auto cmu = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
-  auto robot = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
-  ASSERT_TRUE(cmu) << cmu.error();
-  ASSERT_TRUE(robot) << robot.error();
-  const Clip& walk = cmu->clips.front();
-  const HumanoidMap cmuMap = *mapHumanoid(cmu->skeleton);
-  const HumanoidMap robotMap = *mapHumanoid(robot->skeleton);
-  RetargetJob job{&cmu->skeleton, &walk, &cmuMap, &robot->skeleton, &robotMap};
+  const auto pair = cmuOnRobot();
+  ASSERT_TRUE(pair) << pair.error();
+  const Clip& walk = pair->walk();
+  const Skeleton& robot = pair->robot.skeleton;
+  RetargetJob job{&pair->cmu.skeleton, &walk, &pair->cmuMap, &robot, &pair->robotMap};
   auto whole = job.run();
   job.skipFirstFrame = true;
   auto skipped = job.run();
   ASSERT_TRUE(whole && skipped);
   ASSERT_EQ(skipped->frames, whole->frames - 1);
   EXPECT_DOUBLE_EQ(skipped->startTime, walk.startTime);
-  std::vector<Transform> fromWhole(robot->skeleton.restPose().begin(), robot->skeleton.restPose().end());
+  std::vector<Transform> fromWhole(robot.restPose().begin(), robot.restPose().end());
   std::vector<Transform> fromSkipped = fromWhole;
   for (int f = 0; f < skipped->frames; f += 7) {
     whole->samplePose(f + 1, fromWhole);
     skipped->samplePose(f, fromSkipped);
-    for (int j = 0; j < robot->skeleton.jointCount(); ++j) {
+    for (int j = 0; j < robot.jointCount(); ++j) {
       const auto i = static_cast<std::size_t>(j);
       ASSERT_LT(fromWhole[i].rotation.angularDistance(fromSkipped[i].rotation), 1e-4f)
           << "frame " << f << " joint " << j;
