@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/rig/humanoid_map.h"
+#include "core/rig/humanoid.h"
 #include "core/skeleton/skeleton.h"
 #include "core/util/result.h"
 

@@ -4,7 +4,9 @@
 // bones match in number and length (the longest pairs that do not hold one another), the
 // pair nearer the root being the legs; up runs from the hips to the chest, forward along the
 // feet (toward the toes) or, without toes, the glTF/Blender facing; left is up × forward.
-#include "core/rig/humanoid_map.h"
+#include "core/rig/humanoid.h"
+#include "core/skeleton/skeleton.h"
+#include "core/util/result.h"
 
 namespace articula {
 
