@@ -10,6 +10,10 @@ std::optional<std::string> InPlaceJob::validate() const {
   if (skeleton == nullptr) return "no skeleton";
   if (clip == nullptr) return "no clip";
   if (joint < 0 || joint >= skeleton->jointCount()) return "the travel joint is out of range";
+  for (const int other : carried) {
+    if (other < 0 || other >= skeleton->jointCount() || skeleton->parent(other) != skeleton->parent(joint))
+      return "a joint carried along is not beside the travel joint";
+  }
   if (auto error = clip->validate(skeleton->jointCount())) return "clip '" + clip->name + "': " + *error;
   if (clip->frameCount() < 2) {
     return "clip '" + clip->name + "' has " + std::to_string(clip->frameCount()) +
@@ -23,8 +27,9 @@ std::optional<std::string> InPlaceJob::validate() const {
 Result<Clip> InPlaceJob::run() const {
   if (auto error = validate()) return makeError(*error);
   const Mat3 ground = groundInParentSpace(*skeleton, joint, groundModel);
-  const int ids[1] = {joint};
-  const std::vector<std::vector<Transform>> samples = sampleJoints(*skeleton, *clip, ids);
+  std::vector<int> moved{joint};
+  moved.insert(moved.end(), carried.begin(), carried.end());
+  const std::vector<std::vector<Transform>> samples = sampleJoints(*skeleton, *clip, moved);
   const std::size_t last = samples.size() - 1;
   const Vec3 first = samples.front()[0].translation;
   const Vec3 travel = samples.back()[0].translation - first;
@@ -37,25 +42,26 @@ Result<Clip> InPlaceJob::run() const {
     headings[f] = heading;
   }
   const float turn = headings.back() - headings.front();
-  std::vector<Transform> frames(samples.size());
+  std::vector<std::vector<Transform>> frames(moved.size(), std::vector<Transform>(samples.size()));
   for (std::size_t f = 0; f < samples.size(); ++f) {
     const float along = static_cast<float>(f) / static_cast<float>(last);
-    Transform local = samples[f][0];
+    Vec3 shift = Vec3::Zero();
     for (int a = 0; a < 3; ++a) {
       if (!chosen[a]) continue;
       const Vec3 axis = ground.col(a);
       const float start = a == 1 ? 0.0f : axis.dot(first);  // height keeps its start
-      local.translation -= axis * (start + along * axis.dot(travel));
+      shift -= axis * (start + along * axis.dot(travel));
     }
-    if (axes.yaw) {
-      const Quat unturn(Eigen::AngleAxisf(-along * turn, ground.col(1)));
-      local.translation = unturn * local.translation;
+    const Quat unturn = axes.yaw ? Quat(Eigen::AngleAxisf(-along * turn, ground.col(1))) : Quat::Identity();
+    for (std::size_t k = 0; k < moved.size(); ++k) {
+      Transform local = samples[f][k];
+      local.translation = unturn * (local.translation + shift);
       local.rotation = (unturn * local.rotation).normalized();
+      frames[k][f] = local;
     }
-    frames[f] = local;
   }
   Clip out = *clip;
-  writePerFrame(out, joint, frames);
+  for (std::size_t k = 0; k < moved.size(); ++k) writePerFrame(out, moved[k], frames[k]);
   return out;
 }
 

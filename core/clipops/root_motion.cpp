@@ -74,6 +74,7 @@ Result<Clip> RootMotionJob::run() const {
     const Transform rootOld = frame[0];
     const Transform hipsParent = rootOld * frame[hipsSlot];  // the hips in the root's parent's space
     Transform rootNew = rootRest;
+    rootNew.scale = rootOld.scale;  // the root's scale track, if any, stays
     rootNew.translation.setZero();
     for (int a = 0; a < 3; ++a) {
       const Vec3 axis = ground.col(a);

@@ -12,7 +12,7 @@ namespace articula {
 // position on the chosen axes (and their facing about up with `axes.yaw`), in the space of
 // the root's parent, its other axes and its rotation kept at its rest; the hips and every
 // other child of the root are re-expressed under it, so no joint moves in model space. The
-// root's scale is taken as its rest's. Output: `clip` with the root's and its children's
+// root's scale stays as the clip has it. Output: `clip` with the root's and its children's
 // translation and rotation keyed at every frame (linear, slerp); other tracks untouched.
 struct RootMotionJob {
   const Skeleton* skeleton = nullptr;

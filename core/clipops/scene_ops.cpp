@@ -113,7 +113,13 @@ std::optional<std::string> makeInPlace(Scene& scene, const TravelAxes& axes, con
   if (!frame) return frame.error();
   return eachClip(scene, clip, [&](const Clip& c) {
     const int joint = travelJoint(scene.skeleton, c, frame->hips);
-    return InPlaceJob{&scene.skeleton, &c, joint, frame->groundModel, axes}.run();
+    InPlaceJob job{&scene.skeleton, &c, joint, {}, frame->groundModel, axes};
+    // What travels beside it under the same parent (IK feet beside the legs) goes along.
+    for (const int sibling : scene.skeleton.children(scene.skeleton.parent(joint))) {
+      const JointTrack* track = c.findTrack(sibling);
+      if (sibling != joint && track != nullptr && !track->translation.empty()) job.carried.push_back(sibling);
+    }
+    return job.run();
   });
 }
 

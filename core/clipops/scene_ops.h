@@ -20,13 +20,14 @@ struct RootMotionOptions {
 // Moves each clip's travel onto the hips' parent named rootName, adding it (a joint at the
 // hips' parent's origin, in every skin the hips are in) when the hips' parent is not it. A
 // root name that another joint already has is refused, as is a skeleton with no humanoid.
-// Inserting the root renumbers the joints after it (and gives every joint a new stable id).
+// Adding the root renumbers the joints after it (and gives every joint a new stable id).
 std::optional<std::string> extractRootMotion(Scene& scene, const RootMotionOptions& options);
 
 // Folds the motion of the hips' parent named rootName back into its children.
 std::optional<std::string> foldRootMotion(Scene& scene, const std::string& rootName, const std::string& clip);
 
-// Takes the travel out of each clip (InPlaceJob on travelJoint of the humanoid's hips).
+// Takes the travel out of each clip (InPlaceJob on travelJoint of the humanoid's hips,
+// carrying the translated joints beside it: IK feet under the same root).
 std::optional<std::string> makeInPlace(Scene& scene, const TravelAxes& axes, const std::string& clip);
 
 struct CyclicOptions {

@@ -217,6 +217,47 @@ TEST(ClipOps, InPlaceLeavesTheCmuWalkOnATreadmill) { expectInPlace(kCmuWalk, "")
 TEST(ClipOps, InPlaceKeepsTheRobotsWalkingCycleInPlace) { expectInPlace(kRobot, "Walking"); }
 TEST(ClipOps, InPlaceOfAZUpCaptureKeepsItsHeight) { expectInPlace(kMakeHumanWalk, ""); }
 
+// The robot's IK feet sit beside its legs under the same root bone as its pelvis: in place
+// takes a travel added to the pelvis and the feet alike back out of both.
+TEST(ClipOps, InPlaceCarriesTheRobotsIkFeet) {
+  Scene scene = load(kRobot);
+  const TravelFrame frame = travelFrame(scene);
+  Clip* walking = clipNamed(scene, "Walking");
+  ASSERT_NE(walking, nullptr);
+  const auto original = positions(scene.skeleton, *walking);
+  const Mat3 ground = groundInParentSpace(scene.skeleton, frame.hips, frame.groundModel);
+  const Vec3 travelPerSecond = ground.col(2) * frame.heightModel * 0.8f;  // walking pace
+  std::vector<int> travelling;
+  for (const int j : scene.skeleton.children(scene.skeleton.parent(frame.hips))) {
+    const JointTrack* track = walking->findTrack(j);
+    if (track != nullptr && !track->translation.empty()) travelling.push_back(j);
+  }
+  ASSERT_GE(travelling.size(), 3u) << "the pelvis and both IK feet";
+  const auto samples = sampleJoints(scene.skeleton, *walking, travelling);
+  for (std::size_t k = 0; k < travelling.size(); ++k) {
+    std::vector<Transform> moved;
+    for (std::size_t f = 0; f < samples.size(); ++f) {
+      moved.push_back(samples[f][k]);
+      moved.back().translation += travelPerSecond * float(walking->timeOf(int(f)) - walking->startTime);
+    }
+    writePerFrame(*walking, travelling[k], moved);
+  }
+  ASSERT_FALSE(makeInPlace(scene, {}, "Walking").has_value());
+  // Back where they were, but for the start's ground offset the in-place clip takes away.
+  const auto after = positions(scene.skeleton, *clipNamed(scene, "Walking"));
+  const Vec3 offset = after[0].at("Foot.L") - original[0].at("Foot.L");
+  double largest = 0.0;
+  for (std::size_t f = 0; f < after.size(); ++f) {
+    for (const int j : travelling) {
+      const std::string& name = scene.skeleton.name(j);
+      largest = std::max(largest, double((after[f].at(name) - original[f].at(name) - offset).norm()));
+    }
+  }
+  EXPECT_LT(largest * 1750.0 / frame.heightModel, 0.05);
+  InPlaceJob job{&scene.skeleton, walking, frame.hips, {scene.skeleton.findJoint("Head")}, frame.groundModel, {}};
+  EXPECT_TRUE(job.validate().has_value()) << "a joint carried along must be beside the travel joint";
+}
+
 // After Make Cyclic the wrap-around jump is no larger than the clip's median frame-to-frame
 // change in position, and in velocity on a cycle (RobotExpressive's Walking). A capture that
 // is no cycle (CMU 02_01 ends mid-stride, MakeHuman's 24 fps walk1 is coarse) keeps a
