@@ -96,8 +96,9 @@ int runOne(const std::string& in, const std::string& out, const std::string& cli
 
 CLI::App* addRootMotionCommand(CLI::App& app, RootMotionArgs& args) {
   CLI::App* command = app.add_subcommand(
-      "root-motion", "Move a humanoid's travel from its hips onto a root joint (or fold it back, or take it out: in "
-                     "place) and write glTF 2.0");
+      "root-motion",
+      "Move a humanoid's travel from its hips onto a root joint (or fold it back, or take it out: in "
+      "place) and write glTF 2.0");
   command->add_option("IN", args.inputs, "Any file articula-cli info reads; several, or folders, with --out-dir")
       ->required();
   command->add_option("--out", args.out, "Output .glb, or .gltf with its .bin beside it");

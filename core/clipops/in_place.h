@@ -20,7 +20,7 @@ namespace articula {
 struct InPlaceJob {
   const Skeleton* skeleton = nullptr;
   const Clip* clip = nullptr;
-  int joint = -1;                   // the travel joint (travelJoint)
+  int joint = -1;  // the travel joint (travelJoint)
   // Joints under the same parent moved by the same shift and turn (IK feet beside the legs,
   // which travel with the body); may be empty.
   std::vector<int> carried;

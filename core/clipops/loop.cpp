@@ -195,8 +195,9 @@ void blendRotation(std::vector<Quat>& q, const BlendWeights& w, int before) {
                                       rotationVector(q[2] * q[0].conjugate()), before);
   const Quat target = rotationOf(start.value) * q[0];
   const Vec3 jump = rotationVector(target * q[n - 1].conjugate());
-  const Vec3 velocityChange = start.velocity - endVelocity(rotationVector(q[n - 3] * q[n - 1].conjugate()),
-                                                           rotationVector(q[n - 2] * q[n - 1].conjugate()), Vec3::Zero());
+  const Vec3 velocityChange =
+      start.velocity - endVelocity(rotationVector(q[n - 3] * q[n - 1].conjugate()),
+                                   rotationVector(q[n - 2] * q[n - 1].conjugate()), Vec3::Zero());
   const std::size_t m = w.jump.size() - 1;
   for (std::size_t k = 0; k <= m; ++k) {
     Quat& value = q[n - 1 - m + k];
@@ -217,10 +218,11 @@ std::optional<std::string> MakeCyclicJob::validate() const {
   }
   if (!std::isfinite(blendSeconds) || blendSeconds <= 0.0) return "the blend span must be a positive time";
   const long m = std::lround(blendSeconds * clip->frameRate);
-  if (m < 3) return "a blend span of " + std::to_string(blendSeconds) + " s is under 3 frames of clip '" + clip->name + "'";
+  if (m < 3)
+    return "a blend span of " + std::to_string(blendSeconds) + " s is under 3 frames of clip '" + clip->name + "'";
   if (m > n - 3) {
-    return "a blend span of " + std::to_string(blendSeconds) + " s (" + std::to_string(m) + " frames) is longer than clip '" +
-           clip->name + "' allows: " + std::to_string(n - 3) + " frames (" +
+    return "a blend span of " + std::to_string(blendSeconds) + " s (" + std::to_string(m) +
+           " frames) is longer than clip '" + clip->name + "' allows: " + std::to_string(n - 3) + " frames (" +
            std::to_string((n - 3) / clip->frameRate) + " s), its length less its first two frames";
   }
   if (travelJoint >= skeleton->jointCount()) return "the travel joint is out of range";

@@ -15,7 +15,7 @@ namespace articula {
 // it, one frame's step.
 struct SeamScore {
   int frames = 0;
-  double poseMm = 0.0;      // largest distance of a joint between the last frame and the first
+  double poseMm = 0.0;       // largest distance of a joint between the last frame and the first
   double rotationDeg = 0.0;  // largest angle of a joint's local rotation, last frame to first
   // Largest difference (mm per frame) between a joint's velocity at the last frame and at
   // the first, each estimated from its own side (second-order differences): how much the
@@ -23,7 +23,7 @@ struct SeamScore {
   double velocityMm = 0.0;
   double medianStepMm = 0.0;            // the median over frames of the largest joint step
   double medianVelocityChangeMm = 0.0;  // the median over frames of the largest step change
-  double travelMm = 0.0;  // the travel joint's ground distance, first frame to last (per cycle)
+  double travelMm = 0.0;                // the travel joint's ground distance, first frame to last (per cycle)
 };
 
 // The seam of `clip`; an error when it has fewer than three frames (no velocity at its ends)

@@ -58,7 +58,8 @@ TEST(CliClipOps, InfoJsonGivesEachClipItsSeam) {
 TEST(CliClipOps, RootMotionOfTheCmuWalkKeepsEveryFootSpan) {
   ClipOpsDir dir("articula_cli_root_motion");
   ASSERT_EQ(runCli("export " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "source.glb")).exitCode, 0);
-  const auto report = runJson("root-motion " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "root.glb") + " --yaw");
+  const auto report =
+      runJson("root-motion " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "root.glb") + " --yaw");
   ASSERT_TRUE(report.is_object());
   EXPECT_NEAR(report["clips"][0]["seam"]["travelMm"].get<double>(),
               report["clips"][0]["seamBefore"]["travelMm"].get<double>(), 1.0)
@@ -78,12 +79,14 @@ TEST(CliClipOps, RootMotionOfTheCmuWalkKeepsEveryFootSpan) {
 // robot's Walking stays one.
 TEST(CliClipOps, InPlaceMakesATreadmillCycle) {
   ClipOpsDir dir("articula_cli_in_place");
-  ASSERT_EQ(runCli("loop " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "loop.glb") + " --blend 0.5").exitCode, 0);
-  const auto report = runJson("root-motion " + quoted(dir / "loop.glb") + " --in-place --out " + quoted(dir / "in_place.glb"));
+  ASSERT_EQ(runCli("loop " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "loop.glb") + " --blend 0.5").exitCode,
+            0);
+  const auto report =
+      runJson("root-motion " + quoted(dir / "loop.glb") + " --in-place --out " + quoted(dir / "in_place.glb"));
   ASSERT_TRUE(report.is_object());
   EXPECT_LT(report["clips"][0]["seam"]["travelMm"].get<double>(), 1.0) << "hips drift per cycle";
-  const auto robot = runJson("root-motion " + quoted(data(kRobot)) + " --clip Walking --in-place --out " +
-                             quoted(dir / "robot.glb"));
+  const auto robot =
+      runJson("root-motion " + quoted(data(kRobot)) + " --clip Walking --in-place --out " + quoted(dir / "robot.glb"));
   ASSERT_TRUE(robot.is_object());
   EXPECT_LT(robot["clips"][0]["seam"]["travelMm"].get<double>(), 1.0);
   const auto cmu = judge(dir / "in_place.glb", "02_01");
@@ -96,8 +99,8 @@ TEST(CliClipOps, InPlaceMakesATreadmillCycle) {
 TEST(CliClipOps, LoopClosesTheSeamAndCanDropTheEndFrame) {
   ClipOpsDir dir("articula_cli_loop");
   const auto kept = runJson("loop " + quoted(data(kRobot)) + " --clip Walking --out " + quoted(dir / "kept.glb"));
-  const auto dropped = runJson("loop " + quoted(data(kRobot)) + " --clip Walking --drop-end-frame --out " +
-                               quoted(dir / "dropped.glb"));
+  const auto dropped =
+      runJson("loop " + quoted(data(kRobot)) + " --clip Walking --drop-end-frame --out " + quoted(dir / "dropped.glb"));
   ASSERT_TRUE(kept.is_object() && dropped.is_object());
   const auto& seam = kept["clips"][0]["seam"];
   EXPECT_LE(seam["poseMm"].get<double>(), seam["medianStepMm"].get<double>());
@@ -111,8 +114,8 @@ TEST(CliClipOps, RootMotionRunsOverAFolder) {
   ClipOpsDir out("articula_cli_clipops_out");
   std::filesystem::copy_file(data(kCmuWalk), in / "walk.bvh");
   std::filesystem::copy_file(data(kMakeHumanWalk), in / "walk1.bvh");
-  const auto run = runCli("root-motion " + quoted(in.path.string()) + " --out-dir " + quoted(out.path.string()) +
-                          " --jobs 2");
+  const auto run =
+      runCli("root-motion " + quoted(in.path.string()) + " --out-dir " + quoted(out.path.string()) + " --jobs 2");
   EXPECT_EQ(run.exitCode, 0) << run.stderrText;
   std::istringstream lines(run.stdoutText);
   int files = 0;
