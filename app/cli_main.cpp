@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/cli_batch.h"
+#include "app/cli_clipops.h"
 #include "app/cli_retarget.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
@@ -54,7 +55,9 @@ int runInfo(const std::string& path, bool json) {
     std::cerr << "error: " << scene.error() << '\n';
     return 1;
   }
-  std::cout << (json ? articula::sceneInfoJson(*scene) : articula::sceneInfoText(*scene)) << '\n';
+  std::cout << (json ? articula::cli::withSeamScores(articula::sceneInfoJson(*scene), *scene)
+                    : articula::sceneInfoText(*scene))
+            << '\n';
   return 0;
 }
 
@@ -472,6 +475,10 @@ int main(int argc, char** argv) {
 
   articula::cli::RetargetArgs retargetArgs;
   CLI::App* retarget = articula::cli::addRetargetCommand(app, retargetArgs);
+  articula::cli::RootMotionArgs rootMotionArgs;
+  CLI::App* rootMotion = articula::cli::addRootMotionCommand(app, rootMotionArgs);
+  articula::cli::LoopArgs loopArgs;
+  CLI::App* loop = articula::cli::addLoopCommand(app, loopArgs);
 
   try {
     app.parse(argc, argv);
@@ -498,6 +505,8 @@ int main(int argc, char** argv) {
     }
     if (*map) return articula::cli::runMap(mapPath, mapFile, mapJson);
     if (*retarget) return articula::cli::runRetarget(retargetArgs);
+    if (*rootMotion) return articula::cli::runRootMotion(*rootMotion, rootMotionArgs);
+    if (*loop) return articula::cli::runLoop(*loop, loopArgs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;
