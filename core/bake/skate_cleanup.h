@@ -17,6 +17,13 @@
 
 namespace articula {
 
+// How long a held foot takes to reach its lock before a contact and to rejoin its animation
+// after it: the offset a contact starts with (half the source's skate, up to a few
+// centimetres, the contact being centred on it) eases in over this, and the one it ends with
+// eases out, or over half the gap to the neighbouring contact if shorter, so the knee
+// neither snaps the foot forward nor back; the pelvis eases down and up over it too.
+inline constexpr double kLockEaseSeconds = 0.15;
+
 // One foot to lock: its leg handle (a chain ending at the ankle) and its contacts, in frames
 // of the clip.
 struct FootLock {
