@@ -67,7 +67,7 @@ bool within(const Skeleton& skeleton, int joint, int top) {
 // move no more than the pelvis (plus the reduction's error), and no joint moves more than
 // twice the largest slide removed plus 10 mm. `slideBarMm`: the held joints' mean slide per
 // contact must stay below it.
-void expectFeetKept(const Scene& scene, const std::string& label, double slideBarMm) {
+void expectFeetKept(const Scene& scene, const std::string& label, double slideBarMm, bool jointBar = true) {
   ASSERT_FALSE(scene.clips.empty()) << label;
   const Skeleton& skeleton = scene.skeleton;
   const Clip& source = scene.clips.front();
@@ -159,15 +159,29 @@ void expectFeetKept(const Scene& scene, const std::string& label, double slideBa
   std::printf("%s: pelvis moved %.1f mm, upper body %.1f mm, any joint %.1f mm (%s); largest slide removed %.1f mm\n",
               label.c_str(), pelvisMm, upperMm, anyMm, farthest.c_str(), largestSlideMm);
   EXPECT_LT(upperMm, pelvisMm + 2.0 * kReferenceHeightMm * kDefaultToleranceOfHeight) << label;
-  EXPECT_LT(anyMm, 2.0 * largestSlideMm + 10.0) << label << ": " << farthest;
+  if (jointBar) {
+    EXPECT_LT(anyMm, 2.0 * largestSlideMm + 10.0) << label << ": " << farthest;
+  }
 }
 
 TEST(SkateCleanupBars, CmuWalk) { expectFeetKept(loaded("bvh/cmu-mb-2010/02_01.bvh"), "CMU 02_01", 0.5); }
 TEST(SkateCleanupBars, CmuRun) { expectFeetKept(loaded("bvh/cmu-mb-2010/09_11.bvh"), "CMU 09_11", 0.5); }
+// A long take of jumps, turns and stands: the source's planted feet pivot up to 43° (before
+// the foot kept its own turn, the cleanup froze them at the yaw they landed with).
+TEST(SkateCleanupBars, CmuJumpsTurnsAndStands) {
+  expectFeetKept(loaded("bvh/cmu-mb-2008/01_01.bvh"), "CMU 01_01", 0.5);
+}
 TEST(SkateCleanupBars, MakeHumanWalk) { expectFeetKept(loaded("bvh/makehuman/walk1.bvh"), "MakeHuman walk1", 0.5); }
-// Feet as IK bones beside the legs, under the armature node Blender exports.
+// Feet as IK bones beside the legs, without toes, under the armature node Blender exports
+// (turned −90° about X and scaled 100).
 TEST(SkateCleanupBars, RobotExpressiveWalkWithFeetBesideItsLegs) {
   expectFeetKept(loaded("gltf/RobotExpressive/RobotExpressive.glb", "Walking"), "RobotExpressive Walking", 0.5);
+}
+// Not the bar on every joint: the humanoid rig's two-bone legs bend towards their rest pole,
+// and this run's right knee swings outside that plane, so the leg's solve puts it 18–83 mm
+// from the source's on every frame, held or not (as before the cleanup kept the foot).
+TEST(SkateCleanupBars, RobotExpressiveRunWithFeetBesideItsLegs) {
+  expectFeetKept(loaded("gltf/RobotExpressive/RobotExpressive.glb", "Running"), "RobotExpressive Running", 0.5, false);
 }
 // A Mixamo rig as an FBX conversion writes it: bones' Y along them, a Z-up centimetre
 // armature under a node turned −90° about X and scaled 0.01.
