@@ -372,8 +372,24 @@ int runBake(const BakeArgs& args) {
     json["unreachedHandles"] = unreachedByHandle;
     json["refusedFrames"] = report.refusedFrames;
     json["contacts"] = contactCounts;
-    for (const articula::FootCleanupSummary& foot : result->feet) {
+    if (!result->feet.empty()) {
+      // Millimetres for a 1.75 m character measured along its own up, as the shared report does.
+      const articula::CleanupFigures& moved = result->moved;
+      const double mmPerUnit = articula::kReferenceHeightMm / std::max(moved.heightModel, 1e-6f);
+      json["displacementMm"] = {{"feet", moved.feetModel * mmPerUnit},
+                                {"legs", moved.legsModel * mmPerUnit},
+                                {"pelvis", moved.pelvisModel * mmPerUnit},
+                                {"upperBody", moved.upperBodyModel * mmPerUnit}};
+    }
+    for (std::size_t i = 0; i < result->feet.size(); ++i) {
+      const articula::FootCleanupSummary& foot = result->feet[i];
       nlohmann::json& f = json["feet"][foot.curveName];
+      if (i < result->moved.feet.size()) {
+        const articula::FootTurnFigures& turn = result->moved.feet[i];
+        f["directionMeanDeg"] = turn.meanDeg;
+        f["directionMaxDeg"] = turn.maxDeg;
+        f["directionMaxFrame"] = turn.maxFrame;
+      }
       f["handle"] = foot.handle;
       f["spans"] = nlohmann::json::array();
       for (const articula::ContactInterval& span : foot.spans) f["spans"].push_back({span.first, span.last});

@@ -95,6 +95,7 @@ Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* co
     if (!cleaned) return makeError(cleaned.error());
     result.report = std::move(cleaned->bake);
     result.groundVelocityModel = cleaned->groundVelocityModel;
+    result.moved = cleaned->moved;
     for (std::size_t i = 0; i < cleaned->feet.size(); ++i) {
       result.contactsHeld[cleaned->feet[i].joints.curveName] = static_cast<int>(cleaned->feet[i].foot.size());
       result.feet.push_back(summarise(scene.skeleton, result.clip, i, rig.grounding.upModel, *cleaned));

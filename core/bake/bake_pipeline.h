@@ -11,6 +11,7 @@
 
 #include "core/bake/bake_job.h"
 #include "core/bake/contact_detection.h"
+#include "core/bake/skate_cleanup_figures.h"
 #include "core/rig/ground.h"
 #include "core/rig/rig.h"
 #include "core/scene/scene.h"
@@ -41,6 +42,7 @@ struct BakePipelineResult {
   std::map<std::string, int> contactsHeld;  // stride curve → contacts locked (cleanup only)
   std::vector<FootCleanupSummary> feet;     // cleanup only
   Vec3 groundVelocityModel = Vec3::Zero();  // cleanup only: the treadmill of an in-place cycle
+  CleanupFigures moved;                     // cleanup only: displacement and foot turn against the source
 };
 
 // Leaves of a skinned character that skin no vertex and that the source does not turn keep

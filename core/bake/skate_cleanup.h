@@ -1,9 +1,9 @@
 #pragma once
-// Foot-skate cleanup: every planted foot stays where it landed (position and yaw) for its
-// contact. The contacts (detected, or the clip's own stride curves) become target,
-// orientation and weight curves of the rig's leg handles in a working copy of the clip; the
-// legs reach them, the pelvis drops when a leg would overextend, and the result is baked and
-// reduced like any other rig bake.
+// Foot-skate cleanup: every planted foot holds the point it stands on for its contact and
+// keeps the source's turn about it. The contacts (detected, or the clip's own stride curves)
+// become target and orientation curves of the rig's leg handles in a working copy of the
+// clip; the pelvis is lowered, eased, where a leg could not reach, the legs reach them, and
+// the result is baked and reduced like any other rig bake.
 #include <functional>
 #include <optional>
 #include <string>
@@ -11,10 +11,18 @@
 
 #include "core/bake/bake_job.h"
 #include "core/bake/contact_detection.h"
+#include "core/bake/skate_cleanup_figures.h"
 #include "core/rig/rig.h"
 #include "core/scene/scene.h"
 
 namespace articula {
+
+// How long a held foot takes to reach its lock before a contact and to rejoin its animation
+// after it: the offset a contact starts with (half the source's skate, up to a few
+// centimetres, the contact being centred on it) eases in over this, and the one it ends with
+// eases out, or over half the gap to the neighbouring contact if shorter, so the knee
+// neither snaps the foot forward nor back; the pelvis eases down and up over it too.
+inline constexpr double kLockEaseSeconds = 0.15;
 
 // One foot to lock: its leg handle (a chain ending at the ankle) and its contacts, in frames
 // of the clip.
@@ -29,26 +37,34 @@ struct FootLock {
   std::vector<float> ankleFloorModel;
 };
 
-// Writes, for each foot, `ik.<handle>.target.x|y|z` (the ankle, model space),
-// and `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation with the yaw it landed
-// with) into `clip`, one linear key per frame, blended from the animation to the lock by the
-// stride curve's ramp into a contact and back over a release after it (the offset the
-// contact ends with eased out over 0.15 s, or half the gap to the next contact; on a
-// treadmill the stride curve's ramp), so the handle solves at full weight: any weight curve
-// of it is removed.
-// Within a foot contact the ankle is held where
-// it landed (across the up; its height is the animation's, raised to ankleFloorModel) on its
-// `ankle` frames, and turns about the held toe on the `toe` frames that are not (a rigid
-// foot cannot hold both while the heel rises); each hold starts where the ankle is, so it
-// never jumps. Outside contacts the targets follow the animation and, where the stride
-// curve ramps, hold the nearest contact's. The orientation is the animated one turned to
-// the yaw the foot landed with. `upModel`: the character's up. `groundVelocityModel`: the
-// treadmill of an in-place cycle (ContactDetection::groundVelocityModel): held feet travel
-// with it. A foot beside its leg (joints.legTip set) gets keys of its own for the lock, and
-// the leg's target follows it. Fails on a bad joint index, a missing stride curve, an
-// interval outside the clip or a floor that is not one level per frame.
+// Writes, for each foot, `ik.<handle>.target.x|y|z` (the ankle, model space) and
+// `ik.<handle>.orientation.w|x|y|z` (the ankle's model rotation in the source: the foot keeps
+// its own turn, and the leg's solve never flips it) into `clip`, one linear key per frame,
+// so the handle solves at full weight: any weight curve of it is removed.
+// Within a foot contact the point that carries the weight is held: the ankle on its `ankle`
+// frames (heel strike, flat foot; its height is the animation's, raised to
+// ankleFloorModel), the toe on the `toe` frames that are not (push-off), the ankle turning
+// about it as the source's does, so a pivot on the ball stays a pivot. Each hold starts where
+// the ankle is, so it never jumps, and the contact as a whole sits at the middle of the
+// source's path over it (for a steady skate, where the source's contact is at its middle
+// frame). Before a contact the offset it starts with eases in with the stride curve's ramp;
+// after it, the offset it ends with eases out over a release (0.15 s, or half the gap to the
+// next contact; on a treadmill the stride curve's ramp). `upModel`: the character's up.
+// `groundVelocityModel`: the treadmill of an in-place cycle
+// (ContactDetection::groundVelocityModel): held feet travel with it. A foot beside its leg
+// (joints.legTip set) gets keys of its own for the lock, and the leg's target follows it.
+// Fails on a bad joint index, a missing stride curve, an interval outside the clip or a
+// floor that is not one level per frame.
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
                                                const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero());
+
+// Lowers the pelvis (the rig's grounding.pelvis) in `clip` only where a leg cannot reach
+// its lock target (the `ik.<handle>.target` curves writeFootLockCurves wrote for `feet`),
+// by as little as lets it reach (the rig's grounding.maxReach of the leg's rest length),
+// eased in and out over 0.15 s on either side: the pelvis's translation gets one linear
+// key per frame. Leaves the clip as it is where every leg reaches.
+void lowerPelvisToReachLocks(const Skeleton& skeleton, Clip& clip, const RigDefinition& rig,
+                             const std::vector<FootLock>& feet);
 
 // Per foot contact of `lock`, how far the held joint slides in `clip`: the path (model
 // units) across `upModel`, relative to a ground moving at `groundVelocityModel`, of the ankle
@@ -72,6 +88,9 @@ struct SkateCleanupReport {
   std::vector<std::vector<float>> slideBeforeModel;
   Vec3 groundVelocityModel = Vec3::Zero();  // the treadmill the held feet travelled with
   BakeReport bake;
+  // The cleaned clip against the source over the baked frames: each joint group's largest
+  // displacement and each foot's turn (feet in the order of `feet`).
+  CleanupFigures moved;
 };
 
 // Runs the cleanup on `source` (a clip of `scene`) with a humanoid rig definition (its leg

@@ -894,7 +894,8 @@ TEST(CliBake, ShinTailsThatMoveNothingKeepOneKey) {
 }
 
 // The bake report names, per foot, the planted spans it held, how far the held joint slid in
-// each before and after, and the frames its leg could not reach.
+// each before and after, how far the foot's direction turned from the source's, and the
+// frames its leg could not reach; and how far each group of joints moved from the source.
 TEST(CliBake, DetectReportsEachFootsSpansSlidesAndUnreachedFrames) {
   const TempDir dir("articula_cli_bake_feet");
   const std::string out = dir / "baked.glb";
@@ -919,7 +920,14 @@ TEST(CliBake, DetectReportsEachFootsSpansSlidesAndUnreachedFrames) {
     }
     EXPECT_LT(after, 0.05 * before) << foot.dump();
     EXPECT_TRUE(foot["unreachedFrames"].empty()) << foot.dump();
+    EXPECT_LT(foot["directionMeanDeg"].get<double>(), 5.0) << foot.dump();
+    EXPECT_LT(foot["directionMaxDeg"].get<double>(), 15.0) << foot.dump();
   }
+  const nlohmann::json& moved = json["displacementMm"];
+  for (const char* group : {"feet", "legs", "pelvis", "upperBody"}) EXPECT_TRUE(moved.contains(group)) << moved.dump();
+  // The body above the pelvis only follows it (up to the reduction's 1 mm per joint).
+  EXPECT_LT(moved["upperBody"].get<double>(), moved["pelvis"].get<double>() + 2.0) << moved.dump();
+  EXPECT_GT(moved["feet"].get<double>(), 0.0) << moved.dump();
 }
 
 namespace {
@@ -1172,8 +1180,12 @@ TEST(CliBake, WrittenFilesTurnNoKneeOrElbowMoreThanTenDegreesPerFrame) {
       if (calmFramesStayCalm) {
         EXPECT_LE(cleanedCalm, kMostTurnDegrees) << (*cleaned)[k].joint << " at frame " << cleanedCalmFrame;
       }
-      // The arms pass through the key reduction only: the same turn within its rounding.
-      EXPECT_LE(cleanedLargest, std::max(kMostTurnDegrees, sourceLargest) + 0.01)
+      // The arms pass through the key reduction only: the same turn within its rounding. On
+      // a game cycle the pelvis eases down into a stance its leg cannot reach, bending the
+      // knee a little more on the frames its source turns it most (RobotExpressive Walking's
+      // right knee: 39.19° where the export turns it 39.07°).
+      const double rounding = calmFramesStayCalm ? 0.01 : 0.25;
+      EXPECT_LE(cleanedLargest, std::max(kMostTurnDegrees, sourceLargest) + rounding)
           << (*cleaned)[k].joint << " at frame " << cleanedFrame;
     }
   }
