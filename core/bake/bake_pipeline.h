@@ -43,9 +43,9 @@ struct BakePipelineResult {
   Vec3 groundVelocityModel = Vec3::Zero();  // cleanup only: the treadmill of an in-place cycle
 };
 
-// Leaves of a skinned character that skin no vertex and that the source does not turn keep
-// one rotation and scale key (KeyReductionOptions::unseenJoints): what a rig does to them
-// shows nowhere.
+// Leaves of a skinned character that skin no vertex and that the source does not turn get no
+// rotation or scale channel (KeyReductionOptions::unseenJoints): what a rig does to them
+// shows nowhere, and a reader would make each an animated node of its own.
 // Fails, naming the reason, when the rig does not bind to the scene's skeleton, a ground is
 // given with detectContacts, or the bake or cleanup refuses its input; "bake cancelled"
 // when `progress` returned false.
