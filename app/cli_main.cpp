@@ -24,12 +24,13 @@
 #include "app/cli_retarget.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
+#include "core/bake/key_reduction.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
+#include "core/io/scene_info.h"
 #include "core/project/export_options.h"
 #include "core/project/project_file.h"
 #include "core/project/rig_json.h"
-#include "core/io/scene_info.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
 
@@ -147,15 +148,53 @@ int exportProject(const std::string& inPath, const std::string& outPath, const s
   return 0;
 }
 
-int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig) {
+// Millimetres at 1.75 m per model unit of `scene`'s character.
+double mmPerModelUnit(const articula::Scene& scene) {
+  return articula::kReferenceHeightMm / std::max(scene.characterHeight(), 1e-6f);
+}
+
+// The largest distance (mm at 1.75 m) between any clip of the written glTF file `path` as the
+// spec plays it and as Blender does (LINEAR rotations lerped per component), at a player's
+// 120 Hz: the file read back, since the writer adds keys where the two would part.
+articula::Result<double> readerDeviationMm(const std::string& path) {
+  auto written = articula::importScene(path);
+  if (!written) return articula::makeError(written.error());
+  float worst = 0.0f;
+  for (const articula::Clip& clip : written->clips) {
+    worst = std::max(worst, articula::componentLerpDeviation(written->skeleton, written->skeleton.restPose(), clip,
+                                                             articula::kPlaybackRate));
+  }
+  return worst * mmPerModelUnit(*written);
+}
+
+// What a written glTF file holds, for --json: its interpolation, bytes and keys.
+void addFileFigures(const articula::GltfExportReport& written, nlohmann::json& json) {
+  json["interpolation"] = articula::interpolationOf(written);
+  json["bytes"] = written.bytes;
+  json["keys"] = written.keys;
+}
+
+int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig, bool json) {
   if (lowerExtension(outPath) == ".articula") return exportProject(inPath, outPath, rig);
   if (!rig.empty()) return fail("--rig is written into projects: the output must end in .articula");
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
   auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
-  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene))) return fail(*error);
+  articula::GltfExportReport written;
+  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene), &written))
+    return fail(*error);
+  if (json) {
+    nlohmann::json report{{"out", outPath}, {"clips", scene->clips.size()}};
+    addFileFigures(written, report);
+    const auto deviationMm = readerDeviationMm(outPath);
+    if (!deviationMm) return fail(deviationMm.error());
+    report["maxErrorMm"] = *deviationMm;
+    std::cout << report.dump() << '\n';
+    return 0;
+  }
   std::cout << "wrote " << outPath << ": " << scene->skeleton.jointCount() << " nodes, " << scene->meshes.size()
-            << " meshes, " << scene->clips.size() << " clips\n";
+            << " meshes, " << scene->clips.size() << " clips, " << written.keys << " "
+            << articula::interpolationOf(written) << " keys, " << written.bytes << " bytes\n";
   return 0;
 }
 
@@ -238,6 +277,7 @@ struct BakeArgs {
   bool json = false;
   bool keepSource = false;
   bool fewestBytes = false;
+  std::string interpolation = "linear";
 };
 
 // "A:B" (frames, inclusive) into the bake's range.
@@ -324,6 +364,9 @@ int runBake(const BakeArgs& args) {
   if (!std::isfinite(options.reduction.toleranceModel) || !(options.reduction.toleranceModel > 0.0f))
     return fail("--tolerance must be a positive distance in the model's units");
   options.reduction.fewestBytes = args.fewestBytes;
+  const auto interpolation = articula::parseKeyInterpolation(args.interpolation);
+  if (!interpolation) return fail("--interpolation '" + args.interpolation + "': expected linear or cubic");
+  options.reduction.interpolation = *interpolation;
 
   articula::BakePipelineOptions pipeline;
   pipeline.bake = options;
@@ -349,17 +392,19 @@ int runBake(const BakeArgs& args) {
   const std::size_t bakedIndex =
       articula::placeBakedClip(scene->clips, sourceIndex, std::move(result->clip), args.keepSource);
   const articula::Clip& baked = scene->clips[bakedIndex];
-  if (auto error = articula::exportGltf(*scene, args.out, articula::exportOptionsFor(*scene))) return fail(*error);
+  articula::GltfExportReport written;
+  if (auto error = articula::exportGltf(*scene, args.out, articula::exportOptionsFor(*scene), &written))
+    return fail(*error);
   // A per-frame bake keys every baked channel and the morph weights (copied as they are).
   const std::size_t keysPerFrame =
       report.reduction.keysBefore + baked.morphWeights.size() * std::size_t(report.framesBaked);
-  const double errorMm =
-      report.reduction.maxDeviationModel * articula::kReferenceHeightMm / std::max(scene->characterHeight(), 1e-6f);
+  const double errorMm = report.reduction.maxDeviationModel * mmPerModelUnit(*scene);
 
   if (args.json) {
     nlohmann::json json;
     json["out"] = args.out;
     json["clip"] = baked.name;
+    addFileFigures(written, json);
     json["frames"] = report.framesBaked;
     json["keysBefore"] = report.reduction.keysBefore;
     json["keysAfter"] = report.reduction.keysAfter;
@@ -401,13 +446,13 @@ int runBake(const BakeArgs& args) {
     return 0;
   }
   std::cout << "baked " << report.framesBaked << " frames of '" << baked.name << "'\n";
-  std::cout << "keys " << articula::channelKeyCount(baked) << " (per-frame " << keysPerFrame
-            << "), max error " << report.reduction.maxDeviationModel << " = " << errorMm << " mm at 1.75 m (tolerance "
-            << options.reduction.toleranceModel << ")\n";
+  std::cout << "keys " << articula::channelKeyCount(baked) << ' ' << args.interpolation << " (per-frame "
+            << keysPerFrame << "), max error " << report.reduction.maxDeviationModel << " = " << errorMm
+            << " mm at 1.75 m (tolerance " << options.reduction.toleranceModel << ", in the spec and in Blender)\n";
   for (const auto& [curve, count] : contactCounts) std::cout << curve << ": " << count << " contacts held\n";
   std::cout << "unreached frames: " << unreachedFrames.size();
   for (const auto& [handle, count] : unreachedByHandle) std::cout << ", " << handle << ' ' << count;
-  std::cout << "\nwrote " << args.out << '\n';
+  std::cout << "\nwrote " << args.out << ": " << written.bytes << " bytes\n";
   return 0;
 }
 
@@ -434,6 +479,11 @@ int main(int argc, char** argv) {
   articula::cli::BatchOptions exportBatch;
   articula::cli::addBatchOptions(*exportCommand, exportBatch);
   std::string exportRig;
+  bool exportJson = false;
+  exportCommand->add_flag("--json", exportJson,
+                          "Print one JSON object: out, clips, interpolation (linear or cubic), bytes, keys and "
+                          "maxErrorMm (the largest distance, mm at 1.75 m, between the written file as the glTF "
+                          "spec plays it and as Blender plays it, at 120 Hz)");
   exportCommand->add_option("--rig", exportRig,
                             "Add a rig to the written project as its active rig: auto (the humanoid rig from joint "
                             "names) or a rig JSON file");
@@ -474,10 +524,16 @@ int main(int argc, char** argv) {
   bake->add_option("--tolerance", bakeArgs.tolerance,
                    "Largest joint-position error of the reduced keys, model units (default: 1 mm for a character "
                    "1.75 m tall, i.e. 1/1750 of the character's height)");
-  bake->add_flag("--json", bakeArgs.json, "Print one JSON object instead of the summary");
+  bake->add_option("--interpolation", bakeArgs.interpolation,
+                   "linear (default): keys joined by lines, played alike by Blender, three.js, Babylon.js and "
+                   "engines; cubic: fewer keys as cubic splines, exact in readers that follow the glTF spec "
+                   "(three.js, Babylon.js) but not in Blender, whose importer drops the tangents");
+  bake->add_flag("--json", bakeArgs.json,
+                 "Print one JSON object instead of the summary (interpolation, bytes, keys, maxErrorMm: the "
+                 "largest joint error, mm at 1.75 m, as the spec and as Blender play the keys)");
   bake->add_flag("--fewest-bytes", bakeArgs.fewestBytes,
-                 "Fit each channel in the form that makes the smallest file (often slerps on 16-bit rotations) "
-                 "instead of the fewest keys");
+                 "With --interpolation cubic: fit each channel in the form that makes the smallest file (often "
+                 "slerps on 16-bit rotations) instead of the fewest keys");
   bake->add_flag("--keep-source", bakeArgs.keepSource,
                  "Write the source clip too, the baked one beside it as '<clip> baked' (default: in its place)");
 
@@ -505,8 +561,9 @@ int main(int argc, char** argv) {
   try {
     if (*info) return runInfo(infoPath, infoJson);
     if (*exportCommand) {
-      return articula::cli::runFileCommand(*exportCommand, exportIns, exportOut, exportBatch, false,
-                                           [&](const std::string& in) { return runExport(in, exportOut, exportRig); });
+      return articula::cli::runFileCommand(
+          *exportCommand, exportIns, exportOut, exportBatch, true,
+          [&](const std::string& in) { return runExport(in, exportOut, exportRig, exportJson); });
     }
     if (*contacts) {
       return articula::cli::runFileCommand(

@@ -97,7 +97,14 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
   command->add_flag("--skip-first-frame", args.skipFirstFrame,
                     "Leave out a clip's first frame where it is a T-pose: the rest pose held one frame, then left "
                     "at once (as CMU captures start); other clips keep every frame");
-  command->add_flag("--json", args.json, "Print one JSON object instead of the summary");
+  command->add_option("--interpolation", args.interpolation,
+                      "linear (default): keys joined by lines, played alike by Blender, three.js, Babylon.js and "
+                      "engines; cubic: fewer keys as cubic splines, exact in readers that follow the glTF spec "
+                      "(three.js, Babylon.js) but not in Blender, whose importer drops the tangents");
+  command->add_flag("--json", args.json,
+                    "Print one JSON object instead of the summary (the file's interpolation, bytes and keys; per "
+                    "clip its keys and maxErrorMm, the largest joint error in mm at 1.75 m as the spec and as "
+                    "Blender play the keys)");
   return command;
 }
 
@@ -106,6 +113,8 @@ int runRetarget(const RetargetArgs& args) {
     return fail("--contacts '" + args.contacts + "': expected detect");
   if (!args.hands.empty() && args.hands != "reach") return fail("--hands '" + args.hands + "': expected reach");
   if (args.fps && !(std::isfinite(*args.fps) && *args.fps > 0.0)) return fail("--fps must be a positive frame rate");
+  const auto interpolation = parseKeyInterpolation(args.interpolation);
+  if (!interpolation) return fail("--interpolation '" + args.interpolation + "': expected linear or cubic");
   auto source = loadWithWarnings(args.source);
   if (!source) return fail(source.error());
   auto character = loadWithWarnings(args.character);
@@ -127,9 +136,11 @@ int runRetarget(const RetargetArgs& args) {
   nlohmann::json written = nlohmann::json::array();
   for (const Clip* clip : clips) {
     const bool skipFirstFrame = args.skipFirstFrame && startsWithRestFrame(source->skeleton, *clip);
-    auto retargeted = retargetClip(
-        *source, *sourceMap, *clip, *character, *characterMap,
-        {tolerance, args.contacts == "detect", args.fps.value_or(0.0), args.hands == "reach", skipFirstFrame});
+    KeyReductionReport reduction;
+    auto retargeted = retargetClip(*source, *sourceMap, *clip, *character, *characterMap,
+                                   {tolerance, args.contacts == "detect", args.fps.value_or(0.0), args.hands == "reach",
+                                    skipFirstFrame, *interpolation},
+                                   &reduction);
     if (!retargeted) return fail(args.source + ": clip '" + clip->name + "': " + retargeted.error());
     retargeted->name = uniqueClipName(character->clips, retargeted->name);
     nlohmann::json report{{"clip", retargeted->name},
@@ -137,16 +148,25 @@ int runRetarget(const RetargetArgs& args) {
                           {"keys", channelKeyCount(*retargeted)},
                           {"duration", retargeted->duration()},
                           {"frameRate", retargeted->frameRate},
-                          {"skippedFirstFrame", skipFirstFrame}};
+                          {"skippedFirstFrame", skipFirstFrame},
+                          {"maxErrorMm", reduction.maxDeviationModel * kReferenceHeightMm /
+                                             std::max(character->characterHeight(), 1e-6f)}};
     report.update(
         qualityJson(measureRetarget(source->skeleton, *sourceMap, *clip, character->skeleton, *characterMap,
                                     *retargeted, args.hands == "reach", skipFirstFrame ? 1.0 / clip->frameRate : 0.0)));
     written.push_back(std::move(report));
     character->clips.push_back(std::move(*retargeted));
   }
-  if (auto error = exportGltf(*character, args.out, exportOptionsFor(*character))) return fail(*error);
+  GltfExportReport file;
+  if (auto error = exportGltf(*character, args.out, exportOptionsFor(*character), &file)) return fail(*error);
   if (args.json) {
-    std::cout << nlohmann::json{{"out", args.out}, {"clips", written}}.dump() << '\n';
+    std::cout << nlohmann::json{{"out", args.out},
+                                {"interpolation", interpolationOf(file)},
+                                {"bytes", file.bytes},
+                                {"keys", file.keys},
+                                {"clips", written}}
+                     .dump()
+              << '\n';
     return 0;
   }
   for (const auto& clip : written) {
@@ -156,7 +176,8 @@ int runRetarget(const RetargetArgs& args) {
               << " deg of the source's, hip travel off by " << 100.0 * clip["hipTravelRatioError"].get<double>()
               << " % of the source's scaled by the legs\n";
   }
-  std::cout << "wrote " << args.out << '\n';
+  std::cout << "wrote " << args.out << ": " << file.keys << ' ' << interpolationOf(file) << " keys, " << file.bytes
+            << " bytes\n";
   return 0;
 }
 

@@ -20,6 +20,7 @@ struct RetargetArgs {
   std::string hands;          // "reach": hands IK'd to the source's, scaled by the arms
   std::optional<double> fps;  // resample to this frame rate (default: the source's)
   bool skipFirstFrame = false;  // leave out a clip's first frame where it is a T-pose
+  std::string interpolation = "linear";  // of the reduced keys: linear or cubic
   bool json = false;
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Articula builds and tests with, skipping those present,
-# and the glTF validator the export tests run.
+# the glTF validator the export tests run, and the clients the client judge plays files in
+# (Blender from Debian; three.js and Babylon.js from npm).
 set -euo pipefail
 
 packages=(
@@ -10,6 +11,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev libqcustomplot-dev
   xvfb xauth libgl1-mesa-dri
   clang libclang-rt-14-dev
+  blender python3-numpy
 )
 
 missing=()
@@ -43,3 +45,8 @@ if [ ! -f "$tools/node_modules/gltf-validator/package.json" ] ||
   echo "Installing gltf-validator $validator_version into $tools/node_modules"
   npm install --prefix "$tools" --no-save --no-package-lock --no-audit --no-fund "gltf-validator@$validator_version" >/dev/null
 fi
+
+# The client judge (tests/tools/client_judge: three.js and Babylon.js at pinned versions, beside
+# Blender) that test_cli_clients runs on the files articula-cli writes; into its own
+# node_modules (gitignored).
+"$tools/client_judge/setup.sh"

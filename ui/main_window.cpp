@@ -22,6 +22,7 @@
 #include <QUndoStack>
 #include <QUrl>
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -490,6 +491,7 @@ bool MainWindow::bake(const ProjectBakeSettings& settings) {
   options.bake.rootMotion = settings.rootMotion;
   options.bake.reduction.toleranceModel = settings.toleranceRelative * scene.characterHeight();
   options.bake.reduction.fewestBytes = settings.fewestBytes;
+  options.bake.reduction.interpolation = settings.cubicKeys ? KeyInterpolation::Cubic : KeyInterpolation::Linear;
   options.detectContacts = settings.detectContacts;
   // The worker bakes copies; the document changes only through the command below.
   std::optional<Result<BakePipelineResult>> outcome = runInBackground<Result<BakePipelineResult>>(
@@ -807,12 +809,14 @@ namespace {
 
 // What the editor shows is what the file holds: with the rig on, every clip is baked through
 // it (its handles' curves, the stride curves, the ground plane the document solves on) and
-// reduced to 0.1 % of the character's height before it is written.
+// reduced to linear keys within 1 mm at 1.75 m (the bake's default, which every reader plays
+// alike) before it is written. `written` receives what the file holds.
 std::optional<std::string> exportThroughRig(Scene scene, const std::optional<RigDefinition>& rig,
-                                            const std::string& file, TaskProgress& progress) {
+                                            const std::string& file, TaskProgress& progress,
+                                            GltfExportReport& written) {
   if (rig) {
     BakePipelineOptions options;
-    options.bake.reduction.toleranceModel = 1e-3f * scene.characterHeight();
+    options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene.characterHeight();
     Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
     if (ground) options.ground = std::move(ground).value();
     for (Clip& clip : scene.clips) {
@@ -823,7 +827,7 @@ std::optional<std::string> exportThroughRig(Scene scene, const std::optional<Rig
       clip = std::move(baked->clip);
     }
   }
-  return exportGltf(scene, file, exportOptionsFor(scene));
+  return exportGltf(scene, file, exportOptionsFor(scene), &written);
 }
 
 }  // namespace
@@ -833,21 +837,23 @@ bool MainWindow::exportGltfTo(const QString& path) {
   const std::string file = path.toStdString();
   std::optional<RigDefinition> rig;
   if (mDocument->rigEnabled() && mDocument->boundRig()) rig = *mDocument->activeRig();
+  // Shared with the worker, which may outlive a cancelled wait.
+  const auto written = std::make_shared<GltfExportReport>();
   std::optional<std::optional<std::string>> outcome = runInBackground<std::optional<std::string>>(
       this, tr("Exporting %1…").arg(QFileInfo(path).fileName()),
-      [scene = mDocument->scene(), rig = std::move(rig), file](TaskProgress& progress) {
-        return exportThroughRig(scene, rig, file, progress);
+      [scene = mDocument->scene(), rig = std::move(rig), file, written](TaskProgress& progress) {
+        return exportThroughRig(scene, rig, file, progress, *written);
       });
   if (!outcome) return false;
   if (*outcome) {
     emit exportFailed(QString::fromStdString(**outcome));
     return false;
   }
-  showResult(exportSummary(path));
+  showResult(exportSummary(path, *written));
   return true;
 }
 
-QString MainWindow::exportSummary(const QString& path) const {
+QString MainWindow::exportSummary(const QString& path, const GltfExportReport& written) const {
   const Scene& scene = mDocument->scene();
   std::size_t keys = 0;
   for (const Clip& clip : scene.clips) keys += clip.keyCount();
@@ -859,10 +865,15 @@ QString MainWindow::exportSummary(const QString& path) const {
     bytes += buffers.size();
   // No translation is installed to give "%n clip(s)" its plural: spell both out.
   const QString clips = scene.clips.size() == 1 ? tr("1 clip") : tr("%1 clips").arg(scene.clips.size());
-  return tr("Exported %1: %2, %3 keys, %4")
+  // What the keys are safe for: every reader, or those that follow the spec (Blender's
+  // importer drops cubic tangents).
+  const QString form = written.cubicChannels > 0
+                           ? tr("cubic keys: exact in three.js, Babylon.js and engines, not in Blender")
+                           : tr("linear keys: plays alike in Blender, three.js, Babylon.js and engines");
+  return tr("Exported %1: %2, %3 keys, %4; %5")
       .arg(file.fileName(), clips)
       .arg(keys)
-      .arg(QLocale().formattedDataSize(bytes));
+      .arg(QLocale().formattedDataSize(bytes), form);
 }
 
 void MainWindow::chooseFileToExport() {

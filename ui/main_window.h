@@ -16,6 +16,7 @@ class QSettings;
 #include "core/bake/bake_job.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
+#include "core/io/gltf_export.h"
 #include "core/project/project_file.h"
 #include "core/scene/scene.h"
 #include "ui/dialogs/preferences_dialog.h"
@@ -165,7 +166,7 @@ class MainWindow : public QMainWindow {
   void updateEditActions();
   // The status bar's report of a finished export (file, clips, keys, size on disk) and bake
   // (frames, keys before → after, contacts held, frames off target).
-  QString exportSummary(const QString& path) const;
+  QString exportSummary(const QString& path, const GltfExportReport& written) const;
   // The status bar's report of the last export, bake, retarget or open warning, kept until
   // another file opens: a menu's status tips do not wipe it (event()).
   void showResult(const QString& message);

@@ -45,9 +45,9 @@ struct BakePipelineResult {
   CleanupFigures moved;                     // cleanup only: displacement and foot turn against the source
 };
 
-// Leaves of a skinned character that skin no vertex and that the source does not turn keep
-// one rotation and scale key (KeyReductionOptions::unseenJoints): what a rig does to them
-// shows nowhere.
+// Leaves of a skinned character that skin no vertex and that the source does not turn get no
+// rotation or scale channel (KeyReductionOptions::unseenJoints): what a rig does to them
+// shows nowhere, and a reader would make each an animated node of its own.
 // Fails, naming the reason, when the rig does not bind to the scene's skeleton, a ground is
 // given with detectContacts, or the bake or cleanup refuses its input; "bake cancelled"
 // when `progress` returned false.

@@ -62,11 +62,18 @@ struct RotationFit {
 
 // `samples`: unit quaternions, each in the hemisphere of the previous one. `chordBudget`
 // bounds 2·sin(θ/2) for the angle θ between a sample and the fitted rotation at its frame
-// (the distance a unit lever's end moves). With `cubic`, the channel is also fitted as
+// (the distance a unit lever's end moves). A slerp segment holds it both as a slerp (the
+// spec) and as a normalised lerp of the components (what Blender plays for LINEAR keys), so
+// either reader plays the channel within the budget. With `cubic`, the channel is also fitted as
 // cubic splines (least-squares cubics where those span more frames than a chord) and that
 // fit is kept when it needs fewer keys than the slerp fit. Consecutive kept frames are less
 // than 180° apart along the samples' own path, so a fast spin is never merged the wrong way
 // round. A channel whose samples all lie within the budget of the first keeps one frame.
+// How far apart (chord, as above) a slerp from a to b and the normalised lerp of their
+// components (Blender's LINEAR rotation) get: at their farthest, u = 1/2 ∓ 1/(2√3). Grows
+// with the cube of the angle between a and b, so a segment cut in n parts is n³ times closer.
+float componentLerpApart(const Quat& a, const Quat& b);
+
 RotationFit fitRotationChannel(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget,
                                bool cubic);
 

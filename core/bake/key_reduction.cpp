@@ -180,8 +180,45 @@ void quantizeRotationKeys(std::vector<RotationKey>& keys) {
   }
 }
 
+// Most parts a slerp segment is cut into for a reader that lerps components.
+constexpr int kMaxLerpParts = 8;
+// The most Blender may play a joint's lever end away from the slerp, as a share of the
+// tolerance: below what the glTF writer allows (GltfExportOptions::componentLerpTolerance,
+// 0.44 mm at 1.75 m at the default 1 mm), so it adds no key to the reduced ones (which would
+// also take the channel off the 16-bit grid).
+constexpr float kLerpApartShare = 0.4f;
+
+// Slerp keys between frames where a segment (one frame long, or fitted with a tight budget)
+// turns so far that Blender's per-component lerp parts from the slerp by more than
+// `lerpApartChord`: the keys lie on the slerp, so the spec plays the same motion, and each
+// part turns 1/n as far, which brings the two readers n³ times closer (RobotExpressive's
+// 24 fps feet turn up to 0.25 rad a frame: 1.05 mm apart at 1.75 m with a key per frame).
+std::vector<RotationKey> cutForComponentLerp(const std::vector<RotationKey>& keys, float lerpApartChord) {
+  std::vector<RotationKey> cut;
+  cut.reserve(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    cut.push_back(keys[i]);
+    if (i + 1 == keys.size()) break;
+    const RotationKey& a = keys[i];
+    const RotationKey& b = keys[i + 1];
+    const float apart = componentLerpApart(a.value, b.value);
+    int parts = 1;
+    while (parts < kMaxLerpParts && apart > lerpApartChord * static_cast<float>(parts * parts * parts)) ++parts;
+    for (int m = 1; m < parts; ++m) {
+      const float u = static_cast<float>(m) / static_cast<float>(parts);
+      RotationKey between = a;
+      between.time = a.time + static_cast<double>(u) * (b.time - a.time);
+      between.value = a.value.slerp(u, b.value);
+      cut.push_back(between);
+    }
+  }
+  return cut;
+}
+
+// `lerpApartChord`: with slerp keys, how far Blender's per-component lerp may part from the
+// slerp between keys (cutForComponentLerp).
 void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, const DenseClip& clip, bool quantize,
-                        RotationTrack& track) {
+                        float lerpApartChord, RotationTrack& track) {
   std::vector<RotationKey> keys(fit.frames.size());
   for (std::size_t i = 0; i < fit.frames.size(); ++i) {
     RotationKey& key = keys[i];
@@ -205,6 +242,8 @@ void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, c
   }
   if (fit.cubicSpline) {
     for (std::size_t i = 0; i + 1 < keys.size(); ++i) keys[i].interpolation = RotationInterpolation::CubicSpline;
+  } else {
+    keys = cutForComponentLerp(keys, lerpApartChord);
   }
   if (quantize) quantizeRotationKeys(keys);
   track.setKeys(std::move(keys));
@@ -224,12 +263,18 @@ bool tangentsFitShortGrid(const RotationTrack& track) {
 // `quantize`, where every tangent of that fit lies within the grid's [-1, 1], fitted again
 // with the rounding's share taken from the budget and rounded to the grid: a channel that
 // stays in floats keeps its whole budget.
-void fitRotationTrack(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget, bool cubic,
-                      bool quantize, const DenseClip& clip, RotationTrack& track) {
-  writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget, cubic), samples, clip, false, track);
+// `lerpApartCap`: the most Blender's per-component lerp may part from the slerp between keys
+// (chord), whatever the budget.
+void fitRotationTrack(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget,
+                      float lerpApartCap, bool cubic, bool quantize, const DenseClip& clip, RotationTrack& track) {
+  // As fitRotationChannel holds its slerps, half the budget, within the cap; a refinement's
+  // last pass (budget 0, every frame kept) cuts at the cap.
+  const float lerpApart = chordBudget > 0.0f ? std::min(0.5f * chordBudget, lerpApartCap) : lerpApartCap;
+  writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget, cubic), samples, clip, false, lerpApart,
+                     track);
   if (!quantize || !tangentsFitShortGrid(track)) return;
   writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget - kShortGridChord, cubic), samples, clip,
-                     true, track);
+                     true, lerpApart, track);
 }
 
 // Bytes a reduced channel costs in a glTF file: per key its time (reduced channels seldom
@@ -273,19 +318,27 @@ float measureDeviation(const Skeleton& skeleton, std::span<const Transform> base
   ClipSampler reducedSampler(&reduced);
   Pose sourcePose(base.begin(), base.end());
   Pose reducedPose = sourcePose;
+  Pose lerpedPose = sourcePose;
   const auto n = static_cast<std::size_t>(skeleton.jointCount());
   std::vector<Affine> sourceModel(n);
   std::vector<Affine> reducedModel(n);
+  std::vector<Affine> lerpedModel(n);
   LocalToModelJob sourceFk{&skeleton, sourcePose, sourceModel};
   LocalToModelJob reducedFk{&skeleton, reducedPose, reducedModel};
+  LocalToModelJob lerpedFk{&skeleton, lerpedPose, lerpedModel};
   float worst = 0.0f;
   for (int f = 0; f < source.frames; ++f) {
+    const double t = source.timeOf(f);
     source.samplePose(f, sourcePose);
-    reducedSampler.sample(source.timeOf(f), reducedPose);
+    reducedSampler.sample(t, reducedPose);
+    lerpedPose = reducedPose;
+    lerpRotationsPerComponent(reduced, t, lerpedPose);
     sourceFk.run();
     reducedFk.run();
+    lerpedFk.run();
     for (std::size_t j = 0; j < n; ++j) {
-      const float d = (sourceModel[j].translation() - reducedModel[j].translation()).norm();
+      const Vec3& p = sourceModel[j].translation();
+      const float d = std::max((p - reducedModel[j].translation()).norm(), (p - lerpedModel[j].translation()).norm());
       worst = std::max(worst, d);
       if (d > tolerance) offending[j] = true;
     }
@@ -403,6 +456,7 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   for (const int joint : options.unseenJoints) unseen[static_cast<std::size_t>(joint)] = true;
   // The last refinement pass keeps every frame in floats: only that reproduces the source.
   std::vector<bool> quantizeTrack(trackCount, options.quantizeRotations);
+  const bool cubic = options.interpolation == KeyInterpolation::Cubic;
   auto reduceTrack = [&](std::size_t i) {
     const DenseTrack& source = dense.tracks[i];
     const auto joint = static_cast<std::size_t>(source.joint);
@@ -412,32 +466,29 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
     const bool halfways = heldBetweenFrames(source.joint);
     if (source.translates) {
       const float local = budget[i] / reach.parentScale[joint];
-      fitVec3Track(source.translation, breakpoints.translation, local, options.fitBezier, halfways, options.fewestBytes,
-                   dense, track.translation);
+      fitVec3Track(source.translation, breakpoints.translation, local, cubic, halfways, options.fewestBytes, dense,
+                   track.translation);
     }
-    if (source.rotates && unseen[joint]) {
-      writeRotationTrack(RotationFit{{0}, {}, false}, source.rotation, dense, false, track.rotation);
-    } else if (source.rotates) {
+    if (source.rotates && !unseen[joint]) {
       const float chordBudget = budget[i] / reach.lever[joint];
       // A budget the rounding to the grid would mostly use up keeps the channel in floats.
       const bool quantize = quantizeTrack[i] && chordBudget > kShortGridChord * kShortGridShare;
-      fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, options.fitBezier, quantize, dense,
+      const float lerpApartCap = kLerpApartShare * tolerance / reach.lever[joint];
+      fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, lerpApartCap, cubic, quantize, dense,
                        track.rotation);
       if (options.fewestBytes && isCubicSpline(track.rotation)) {
         // Fewer spline keys can still cost more bytes than the slerps (three elements a key).
         RotationTrack slerps;
-        fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, false, quantize, dense, slerps);
+        fitRotationTrack(source.rotation, breakpoints.rotation, chordBudget, lerpApartCap, false, quantize, dense,
+                         slerps);
         if (rotationBytes(slerps, quantize) < rotationBytes(track.rotation, quantize))
           track.rotation = std::move(slerps);
       }
     }
-    if (source.scales && unseen[joint]) {
-      writeVec3Track(Vec3Fit{{0}, {}}, source.scale, dense, track.scale);
-    } else if (source.scales) {
+    if (source.scales && !unseen[joint]) {
       // A scale error e moves the farthest child by e × lever (in the joint's space).
       const float local = budget[i] / (reach.lever[joint] * reach.parentScale[joint]);
-      fitVec3Track(source.scale, breakpoints.scale, local, options.fitBezier, halfways, options.fewestBytes, dense,
-                   track.scale);
+      fitVec3Track(source.scale, breakpoints.scale, local, cubic, halfways, options.fewestBytes, dense, track.scale);
     }
   };
   for (std::size_t i = 0; i < trackCount; ++i) reduceTrack(i);
@@ -498,6 +549,57 @@ std::size_t channelKeyCount(const Clip& clip) {
     count += keys;
   }
   return count;
+}
+
+const char* keyInterpolationName(KeyInterpolation interpolation) {
+  return interpolation == KeyInterpolation::Cubic ? "cubic" : "linear";
+}
+
+std::optional<KeyInterpolation> parseKeyInterpolation(std::string_view word) {
+  if (word == "linear") return KeyInterpolation::Linear;
+  if (word == "cubic") return KeyInterpolation::Cubic;
+  return std::nullopt;
+}
+
+void lerpRotationsPerComponent(const Clip& clip, double t, std::span<Transform> pose) {
+  for (const JointTrack& track : clip.tracks) {
+    const std::vector<RotationKey>& keys = track.rotation.keys();
+    if (keys.size() < 2 || track.joint < 0 || static_cast<std::size_t>(track.joint) >= pose.size()) continue;
+    const auto next = std::upper_bound(keys.begin(), keys.end(), t,
+                                       [](double time, const RotationKey& key) { return time < key.time; });
+    if (next == keys.begin() || next == keys.end()) continue;
+    const RotationKey& a = *(next - 1);
+    if (a.interpolation != RotationInterpolation::Slerp) continue;
+    const auto u = static_cast<float>((t - a.time) / (next->time - a.time));
+    const Vec4 lerped = ((1.0f - u) * a.value.coeffs() + u * next->value.coeffs()).normalized();
+    pose[static_cast<std::size_t>(track.joint)].rotation = Quat(lerped.w(), lerped.x(), lerped.y(), lerped.z());
+  }
+}
+
+float componentLerpDeviation(const Skeleton& skeleton, std::span<const Transform> basePose, const Clip& clip,
+                             double rate) {
+  ClipSampler sampler(&clip);
+  Pose specPose(basePose.begin(), basePose.end());
+  Pose lerpedPose = specPose;
+  const auto n = static_cast<std::size_t>(skeleton.jointCount());
+  std::vector<Affine> specModel(n);
+  std::vector<Affine> lerpedModel(n);
+  LocalToModelJob specFk{&skeleton, specPose, specModel};
+  LocalToModelJob lerpedFk{&skeleton, lerpedPose, lerpedModel};
+  const double start = clip.startTime;
+  const auto samples = static_cast<int>(std::round(std::max(clip.endTime - start, 0.0) * rate));
+  float worst = 0.0f;
+  for (int k = 0; k <= samples; ++k) {
+    const double t = start + static_cast<double>(k) / rate;
+    sampler.sample(t, specPose);
+    lerpedPose = specPose;
+    lerpRotationsPerComponent(clip, t, lerpedPose);
+    specFk.run();
+    lerpedFk.run();
+    for (std::size_t j = 0; j < n; ++j)
+      worst = std::max(worst, (specModel[j].translation() - lerpedModel[j].translation()).norm());
+  }
+  return worst;
 }
 
 std::vector<double> contactKeyTimes(const Clip& clip) {

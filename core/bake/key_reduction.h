@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/anim/clip.h"
@@ -26,6 +27,23 @@ struct ChannelKeepTimes {
   std::vector<double> scale;
 };
 
+// The form of reduced keys, as a glTF file stores them.
+// - Linear: lines between keys (glTF LINEAR; slerp on rotations). Every reader plays them
+//   alike: each rotation segment is held within its budget both as a slerp (the spec,
+//   three.js, Babylon.js) and as a per-component lerp then normalise (Blender's importer,
+//   which turns a LINEAR quaternion into four linear F-curves). The default.
+// - Cubic: cubic segments where one spans more frames than a line would (Bézier keys on
+//   translation and scale, glTF cubic-spline keys on rotations), lines elsewhere: fewer keys,
+//   played exactly by readers that follow the spec (three.js, Babylon.js, engines). Blender's
+//   importer drops CUBICSPLINE tangents and puts automatic handles through the keys, so a
+//   cubic file plays tens of millimetres off there (planted feet slide 30–135 mm on CMU 02_01).
+enum class KeyInterpolation { Linear, Cubic };
+
+// "linear" or "cubic": the word of `--interpolation`, `--json` and the project file.
+const char* keyInterpolationName(KeyInterpolation interpolation);
+// The KeyInterpolation a word names (as keyInterpolationName writes it), nullopt for any other.
+std::optional<KeyInterpolation> parseKeyInterpolation(std::string_view word);
+
 struct KeyReductionOptions {
   // Largest distance allowed, in model space (the skeleton's units), between where a node
   // (joint, tip or transform node: so every joint and the ends of its children) is in the
@@ -35,10 +53,9 @@ struct KeyReductionOptions {
   // Keys at these times (seconds, snapped to the nearest source frame) are kept in every
   // reduced channel.
   std::vector<double> keepTimes;
-  // Fit cubic segments where one spans more frames than a line would: Bézier keys on
-  // translation and scale, glTF cubic-spline keys on rotations (both export exactly); linear
-  // and slerp (shortest arc) elsewhere.
-  bool fitBezier = true;
+  // How the reduced keys interpolate (see KeyInterpolation): lines by default, which every
+  // glTF reader plays alike.
+  KeyInterpolation interpolation = KeyInterpolation::Linear;
   // Keys at `chainKeepTimes` are kept in the tracks of `chainJoints` and of every joint above
   // them: contact starts and ends (contactKeyTimes) matter to the feet and what carries
   // them, not to an arm or the head.
@@ -50,7 +67,9 @@ struct KeyReductionOptions {
   std::map<int, ChannelKeepTimes> jointKeepTimes;
   // Joints whose rotation and scale nothing shows (a leaf that skins no vertex and that the
   // source does not turn: a rig's end effector, such as RobotExpressive's shin tails beside
-  // its feet). Whatever a rig does to them, those channels keep one key.
+  // its feet). Whatever a rig does to them, those channels get no keys: the node keeps its
+  // rest rotation and scale, and a reader sees no animation on it (Blender makes no action
+  // for it).
   std::vector<int> unseenJoints = {};
   // Joints whose place between a slow clip's frames shows (the feet and toes): on clips
   // sampled slower than a player's kPlaybackRate, the translation and scale of these and of
@@ -65,7 +84,7 @@ struct KeyReductionOptions {
   // channel's budget and is measured with the fit, so the tolerance holds for what the file
   // decodes to. A channel whose budget it would mostly use up stays in floats.
   bool quantizeRotations = true;
-  // With fitBezier: give each channel the form that costs the fewest bytes in a glTF file
+  // With cubic keys: give each channel the form that costs the fewest bytes in a glTF file
   // (true) instead of the fewest keys (false). A cubic-spline key stores three elements
   // (in-tangent, value, out-tangent) and its tangents are per second, mostly beyond the 16-bit
   // grid's [-1, 1], so slerps with more keys are often smaller. CMU 02_01 detect bake: 6013
@@ -80,7 +99,9 @@ struct KeyReductionReport {
   // one key per frame and animated channel (a per-frame bake); and of the reduced clip.
   std::size_t keysBefore = 0;
   std::size_t keysAfter = 0;
-  float maxDeviationModel = 0.0f;  // measured by forward kinematics on every source frame
+  // Measured by forward kinematics on every source frame, the larger of the reduced clip as
+  // the spec plays it and as a reader that lerps LINEAR rotations per component plays it.
+  float maxDeviationModel = 0.0f;
   int framesChecked = 0;
   // Passes that tightened the per-channel budgets after a measurement found a deviation
   // above the tolerance (errors of a parent and its children add up along a chain).
@@ -120,6 +141,20 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
 // translation, rotation, scale or morph-weights channel (a translation key is one key, not
 // three; its components are keyed at the same times, as imports and reductions key them).
 std::size_t channelKeyCount(const Clip& clip);
+
+// `pose` holds `clip` sampled at time t (ClipSampler); replaces each rotation that a slerp
+// segment of the clip sets by what a reader that interpolates LINEAR rotation keys per
+// component plays there: the stored quaternions lerped, then normalised (Blender's glTF
+// importer).
+void lerpRotationsPerComponent(const Clip& clip, double t, std::span<Transform> pose);
+
+// Largest model-space distance of any node between `clip` played as the spec plays it
+// (slerp) and as lerpRotationsPerComponent plays it, at `rate` samples per second from its start to
+// its end; `basePose` holds the channels the clip does not animate. What a plain export of
+// per-frame keys may differ by in Blender (0.69 mm at 1.75 m on RobotExpressive's 24 fps
+// Walking, nothing visible at 120 fps).
+float componentLerpDeviation(const Skeleton& skeleton, std::span<const Transform> basePose, const Clip& clip,
+                             double rate);
 
 // Frames where a stride curve (`contact.*`, 1 = planted, 0 = free) starts or ends a planted
 // or a free interval, as times: the keys a reduction must keep so contacts stay exact.

@@ -237,6 +237,8 @@ class Document {
     return mUnwritable;
   }
 
+  const GltfExportReport& report() const { return mReport; }
+
   // glTF is +Y up: a scene standing along another axis goes under a node that turns that
   // axis onto +Y, last, so every node index written above stays as it is.
   void turnUpOntoY() {
@@ -714,6 +716,18 @@ class Document {
                      ": a tangent or value beyond the float range");
     }
     static constexpr std::array<const char*, 3> kNames = {"STEP", "LINEAR", "CUBICSPLINE"};
+    mReport.keys += data.times.size();
+    switch (data.interpolation) {
+      case GltfInterpolation::Step:
+        ++mReport.stepChannels;
+        break;
+      case GltfInterpolation::Linear:
+        ++mReport.linearChannels;
+        break;
+      case GltfInterpolation::CubicSpline:
+        ++mReport.cubicChannels;
+        break;
+    }
     const int input = timesAccessor(data.times);
     const int output = outputAccessor(data, path);
     channels.push_back({{"sampler", samplers.size()}, {"target", {{"node", node}, {"path", path}}}});
@@ -754,7 +768,9 @@ class Document {
       settings.tolerance = mOptions.tolerance * mHeight;
       writeVec3Track(track.translation, rest.translation, settings, track.joint, "translation", samplers, channels);
       settings.tolerance = mOptions.tolerance;
+      settings.componentLerpTolerance = mOptions.componentLerpTolerance * mHeight / rotationLever(track.joint);
       addChannel(encodeRotationChannel(track.rotation, settings), track.joint, "rotation", samplers, channels);
+      settings.componentLerpTolerance = 0.0;
       settings.tolerance = mOptions.scalarTolerance;
       writeVec3Track(track.scale, rest.scale, settings, track.joint, "scale", samplers, channels);
     }
@@ -788,6 +804,29 @@ class Document {
     mAnimations.push_back(std::move(animation));
   }
 
+  // How far from a joint its rotation moves a node: the farthest node of its subtree at the
+  // rest pose, or its own bone when it has none (as key reduction measures it).
+  double rotationLever(int joint) {
+    if (mLevers.empty()) {
+      const Skeleton& skeleton = mScene.skeleton;
+      const std::vector<Affine> model = localToModel(skeleton, skeleton.restPose());
+      mLevers.assign(model.size(), 0.0);
+      for (std::size_t j = 0; j < model.size(); ++j) {
+        for (int a = skeleton.parent(static_cast<int>(j)); a != kNoParent; a = skeleton.parent(a)) {
+          const auto i = static_cast<std::size_t>(a);
+          mLevers[i] = std::max(mLevers[i], double((model[j].translation() - model[i].translation()).norm()));
+        }
+      }
+      for (std::size_t j = 0; j < model.size(); ++j) {
+        const int parent = skeleton.parent(static_cast<int>(j));
+        if (mLevers[j] == 0.0 && parent != kNoParent)
+          mLevers[j] = (model[j].translation() - model[static_cast<std::size_t>(parent)].translation()).norm();
+        mLevers[j] = std::max(mLevers[j], 1e-6);
+      }
+    }
+    return mLevers[static_cast<std::size_t>(joint)];
+  }
+
   void writeVec3Track(const Vec3Track& track, const Vec3& rest, const GltfChannelSettings& settings, int node,
                       const char* path, Json& samplers, Json& channels) {
     if (track.empty()) return;
@@ -802,6 +841,7 @@ class Document {
 
   const Scene& mScene;
   const GltfExportOptions& mOptions;
+  GltfExportReport mReport;     // keys and channels written (bytes: once the files are)
   const Clip* mClip = nullptr;  // the clip writeAnimation is writing
   Status mUnwritable;           // the first value encoding could not write
   bool mImagesInBuffer = true;
@@ -822,6 +862,7 @@ class Document {
   std::vector<Json> mAnimations;
   std::vector<int> mMeshNodes;  // per Scene mesh: the node holding it, -1 when not written
   std::unordered_map<std::string, int> mTimeAccessors;
+  std::vector<double> mLevers;           // per node, rotationLever (computed on first use)
   std::size_t mAnimationStart = 0;       // where the bytes of the animation being written start in mBin
   std::vector<int> mAnimationAccessors;  // its accessors, pointed at their view once written
 };
@@ -901,7 +942,10 @@ bool hasGltfExtension(const fs::path& path) {
 
 }  // namespace
 
-std::optional<std::string> exportGltf(const Scene& scene, const std::string& path, const GltfExportOptions& options) {
+const char* interpolationOf(const GltfExportReport& report) { return report.cubicChannels > 0 ? "cubic" : "linear"; }
+
+std::optional<std::string> exportGltf(const Scene& scene, const std::string& path, const GltfExportOptions& options,
+                                      GltfExportReport* report) {
   const fs::path file(path);
   std::error_code ec;
   if (file.filename().empty()) return path + ": not a file name";
@@ -917,7 +961,14 @@ std::optional<std::string> exportGltf(const Scene& scene, const std::string& pat
   try {
     Document document(scene, options, binary);
     if (Status error = document.build()) return path + ": cannot export: " + *error;
-    return binary ? writeGlb(file, document) : writeGltfWithFiles(file, document);
+    if (Status error = binary ? writeGlb(file, document) : writeGltfWithFiles(file, document)) return error;
+    if (report != nullptr) {
+      *report = document.report();
+      report->bytes = fs::file_size(file);
+      if (!binary && !document.bin().empty())
+        report->bytes += fs::file_size(file.parent_path() / (file.stem().string() + ".bin"));
+    }
+    return std::nullopt;
   } catch (const std::exception& e) {
     return path + ": cannot export: " + e.what();
   }

@@ -20,11 +20,32 @@ struct GltfExportOptions {
   double tolerance = 1e-5;
   // The same for dimensionless channels, absolute: scale factors and morph-target weights.
   double scalarTolerance = 1e-6;
+  // A fraction of Scene::characterHeight(): a LINEAR rotation segment that a reader lerping
+  // the quaternion's components (Blender's importer) would play further than this from the
+  // slerp the spec plays, at the farthest node the joint turns (its subtree at the rest
+  // pose), gets slerp keys between its keys. 2.5e-4: 0.44 mm at 1.75 m (a reduced bake's
+  // segments already hold 0.4 mm at the default tolerance). 0: never.
+  double componentLerpTolerance = 2.5e-4;
   // The scene's up in model space (a humanoid's HumanoidFrame::upModel). glTF is +Y up, so
   // any other up puts the scene's roots under one node named "Y up" that turns it onto +Y
   // (a Z-up BVH stands up in every engine); nodes, keys and skins are written as they are.
   Vec3 upModel = Vec3::UnitY();
 };
+
+// What exportGltf wrote, for a user to weigh a file: its size and the keys and interpolation
+// of its animation channels.
+struct GltfExportReport {
+  std::size_t bytes = 0;  // the .glb, or the .gltf with its .bin
+  std::size_t keys = 0;   // input times over every animation channel
+  std::size_t stepChannels = 0;
+  std::size_t linearChannels = 0;
+  std::size_t cubicChannels = 0;
+};
+
+// "cubic" when a channel of the file is CUBICSPLINE (Blender's importer drops its tangents),
+// else "linear" (LINEAR and STEP, which every reader plays alike; "linear" too without
+// animation).
+const char* interpolationOf(const GltfExportReport& report);
 
 // Writes `scene` as glTF 2.0 to `path`. Returns nullopt on success, otherwise a message that
 // starts with the file at fault and says why (folder missing, write error, invalid scene).
@@ -62,7 +83,9 @@ struct GltfExportOptions {
 //     derivatives. A Bézier segment with handles at thirds of its time span is a cubic in
 //     time and is written exactly; any other Bézier segment is split in time until the
 //     Hermite cubic matches it within the tolerance.
-//     rotation: all Step → STEP; Step and Slerp → LINEAR (glTF's LINEAR rotation is slerp);
+//     rotation: all Step → STEP; Step and Slerp → LINEAR (glTF's LINEAR rotation is slerp;
+//     a segment that Blender, which lerps the components, would play further than
+//     componentLerpTolerance from the slerp gets slerp keys between its keys);
 //     CubicSpline with Step or Slerp → CUBICSPLINE with the stored tangents, a Slerp
 //     segment as splines with tangents on the chord (a normalised lerp), halved until
 //     within the tolerance of the slerp (a reduced bake spliced into a clip's keys stays
@@ -85,7 +108,8 @@ struct GltfExportOptions {
 // - Clip data glTF has no place for travels in the animation's extras (see
 //   gltf_export_extras.h): frame rate, time range and the named curves (stride curves),
 //   restored on import by readArticulaExtras.
+// `report`, when given, receives what was written (untouched on failure).
 std::optional<std::string> exportGltf(const Scene& scene, const std::string& path,
-                                      const GltfExportOptions& options = {});
+                                      const GltfExportOptions& options = {}, GltfExportReport* report = nullptr);
 
 }  // namespace articula

@@ -34,6 +34,10 @@ struct GltfChannelSettings {
   // are refined; frameRate <= 0 disables it.
   double frameStart = 0.0;
   double frameRate = 0.0;
+  // Radians (for the joint's lever): a slerp segment that a reader lerping the components
+  // (Blender) would play further than this from the slerp is cut by slerp keys between its
+  // keys; <= 0: never.
+  double componentLerpTolerance = 0.0;
 };
 
 // Several curves written as one channel (x/y/z of a translation or scale, or every target of

@@ -115,6 +115,11 @@ std::optional<std::string> readSettings(const Json& json, const std::string& whe
       !f.boolean("detect_contacts", b.detectContacts) || !f.boolean("fewest_bytes", b.fewestBytes)) {
     return f.error;
   }
+  std::string interpolation = b.cubicKeys ? "cubic" : "linear";
+  if (!f.string("interpolation", interpolation)) return f.error;
+  if (interpolation != "linear" && interpolation != "cubic")
+    return where + ": bake.interpolation: expected \"linear\" or \"cubic\", got \"" + interpolation + "\"";
+  b.cubicKeys = interpolation == "cubic";
   ProjectView& v = project.view;
   Fields r{view, where + ": view", {}};
   if (!r.string("clip", v.clip) || !r.integer("frame", v.frame)) return r.error;
@@ -289,7 +294,8 @@ std::string projectToJson(const Project& project, const Skeleton& skeleton) {
                   {"tolerance_relative", b.toleranceRelative},
                   {"root_motion", b.rootMotion},
                   {"detect_contacts", b.detectContacts},
-                  {"fewest_bytes", b.fewestBytes}};
+                  {"fewest_bytes", b.fewestBytes},
+                  {"interpolation", b.cubicKeys ? "cubic" : "linear"}};
   const ProjectView& v = project.view;
   Json view = {{"clip", v.clip}, {"frame", v.frame}};
   if (v.hasCamera) {

@@ -42,7 +42,10 @@ struct ProjectBakeSettings {
   float toleranceRelative = 1.0f / 1750.0f;  // of the character's height: 1 mm at 1.75 m
   bool rootMotion = true;
   bool detectContacts = false;
-  bool fewestBytes = false;  // each channel in the form that makes the smallest file
+  bool fewestBytes = false;  // each channel in the form that makes the smallest file (cubic keys)
+  // Cubic keys (KeyInterpolation::Cubic) instead of lines; written "interpolation": "cubic"
+  // or "linear", which older projects without it are.
+  bool cubicKeys = false;
 };
 
 // The editor's view when the project was saved.

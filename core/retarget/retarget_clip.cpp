@@ -11,7 +11,8 @@
 namespace articula {
 
 Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, const Clip& clip, const Scene& character,
-                          const HumanoidMap& characterMap, const RetargetClipOptions& options) {
+                          const HumanoidMap& characterMap, const RetargetClipOptions& options,
+                          KeyReductionReport* reduction) {
   RetargetJob job{&source.skeleton,   &clip,
                   &sourceMap,         &character.skeleton,
                   &characterMap,      options.frameRate,
@@ -24,9 +25,12 @@ Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, con
   out.startTime = dense->startTime;
   out.endTime = dense->timeOf(dense->frames - 1);
   if (!options.detectContacts) {
-    KeyReductionOptions reduction;
-    reduction.toleranceModel = options.toleranceModel;
-    reduceDenseClip(character.skeleton, character.skeleton.restPose(), *dense, reduction, out.tracks);
+    KeyReductionOptions reductionOptions;
+    reductionOptions.toleranceModel = options.toleranceModel;
+    reductionOptions.interpolation = options.interpolation;
+    const KeyReductionReport reduced =
+        reduceDenseClip(character.skeleton, character.skeleton.restPose(), *dense, reductionOptions, out.tracks);
+    if (reduction != nullptr) *reduction = reduced;
     return out;
   }
   // The cleanup bakes the clip through the humanoid rig and reduces it once, at the end.
@@ -35,9 +39,11 @@ Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, con
   if (!rig) return makeError(rig.error());
   BakePipelineOptions pipeline;
   pipeline.bake.reduction.toleranceModel = options.toleranceModel;
+  pipeline.bake.reduction.interpolation = options.interpolation;
   pipeline.detectContacts = true;
   auto baked = bakeThroughRig(character, out, *rig, pipeline);
   if (!baked) return makeError(baked.error());
+  if (reduction != nullptr) *reduction = baked->report.reduction;
   baked->clip.name = clip.name;
   return std::move(baked->clip);
 }

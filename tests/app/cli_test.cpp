@@ -360,19 +360,23 @@ TEST(CliProject, BrokenProjectIsAOneLineErrorNamingIt) {
 
 // --contacts detect cleans foot skate on any humanoid the auto-rig recognises, whatever
 // its joint names and format: CMU BVH, the Khronos CesiumMan, the project's mannequin (an
-// .articula), CMU 02_01 as a mesh-less Collada armature written by Blender.
+// .articula), CMU 02_01 as a mesh-less Collada armature written by Blender. Fewer keys than a
+// per-frame bake, except on the mannequin's 30 fps walk: the cleanup holds its feet at a
+// player's 120 Hz, where lines keep more keys (1148) than its 31 frames' (589).
 TEST(CliBake, DetectCleansEveryNamingConventionIntoValidGlb) {
   const TempDir dir("articula_cli_bake");
-  for (const std::string& in :
-       {data("bvh/cmu-mb-2010/02_03.bvh"), data("gltf/CesiumMan/CesiumMan.glb"), data("projects/mannequin_v1.articula"),
-        data("collada/cmu-blender/02_01_armature.dae")}) {
+  const std::string mannequin = data("projects/mannequin_v1.articula");
+  for (const std::string& in : {data("bvh/cmu-mb-2010/02_03.bvh"), data("gltf/CesiumMan/CesiumMan.glb"), mannequin,
+                                data("collada/cmu-blender/02_01_armature.dae")}) {
     const std::string out = dir / "baked.glb";
     const CliRun run = runCli("bake " + quoted(in) + " --out " + quoted(out) + " --contacts detect --json");
     ASSERT_EQ(run.exitCode, 0) << in << ": " << run.stderrText;
     EXPECT_TRUE(run.stderrText.empty()) << run.stderrText;  // no progress bar off a terminal
     const auto json = nlohmann::json::parse(run.stdoutText);
     EXPECT_GT(json["frames"].get<int>(), 10) << in;
-    EXPECT_GT(json["keysBefore"].get<int>(), json["keysAfter"].get<int>()) << in;
+    if (in != mannequin) {
+      EXPECT_GT(json["keysBefore"].get<int>(), json["keysAfter"].get<int>()) << in;
+    }
     EXPECT_LE(json["maxErrorModel"].get<double>(), json["toleranceModel"].get<double>() * 1.001) << in;
     EXPECT_GE(json["unreachedFrames"].get<int>(), 0);
     ASSERT_TRUE(json["contacts"].contains("contact.left_foot")) << run.stdoutText;
@@ -387,8 +391,9 @@ TEST(CliBake, DetectCleansEveryNamingConventionIntoValidGlb) {
 }
 
 // The JSON's key counts are the file's: keys written as a glTF reader counts them (one per
-// sampler input time), and a per-frame bake's (channels × frames); the default tolerance is
-// 1 mm for a character 1.75 m tall.
+// sampler input time), and a per-frame bake's (channels × frames), with the file's bytes and
+// its interpolation (linear keys by default); the default tolerance is 1 mm for a character
+// 1.75 m tall.
 TEST(CliBake, JsonCountsTheKeysTheFileStores) {
   const TempDir dir("articula_cli_bake_keys");
   const std::string out = dir / "run.glb";
@@ -405,9 +410,65 @@ TEST(CliBake, JsonCountsTheKeysTheFileStores) {
   EXPECT_LE(std::max(written, stored) - std::min(written, stored), stored / 10) << written << " vs " << stored;
   const std::size_t channels = gltf["animations"][0]["channels"].size();
   EXPECT_EQ(json["keysPerFrame"].get<std::size_t>(), channels * json["frames"].get<std::size_t>());
-  EXPECT_LT(stored * 3, json["keysPerFrame"].get<std::size_t>());
+  EXPECT_EQ(json["keys"].get<std::size_t>(), stored);
+  EXPECT_EQ(json["bytes"].get<std::uintmax_t>(), std::filesystem::file_size(out));
+  EXPECT_EQ(json["interpolation"], "linear");
+  // A capture's noise keeps most frames as lines within 1 mm (3608 of 5568 keys).
+  EXPECT_LT(stored, json["keysPerFrame"].get<std::size_t>());
   EXPECT_GT(json["maxErrorMm"].get<double>(), 0.0);
   EXPECT_LE(json["maxErrorMm"].get<double>(), 1.001);
+}
+
+// export --json: the file's interpolation, bytes and keys, and how far Blender plays it from
+// the spec. RobotExpressive's 24 fps clips turn so far between keys that Blender's
+// per-component lerp parted from the slerp by 2.9 mm: the writer adds slerp keys there.
+TEST(CliExport, JsonSaysWhatTheFileHoldsAndHowFarBlenderPlaysIt) {
+  const TempDir dir("articula_cli_export_json");
+  const std::string out = dir / "robot.glb";
+  const CliRun run = runCli("export " + quoted(data("gltf/RobotExpressive/RobotExpressive.glb")) + " --out " +
+                            quoted(out) + " --json");
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  const auto json = nlohmann::json::parse(run.stdoutText);
+  EXPECT_EQ(json["interpolation"], "linear");
+  EXPECT_EQ(json["clips"], 14);
+  EXPECT_EQ(json["bytes"].get<std::uintmax_t>(), std::filesystem::file_size(out));
+  std::size_t sourceKeys = 0;
+  const nlohmann::json source = glbJson(data("gltf/RobotExpressive/RobotExpressive.glb"));
+  for (const nlohmann::json& animation : source["animations"]) {
+    for (const nlohmann::json& sampler : animation["samplers"])
+      sourceKeys += source["accessors"][sampler["input"].get<std::size_t>()]["count"].get<std::size_t>();
+  }
+  EXPECT_GT(json["keys"].get<std::size_t>(), sourceKeys) << "slerp keys between the 24 fps ones";
+  EXPECT_GT(json["maxErrorMm"].get<double>(), 0.0);
+  EXPECT_LE(json["maxErrorMm"].get<double>(), 0.5);
+  EXPECT_TRUE(validatesWithoutErrors(out));
+}
+
+// --interpolation cubic writes the cubic fit (fewer keys, CUBICSPLINE samplers) and says so;
+// a word other than linear or cubic is refused, naming the option, and nothing is written.
+TEST(CliBake, CubicKeysOnlyWhenAskedFor) {
+  const TempDir dir("articula_cli_bake_cubic");
+  const std::string walk = quoted(data("bvh/cmu-mb-2010/02_03.bvh"));
+  std::map<std::string, std::size_t> keys;
+  for (const std::string interpolation : {"linear", "cubic"}) {
+    const std::string out = dir / (interpolation + ".glb");
+    const CliRun run =
+        runCli("bake " + walk + " --out " + quoted(out) + " --interpolation " + interpolation + " --json");
+    ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+    const auto json = nlohmann::json::parse(run.stdoutText);
+    EXPECT_EQ(json["interpolation"], interpolation);
+    keys[interpolation] = json["keys"].get<std::size_t>();
+    std::size_t cubicSamplers = 0;
+    const nlohmann::json gltf = glbJson(out);
+    for (const nlohmann::json& sampler : gltf["animations"][0]["samplers"])
+      cubicSamplers += sampler["interpolation"] == "CUBICSPLINE" ? 1 : 0;
+    EXPECT_EQ(cubicSamplers > 0, interpolation == "cubic") << cubicSamplers;
+  }
+  EXPECT_LT(keys["cubic"], keys["linear"]);
+  const CliRun refused = runCli("bake " + walk + " --out " + quoted(dir / "x.glb") + " --interpolation bezier");
+  EXPECT_NE(refused.exitCode, 0);
+  EXPECT_NE(refused.stderrText.find("--interpolation 'bezier'"), std::string::npos) << refused.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.glb"));
 }
 
 TEST(CliBake, RangeAndGroundWithTheTextSummary) {
@@ -871,8 +932,9 @@ print("ARTICULA_BLENDER " + json.dumps(found))
 
 // The shin tails of RobotExpressive's legs beside its feet skin nothing and its clips do not
 // turn them: what the cleanup's leg solve does to them shows nowhere, so the written file
-// keeps one key for them instead of a curve.
-TEST(CliBake, ShinTailsThatMoveNothingKeepOneKey) {
+// animates them no more than the source did (Blender made each an animated empty with its
+// own action), while the feet beside them keep their channels.
+TEST(CliBake, ShinTailsThatMoveNothingGetNoChannel) {
   const TempDir dir("articula_cli_bake_tails");
   const std::string out = dir / "walking.glb";
   const CliRun bake = runCli("bake " + quoted(data("gltf/RobotExpressive/RobotExpressive.glb")) +
@@ -880,17 +942,17 @@ TEST(CliBake, ShinTailsThatMoveNothingKeepOneKey) {
   ASSERT_EQ(bake.exitCode, 0) << bake.stderrText;
   const nlohmann::json gltf = glbJson(out);
   std::size_t tails = 0;
+  std::size_t feet = 0;
   for (const nlohmann::json& animation : gltf["animations"]) {
     if (animation["name"] != "Walking") continue;
     for (const nlohmann::json& channel : animation["channels"]) {
       const std::string node = gltf["nodes"][channel["target"]["node"].get<std::size_t>()]["name"];
-      if (node.size() < 4 || node.substr(node.size() - 4) != "_end") continue;
-      const nlohmann::json& sampler = animation["samplers"][channel["sampler"].get<std::size_t>()];
-      EXPECT_EQ(gltf["accessors"][sampler["input"].get<std::size_t>()]["count"], 1) << node;
-      ++tails;
+      tails += node.ends_with("_end") ? 1 : 0;
+      feet += node.starts_with("Foot") ? 1 : 0;
     }
   }
-  EXPECT_EQ(tails, 2u);
+  EXPECT_EQ(tails, 0u);
+  EXPECT_GE(feet, 2u);
 }
 
 // The bake report names, per foot, the planted spans it held, how far the held joint slid in

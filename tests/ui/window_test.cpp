@@ -146,6 +146,9 @@ TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
   }
   ASSERT_EQ(reimported->clips.size(), 1u);
   EXPECT_EQ(reimported->clips[0].curves.count("contact.left_foot"), 1u);
+  // The summary says what the keys are and which readers play them right.
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("linear keys: plays alike in Blender")))
+      << window.statusBar()->currentMessage().toStdString();
 
   QSignalSpy failed(&window, &MainWindow::exportFailed);
   EXPECT_FALSE(window.exportGltfTo(QStringLiteral("/nonexistent/folder/out.glb")));
@@ -212,9 +215,9 @@ TEST(MainWindowAnimation, ContactsOnACharacterWithoutLegsIsNamedAndChangesNothin
 }
 
 // The mannequin's walk baked through the window and through the core pipeline that
-// articula-cli bake runs, with the same settings (`fewestBytes`: --fewest-bytes): the same
-// clip, added as one undo step.
-void bakeThroughWindowAndPipeline(bool fewestBytes) {
+// articula-cli bake runs, with the same settings (`cubic`: --interpolation cubic,
+// `fewestBytes`: --fewest-bytes): the same clip, added as one undo step.
+void bakeThroughWindowAndPipeline(bool cubic, bool fewestBytes) {
   MainWindow window;
   window.openScene(makeMannequin(), QStringLiteral("Mannequin"));
   ProjectBakeSettings settings;
@@ -223,6 +226,7 @@ void bakeThroughWindowAndPipeline(bool fewestBytes) {
   settings.toleranceRelative = 2e-3f;
   settings.detectContacts = true;
   settings.fewestBytes = fewestBytes;
+  settings.cubicKeys = cubic;
   ASSERT_TRUE(window.bake(settings));
   const Scene& scene = window.document()->scene();
   ASSERT_EQ(scene.clips.size(), 2u);
@@ -237,6 +241,7 @@ void bakeThroughWindowAndPipeline(bool fewestBytes) {
   options.bake.lastFrame = 26;
   options.bake.reduction.toleranceModel = 2e-3f * scene.characterHeight();
   options.bake.reduction.fewestBytes = fewestBytes;
+  options.bake.reduction.interpolation = cubic ? KeyInterpolation::Cubic : KeyInterpolation::Linear;
   options.detectContacts = true;
   const auto rig = buildHumanoidRig(scene.skeleton);
   ASSERT_TRUE(rig.ok()) << rig.error();
@@ -260,11 +265,16 @@ void bakeThroughWindowAndPipeline(bool fewestBytes) {
 }
 
 // The document's current clip baked through the window and through the core pipeline that
-// articula-cli bake runs: fitted for the fewest keys, and for the smallest file.
+// articula-cli bake runs: linear keys (the default), and cubic keys fitted for the fewest
+// keys and for the smallest file.
 TEST(MainWindowAnimation, BakeAddsTheSameClipAsTheCommandLinePipelineAsOneUndoStep) {
+  {
+    SCOPED_TRACE("linear");
+    bakeThroughWindowAndPipeline(false, false);
+  }
   for (const bool fewestBytes : {false, true}) {
-    SCOPED_TRACE(fewestBytes ? "fewest bytes" : "fewest keys");
-    bakeThroughWindowAndPipeline(fewestBytes);
+    SCOPED_TRACE(fewestBytes ? "cubic, fewest bytes" : "cubic, fewest keys");
+    bakeThroughWindowAndPipeline(true, fewestBytes);
   }
 }
 
@@ -313,9 +323,17 @@ TEST(BakeDialog, EditsTheProjectsBakeSettingsAndKeepsTheRangeOrdered) {
   EXPECT_FLOAT_EQ(dialog.settings().toleranceRelative, kDefaultToleranceOfHeight) << "exactly, not rounded";
   dialog.toleranceMm()->setValue(0.5);
   dialog.rootMotion()->setChecked(false);
+  // Linear keys by default; the smallest-file fit is a choice among cubic fits only.
+  EXPECT_EQ(dialog.interpolation()->currentIndex(), 0);
+  EXPECT_TRUE(dialog.interpolation()->currentText().contains(QStringLiteral("Blender")));
+  EXPECT_FALSE(dialog.settings().cubicKeys);
+  EXPECT_FALSE(dialog.fewestBytes()->isEnabled());
   EXPECT_FALSE(dialog.fewestBytes()->isChecked());
+  dialog.interpolation()->setCurrentIndex(1);
+  EXPECT_TRUE(dialog.fewestBytes()->isEnabled());
   dialog.fewestBytes()->setChecked(true);
   const ProjectBakeSettings settings = dialog.settings();
+  EXPECT_TRUE(settings.cubicKeys);
   EXPECT_EQ(settings.firstFrame, 10);
   EXPECT_EQ(settings.lastFrame, 10);
   EXPECT_FLOAT_EQ(settings.toleranceRelative, 0.5f / 1750.0f);
@@ -323,6 +341,7 @@ TEST(BakeDialog, EditsTheProjectsBakeSettingsAndKeepsTheRangeOrdered) {
   EXPECT_FALSE(settings.rootMotion);
   EXPECT_TRUE(settings.fewestBytes);
   EXPECT_TRUE(BakeDialog(settings, 31).fewestBytes()->isChecked());
+  EXPECT_EQ(BakeDialog(settings, 31).interpolation()->currentIndex(), 1);
 }
 
 // The last cleanup's report, per foot: spans held, slide per span before → after (mean and

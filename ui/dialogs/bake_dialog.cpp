@@ -21,6 +21,7 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
       mTolerance(new QDoubleSpinBox(this)),
       mContacts(new QComboBox(this)),
       mRootMotion(new QCheckBox(tr("Keep root motion"), this)),
+      mInterpolation(new QComboBox(this)),
       mFewestBytes(new QCheckBox(tr("Smallest file (more keys, each often smaller)"), this)),
       mLastCleanup(new QLabel(this)) {
   setObjectName(QStringLiteral("bakeDialog"));
@@ -53,10 +54,21 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
   mContacts->addItem(tr("Detect contacts and plant the feet"));
   mContacts->setCurrentIndex(settings.detectContacts ? 1 : 0);
   mRootMotion->setChecked(settings.rootMotion);
+  mInterpolation->addItem(tr("Linear: plays alike in Blender, three.js, Babylon.js and engines"));
+  mInterpolation->addItem(tr("Cubic: fewer keys, for three.js, Babylon.js and engines, not Blender"));
+  mInterpolation->setCurrentIndex(settings.cubicKeys ? 1 : 0);
+  mInterpolation->setToolTip(
+      tr("Linear keys are held within the tolerance both as the glTF spec plays them (slerp) and as Blender "
+         "does (per component); safe for every reader. Cubic keys are exact in readers that follow the spec, "
+         "but Blender's importer drops their tangents: there the motion strays by centimetres and planted feet "
+         "slide"));
   mFewestBytes->setChecked(settings.fewestBytes);
+  mFewestBytes->setEnabled(settings.cubicKeys);
   mFewestBytes->setToolTip(
-      tr("Fit each channel in the form that makes the smallest glTF file (often slerps on 16-bit rotations) "
-         "instead of the fewest keys; the same key tolerance holds"));
+      tr("With cubic keys: fit each channel in the form that makes the smallest glTF file (often slerps on "
+         "16-bit rotations) instead of the fewest keys; the same key tolerance holds"));
+  connect(mInterpolation, &QComboBox::currentIndexChanged, this,
+          [this](int index) { mFewestBytes->setEnabled(index == 1); });
 
   auto* form = new QFormLayout(this);
   form->addRow(tr("First frame"), mFirst);
@@ -65,6 +77,7 @@ BakeDialog::BakeDialog(const ProjectBakeSettings& settings, int frameCount, QWid
   form->addRow(tr("Key tolerance"), mTolerance);
   form->addRow(tr("Foot contacts"), mContacts);
   form->addRow(mRootMotion);
+  form->addRow(tr("Keys"), mInterpolation);
   form->addRow(mFewestBytes);
   mLastCleanup->setObjectName(QStringLiteral("lastCleanup"));
   mLastCleanup->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -86,6 +99,7 @@ ProjectBakeSettings BakeDialog::settings() const {
   settings.detectContacts = mContacts->currentIndex() == 1;
   settings.rootMotion = mRootMotion->isChecked();
   settings.fewestBytes = mFewestBytes->isChecked();
+  settings.cubicKeys = mInterpolation->currentIndex() == 1;
   return settings;
 }
 

@@ -15,8 +15,9 @@ class QSpinBox;
 namespace articula::ui {
 
 // Animation ▸ Bake: the frame range, step, key tolerance, whether to detect the foot
-// contacts (and plant the feet) or keep the clip's stride curves, root motion, and whether
-// the keys are fitted for the fewest keys or the smallest file. It edits
+// contacts (and plant the feet) or keep the clip's stride curves, root motion, the keys'
+// interpolation (linear, which every reader plays alike, or cubic, which Blender does not)
+// and, for cubic keys, whether they are fitted for the fewest keys or the smallest file. It edits
 // the project's bake settings, so the next bake starts from the last one.
 class BakeDialog : public QDialog {
   Q_OBJECT
@@ -37,6 +38,7 @@ class BakeDialog : public QDialog {
   QDoubleSpinBox* toleranceMm() const { return mTolerance; }
   QComboBox* contacts() const { return mContacts; }
   QCheckBox* rootMotion() const { return mRootMotion; }
+  QComboBox* interpolation() const { return mInterpolation; }
   QCheckBox* fewestBytes() const { return mFewestBytes; }
   QLabel* lastCleanup() const { return mLastCleanup; }
 
@@ -47,6 +49,7 @@ class BakeDialog : public QDialog {
   QDoubleSpinBox* const mTolerance;
   QComboBox* const mContacts;
   QCheckBox* const mRootMotion;
+  QComboBox* const mInterpolation;
   QCheckBox* const mFewestBytes;
   QLabel* const mLastCleanup;
 };

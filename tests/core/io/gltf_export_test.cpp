@@ -280,41 +280,47 @@ double largestJointDistance(const Scene& source, const Clip& bake, const Scene& 
 }
 
 // What the bake reduces is what the file stores: the reduced keys are written key for key
-// (a channel mixing cubic and straight segments must not come out resampled per frame), far
-// fewer than a per-frame bake's, and the file's samplers stay within the tolerance of the
-// unreduced bake on every frame.
+// (a channel mixing cubic and straight segments must not come out resampled per frame, and
+// linear keys need no more cuts for Blender than the reduction made), fewer than a
+// per-frame bake's (far fewer with cubic keys), and the file's samplers stay within the
+// tolerance of the unreduced bake on every frame.
 TEST_F(GltfExport, ReducedBakeIsStoredKeyForKey) {
   const Scene source = importOrFail(dataPath("bvh/cmu-mb-2010/02_01.bvh"));
   ASSERT_EQ(source.clips.size(), 1u);
-  BakeJob job;
-  job.skeleton = &source.skeleton;
-  job.source = &source.clips.front();
-  job.options.lastFrame = 179;  // a slice keeps the test short
-  job.options.keepOutsideRange = false;
-  job.options.reduction.toleranceModel = kDefaultToleranceOfHeight * source.characterHeight();
-  Clip reduced;
-  job.output = &reduced;
-  const auto report = job.run();
-  ASSERT_TRUE(report.ok()) << report.error();
-  Clip dense;
-  job.options.reduce = false;
-  job.output = &dense;
-  ASSERT_TRUE(job.run().ok());
+  for (const KeyInterpolation interpolation : {KeyInterpolation::Linear, KeyInterpolation::Cubic}) {
+    SCOPED_TRACE(keyInterpolationName(interpolation));
+    BakeJob job;
+    job.skeleton = &source.skeleton;
+    job.source = &source.clips.front();
+    job.options.lastFrame = 179;  // a slice keeps the test short
+    job.options.keepOutsideRange = false;
+    job.options.reduction.toleranceModel = kDefaultToleranceOfHeight * source.characterHeight();
+    job.options.reduction.interpolation = interpolation;
+    Clip reduced;
+    job.output = &reduced;
+    const auto report = job.run();
+    ASSERT_TRUE(report.ok()) << report.error();
+    Clip dense;
+    job.options.reduce = false;
+    job.output = &dense;
+    ASSERT_TRUE(job.run().ok());
 
-  Scene baked = source;
-  baked.clips.assign(1, reduced);
-  const std::string path = out("reduced.glb");
-  ASSERT_EQ(exportGltf(baked, path), std::nullopt);
-  expectValidGltf(path);
-  const std::size_t stored = storedKeys(readGltfJson(path), 0);
-  EXPECT_EQ(stored, channelKeyCount(reduced));
-  EXPECT_EQ(report->reduction.keysAfter, channelKeyCount(reduced));
-  EXPECT_EQ(report->reduction.keysBefore, channelKeyCount(dense));  // one key per channel and frame
-  EXPECT_LE(stored * 5, report->reduction.keysBefore) << stored << " of " << report->reduction.keysBefore;
+    Scene baked = source;
+    baked.clips.assign(1, reduced);
+    const std::string path = out("reduced.glb");
+    ASSERT_EQ(exportGltf(baked, path), std::nullopt);
+    expectValidGltf(path);
+    const std::size_t stored = storedKeys(readGltfJson(path), 0);
+    EXPECT_EQ(stored, channelKeyCount(reduced));
+    EXPECT_EQ(report->reduction.keysAfter, channelKeyCount(reduced));
+    EXPECT_EQ(report->reduction.keysBefore, channelKeyCount(dense));  // one key per channel and frame
+    const std::size_t fewer = interpolation == KeyInterpolation::Cubic ? 5 : 1;
+    EXPECT_LT(stored * fewer, report->reduction.keysBefore) << stored << " of " << report->reduction.keysBefore;
 
-  const Scene copy = importOrFail(path);
-  ASSERT_EQ(copy.clips.size(), 1u);
-  EXPECT_LE(largestJointDistance(source, dense, copy), job.options.reduction.toleranceModel * 1.001);
+    const Scene copy = importOrFail(path);
+    ASSERT_EQ(copy.clips.size(), 1u);
+    EXPECT_LE(largestJointDistance(source, dense, copy), job.options.reduction.toleranceModel * 1.001);
+  }
 }
 
 // A reduced bake rounds its rotations to glTF's 16-bit grid: the file stores them as
@@ -337,6 +343,7 @@ TEST_F(GltfExport, QuantizedBakeDecodesToTheRotationsItMeasured) {
   job.options.reduce = true;
 
   std::map<bool, std::uintmax_t> fileBytes;
+  job.options.reduction.interpolation = KeyInterpolation::Cubic;  // fewestBytes chooses among cubic fits
   for (const bool fewestBytes : {false, true}) {
     job.options.reduction.fewestBytes = fewestBytes;
     Clip reduced;

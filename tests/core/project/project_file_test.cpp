@@ -51,7 +51,7 @@ Project mannequinProject(const Scene& scene) {
   project.clips[0].name = "walk edited";
   project.clips[0].curves["contact.left_foot"].insertKey(0.55, 0.25, Interpolation::Linear);
   project.ground = {true, Vec3(0.0f, -0.01f, 0.0f), Vec3(0.0f, 1.0f, 0.1f).normalized()};
-  project.bake = {2, 20, 2, 2e-3f, false, true, true};
+  project.bake = {2, 20, 2, 2e-3f, false, true, true, true};
   project.view.clip = "walk edited";
   project.view.frame = 7;
   project.view.hasCamera = true;
@@ -94,6 +94,7 @@ TEST_F(ProjectFile, RoundTripKeepsEveryKeyAndSetting) {
   EXPECT_EQ(opened->project.bake.step, 2);
   EXPECT_FALSE(opened->project.bake.rootMotion);
   EXPECT_TRUE(opened->project.bake.fewestBytes);
+  EXPECT_TRUE(opened->project.bake.cubicKeys);
   ASSERT_EQ(opened->project.rigs.rigs.size(), 2u);
   EXPECT_EQ(opened->project.rigs.rigs, project.rigs.rigs);
   EXPECT_EQ(opened->project.rigs.active, 0);
