@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/cli_batch.h"
+#include "app/cli_rest.h"
 #include "app/cli_retarget.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
@@ -28,6 +29,7 @@
 #include "core/project/export_options.h"
 #include "core/project/project_file.h"
 #include "core/project/rig_json.h"
+#include "core/retarget/rest_pose.h"
 #include "core/io/scene_info.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
@@ -54,7 +56,13 @@ int runInfo(const std::string& path, bool json) {
     std::cerr << "error: " << scene.error() << '\n';
     return 1;
   }
-  std::cout << (json ? articula::sceneInfoJson(*scene) : articula::sceneInfoText(*scene)) << '\n';
+  if (!json) {
+    std::cout << articula::sceneInfoText(*scene) << '\n';
+    return 0;
+  }
+  auto info = nlohmann::ordered_json::parse(articula::sceneInfoJson(*scene));
+  info["convention"] = articula::cli::conventionJson(*scene);
+  std::cout << info.dump() << '\n';
   return 0;
 }
 
@@ -210,9 +218,17 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   if (scene->clips.empty()) return fail(inPath + ": has no animation to find contacts in");
   auto clip = findClip(*scene, inPath, clipName);
   if (!clip) return fail(clip.error());
+  // A rest lying down is stood up (the motion unchanged) and heights read along the clip's up.
+  const auto clipIndex = static_cast<std::size_t>(*clip - scene->clips.data());
+  auto standing = articula::standUpright(std::move(*scene), clipIndex);
+  if (!standing) return fail(standing.error());
+  *scene = std::move(standing->scene);
+  *clip = &scene->clips[clipIndex];
   auto feet = articula::humanoidFeet(scene->skeleton);
   if (!feet) return fail(inPath + ": " + feet.error());
-  auto detection = articula::detectContacts(*scene, **clip, *feet);
+  articula::ContactDetectionOptions detectionOptions;
+  if (standing->convention) detectionOptions.upModel = standing->convention->upModel;
+  auto detection = articula::detectContacts(*scene, **clip, *feet, detectionOptions);
   if (!detection) return fail(inPath + ": " + detection.error());
   if (!heightsPath.empty()) {
     if (auto error = writeHeights(heightsPath, **clip, *detection)) return fail(*error);
@@ -307,6 +323,12 @@ int runBake(const BakeArgs& args) {
   if (!scene) return fail(scene.error());
   auto clip = findClip(*scene, args.in, args.clip);
   if (!clip) return fail(clip.error());
+  const auto clipIndex = static_cast<std::size_t>(*clip - scene->clips.data());
+  auto standing = articula::standUpright(std::move(*scene), clipIndex);
+  if (!standing) return fail(standing.error());
+  const float heightModel = articula::standingHeight(*standing);
+  *scene = std::move(standing->scene);
+  *clip = &scene->clips[clipIndex];
   // A project bakes through the rig the animator set up in it unless told otherwise.
   const std::string rigChoice = !args.rig.empty() ? args.rig : projectRigs.active >= 0 ? "project" : "auto";
   auto rig = loadRig(rigChoice, args.in, scene->skeleton, projectRigs);
@@ -317,7 +339,7 @@ int runBake(const BakeArgs& args) {
     if (auto error = parseRange(args.range, options)) return fail(*error);
   }
   options.reduction.toleranceModel = args.tolerance ? static_cast<float>(*args.tolerance)
-                                                    : articula::kDefaultToleranceOfHeight * scene->characterHeight();
+                                                    : articula::kDefaultToleranceOfHeight * heightModel;
   if (!std::isfinite(options.reduction.toleranceModel) || !(options.reduction.toleranceModel > 0.0f))
     return fail("--tolerance must be a positive distance in the model's units");
   options.reduction.fewestBytes = args.fewestBytes;
@@ -351,7 +373,7 @@ int runBake(const BakeArgs& args) {
   const std::size_t keysPerFrame =
       report.reduction.keysBefore + baked.morphWeights.size() * std::size_t(report.framesBaked);
   const double errorMm =
-      report.reduction.maxDeviationModel * articula::kReferenceHeightMm / std::max(scene->characterHeight(), 1e-6f);
+      report.reduction.maxDeviationModel * articula::kReferenceHeightMm / std::max(heightModel, 1e-6f);
 
   if (args.json) {
     nlohmann::json json;
@@ -470,6 +492,9 @@ int main(int argc, char** argv) {
   map->add_flag("--json", mapJson, "Print the map as a role map file (JSON role → joint name), to edit and reuse");
   map->add_option("--map", mapFile, "Check a role map file against the file's skeleton instead of mapping by names");
 
+  articula::cli::RestArgs restArgs;
+  CLI::App* rest = articula::cli::addRestCommand(app, restArgs);
+
   articula::cli::RetargetArgs retargetArgs;
   CLI::App* retarget = articula::cli::addRetargetCommand(app, retargetArgs);
 
@@ -498,6 +523,7 @@ int main(int argc, char** argv) {
     }
     if (*map) return articula::cli::runMap(mapPath, mapFile, mapJson);
     if (*retarget) return articula::cli::runRetarget(retargetArgs);
+    if (*rest) return articula::cli::runRest(restArgs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

@@ -1,5 +1,7 @@
 #include "app/cli_retarget.h"
 
+#include "app/cli_rest.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -10,6 +12,7 @@
 #include "core/project/humanoid_map_json.h"
 #include "core/project/export_options.h"
 #include "core/project/project_file.h"
+#include "core/retarget/rest_pose.h"
 #include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_quality.h"
 #include "core/rig/humanoid_roles.h"
@@ -28,6 +31,17 @@ Result<Scene> loadWithWarnings(const std::string& path) {
   auto scene = loadSceneOrProject(path, nullptr, &warnings);
   for (const std::string& warning : warnings) std::cerr << "warning: " << warning << '\n';
   return scene;
+}
+
+// The file, its rest stood up when it lies down in the clip named `clip` (the first when empty).
+Result<Scene> loadStanding(const std::string& path, const std::string& clip) {
+  auto scene = loadWithWarnings(path);
+  if (!scene) return scene;
+  std::size_t index = 0;
+  while (!clip.empty() && index < scene->clips.size() && scene->clips[index].name != clip) ++index;
+  auto standing = standUpright(std::move(*scene), index);
+  if (!standing) return makeError(standing.error());
+  return std::move(standing->scene);
 }
 
 // The file's humanoid map: its skeleton labelled by `mapFile` when given, else by names; or
@@ -65,7 +79,9 @@ int runMap(const std::string& path, const std::string& mapFile, bool json) {
   if (!map) return fail(map.error());
   labelRoles(scene->skeleton, *map);
   if (json) {
-    std::cout << roleLabelsToJson(scene->skeleton);
+    auto labels = nlohmann::ordered_json::parse(roleLabelsToJson(scene->skeleton));
+    labels["convention"] = conventionJson(*scene);
+    std::cout << labels.dump(2) << '\n';
     return 0;
   }
   for (const auto& [role, joint] : roleJoints(*map)) std::cout << role << ": " << scene->skeleton.name(joint) << '\n';
@@ -106,9 +122,10 @@ int runRetarget(const RetargetArgs& args) {
     return fail("--contacts '" + args.contacts + "': expected detect");
   if (!args.hands.empty() && args.hands != "reach") return fail("--hands '" + args.hands + "': expected reach");
   if (args.fps && !(std::isfinite(*args.fps) && *args.fps > 0.0)) return fail("--fps must be a positive frame rate");
-  auto source = loadWithWarnings(args.source);
+  // Each rest that lies down is stood up first (the motion unchanged): retargeting reads rests.
+  auto source = loadStanding(args.source, args.clip);
   if (!source) return fail(source.error());
-  auto character = loadWithWarnings(args.character);
+  auto character = loadStanding(args.character, "");
   if (!character) return fail(character.error());
   auto sourceMap = humanoidOf(args.source, source->skeleton, args.sourceMap);
   if (!sourceMap) return fail(sourceMap.error());

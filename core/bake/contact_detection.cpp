@@ -98,10 +98,13 @@ float heightAlong(const Skeleton& skeleton, const Vec3& up) {
   return hi > lo ? std::max(hi - lo, 1e-3f) : 1.0f;
 }
 
+// Of an even count, the mean of the middle two: so median(-v) = -median(v), and a capture
+// turned from Y-up to Z-up (one axis negated) finds the same treadmill.
 float median(std::vector<float> values) {
   const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
   std::nth_element(values.begin(), mid, values.end());
-  return *mid;
+  if (values.size() % 2 == 1) return *mid;
+  return 0.5f * (*std::max_element(values.begin(), mid) + *mid);
 }
 
 // The treadmill of an in-place cycle: per axis, the median velocity of the ankles over
