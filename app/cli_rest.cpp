@@ -66,7 +66,7 @@ CLI::App* addRestCommand(CLI::App& app, RestArgs& args) {
 }
 
 int runRest(const RestArgs& args) {
-  if (!args.frame && !args.tpose) return fail("rest: give --frame N or --tpose");
+  if (!args.frame && !args.tpose) return fail(args.in + ": rest needs --frame N or --tpose");
   std::string extension = args.out.substr(std::min(args.out.size(), args.out.rfind('.')));
   std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
   if (extension != ".glb" && extension != ".gltf") return fail(args.out + ": the output must end in .glb or .gltf");
@@ -104,7 +104,7 @@ nlohmann::json conventionJson(const Scene& scene) {
   CaptureConventionJob job;
   job.skeleton = &scene.skeleton;
   job.map = &*map;
-  job.clip = scene.clips.empty() ? nullptr : &scene.clips.front();
+  job.clip = conventionClip(scene);
   auto c = job.run();
   if (!c) return {{"error", c.error()}};
   return {{"up", vectorJson(c->upModel)},

@@ -1,6 +1,6 @@
 #include "core/project/export_options.h"
 
-#include "core/retarget/capture_convention.h"
+#include "core/retarget/rest_pose.h"
 
 namespace articula {
 
@@ -11,7 +11,7 @@ GltfExportOptions exportOptionsFor(const Scene& scene) {
   CaptureConventionJob job;
   job.skeleton = &scene.skeleton;
   job.map = &*map;
-  job.clip = scene.clips.empty() ? nullptr : &scene.clips.front();
+  job.clip = conventionClip(scene);
   auto convention = job.run();
   if (convention && convention->upModel.cwiseAbs().maxCoeff() > 0.999f) options.upModel = convention->upModel;
   return options;

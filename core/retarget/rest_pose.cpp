@@ -144,6 +144,12 @@ Pose standingReferencePose(const Skeleton& skeleton, const HumanoidMap& map, con
   return pose;
 }
 
+const Clip* conventionClip(const Scene& scene, std::size_t clipIndex) {
+  if (clipIndex >= scene.clips.size()) return nullptr;
+  const Clip& clip = scene.clips[clipIndex];
+  return clip.frameCount() >= 1 && !clip.validate(scene.skeleton.jointCount()) ? &clip : nullptr;
+}
+
 float standingHeight(const StandingCapture& capture) {
   return capture.convention ? capture.convention->heightModel : capture.scene.characterHeight();
 }
@@ -158,7 +164,7 @@ Result<StandingCapture> standUpright(Scene scene, std::size_t clipIndex) {
   CaptureConventionJob job;
   job.skeleton = &scene.skeleton;
   job.map = &*map;
-  job.clip = clipIndex < scene.clips.size() ? &scene.clips[clipIndex] : nullptr;
+  job.clip = conventionClip(scene, clipIndex);
   auto convention = job.run();
   if (!convention) return makeError(scene.sourcePath + ": " + convention.error());
   result.convention = *convention;

@@ -53,9 +53,13 @@ struct StandingCapture {
   std::optional<CaptureConvention> convention;
   bool restChanged = false;
 };
+// Clip `clipIndex` of the scene when the convention can read it (it has frames and is valid
+// for the skeleton), else nullptr: the rest pose then decides alone.
+const Clip* conventionClip(const Scene& scene, std::size_t clipIndex = 0);
+
 // The standing figure's height (model units): the convention's, else Scene::characterHeight.
 float standingHeight(const StandingCapture& capture);
-// Analyses clip `clipIndex` (none when the scene has no clips). Fails, naming the file, when
+// Analyses clip `clipIndex` (through conventionClip). Fails, naming the file, when
 // the convention cannot be decided (CaptureConventionJob::run).
 Result<StandingCapture> standUpright(Scene scene, std::size_t clipIndex = 0);
 
