@@ -33,15 +33,15 @@ Result<Scene> loadWithWarnings(const std::string& path) {
   return scene;
 }
 
-// The file, its rest stood up when it lies down in the clip named `clip` (the first when empty).
-Result<Scene> loadStanding(const std::string& path, const std::string& clip) {
-  auto scene = loadWithWarnings(path);
-  if (!scene) return scene;
+// `scene` (characterised: its roles labelled), its rest stood up when it lies down in the clip
+// named `clip` (the first when empty); joints and maps stay as they were.
+std::optional<std::string> standUp(Scene& scene, const std::string& clip) {
   std::size_t index = 0;
-  while (!clip.empty() && index < scene->clips.size() && scene->clips[index].name != clip) ++index;
-  auto standing = standUpright(std::move(*scene), index);
-  if (!standing) return makeError(standing.error());
-  return std::move(standing->scene);
+  while (!clip.empty() && index < scene.clips.size() && scene.clips[index].name != clip) ++index;
+  auto standing = standUpright(std::move(scene), index);
+  if (!standing) return standing.error();
+  scene = std::move(standing->scene);
+  return std::nullopt;
 }
 
 // The file's humanoid map: its skeleton labelled by `mapFile` when given, else by names; or
@@ -122,15 +122,17 @@ int runRetarget(const RetargetArgs& args) {
     return fail("--contacts '" + args.contacts + "': expected detect");
   if (!args.hands.empty() && args.hands != "reach") return fail("--hands '" + args.hands + "': expected reach");
   if (args.fps && !(std::isfinite(*args.fps) && *args.fps > 0.0)) return fail("--fps must be a positive frame rate");
-  // Each rest that lies down is stood up first (the motion unchanged): retargeting reads rests.
-  auto source = loadStanding(args.source, args.clip);
+  auto source = loadWithWarnings(args.source);
   if (!source) return fail(source.error());
-  auto character = loadStanding(args.character, "");
+  auto character = loadWithWarnings(args.character);
   if (!character) return fail(character.error());
   auto sourceMap = humanoidOf(args.source, source->skeleton, args.sourceMap);
   if (!sourceMap) return fail(sourceMap.error());
   auto characterMap = humanoidOf(args.character, character->skeleton, args.targetMap);
   if (!characterMap) return fail(characterMap.error());
+  // Each rest that lies down is stood up (the motion unchanged): retargeting reads rests.
+  if (auto error = standUp(*source, args.clip)) return fail(*error);
+  if (auto error = standUp(*character, "")) return fail(*error);
   const float tolerance =
       args.tolerance ? static_cast<float>(*args.tolerance) : kDefaultToleranceOfHeight * character->characterHeight();
   if (!std::isfinite(tolerance) || !(tolerance > 0.0f)) return fail("--tolerance must be a positive distance");
