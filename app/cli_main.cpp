@@ -21,6 +21,7 @@
 
 #include "app/cli_batch.h"
 #include "app/cli_clipops.h"
+#include "app/cli_rest.h"
 #include "app/cli_retarget.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
@@ -31,6 +32,8 @@
 #include "core/project/export_options.h"
 #include "core/project/project_file.h"
 #include "core/project/rig_json.h"
+#include "core/io/scene_info.h"
+#include "core/retarget/rest_pose.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
 
@@ -56,9 +59,13 @@ int runInfo(const std::string& path, bool json) {
     std::cerr << "error: " << scene.error() << '\n';
     return 1;
   }
-  std::cout << (json ? articula::cli::withSeamScores(articula::sceneInfoJson(*scene), *scene)
-                    : articula::sceneInfoText(*scene))
-            << '\n';
+  if (!json) {
+    std::cout << articula::sceneInfoText(*scene) << '\n';
+    return 0;
+  }
+  auto info = nlohmann::ordered_json::parse(articula::cli::withSeamScores(articula::sceneInfoJson(*scene), *scene));
+  info["convention"] = articula::cli::conventionJson(*scene);
+  std::cout << info.dump() << '\n';
   return 0;
 }
 
@@ -252,9 +259,17 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   if (scene->clips.empty()) return fail(inPath + ": has no animation to find contacts in");
   auto clip = findClip(*scene, inPath, clipName);
   if (!clip) return fail(clip.error());
+  // A rest lying down is stood up (the motion unchanged) and heights read along the clip's up.
+  const auto clipIndex = static_cast<std::size_t>(*clip - scene->clips.data());
+  auto standing = articula::standUpright(std::move(*scene), clipIndex);
+  if (!standing) return fail(standing.error());
+  *scene = std::move(standing->scene);
+  *clip = &scene->clips[clipIndex];
   auto feet = articula::humanoidFeet(scene->skeleton);
   if (!feet) return fail(inPath + ": " + feet.error());
-  auto detection = articula::detectContacts(*scene, **clip, *feet);
+  articula::ContactDetectionOptions detectionOptions;
+  if (standing->convention) detectionOptions.upModel = standing->convention->upModel;
+  auto detection = articula::detectContacts(*scene, **clip, *feet, detectionOptions);
   if (!detection) return fail(inPath + ": " + detection.error());
   if (!heightsPath.empty()) {
     if (auto error = writeHeights(heightsPath, **clip, *detection)) return fail(*error);
@@ -350,6 +365,12 @@ int runBake(const BakeArgs& args) {
   if (!scene) return fail(scene.error());
   auto clip = findClip(*scene, args.in, args.clip);
   if (!clip) return fail(clip.error());
+  const auto clipIndex = static_cast<std::size_t>(*clip - scene->clips.data());
+  auto standing = articula::standUpright(std::move(*scene), clipIndex);
+  if (!standing) return fail(standing.error());
+  const float heightModel = articula::standingHeight(*standing);
+  *scene = std::move(standing->scene);
+  *clip = &scene->clips[clipIndex];
   // A project bakes through the rig the animator set up in it unless told otherwise.
   const std::string rigChoice = !args.rig.empty() ? args.rig : projectRigs.active >= 0 ? "project" : "auto";
   auto rig = loadRig(rigChoice, args.in, scene->skeleton, projectRigs);
@@ -360,7 +381,7 @@ int runBake(const BakeArgs& args) {
     if (auto error = parseRange(args.range, options)) return fail(*error);
   }
   options.reduction.toleranceModel = args.tolerance ? static_cast<float>(*args.tolerance)
-                                                    : articula::kDefaultToleranceOfHeight * scene->characterHeight();
+                                                    : articula::kDefaultToleranceOfHeight * heightModel;
   if (!std::isfinite(options.reduction.toleranceModel) || !(options.reduction.toleranceModel > 0.0f))
     return fail("--tolerance must be a positive distance in the model's units");
   options.reduction.fewestBytes = args.fewestBytes;
@@ -398,7 +419,8 @@ int runBake(const BakeArgs& args) {
   // A per-frame bake keys every baked channel and the morph weights (copied as they are).
   const std::size_t keysPerFrame =
       report.reduction.keysBefore + baked.morphWeights.size() * std::size_t(report.framesBaked);
-  const double errorMm = report.reduction.maxDeviationModel * mmPerModelUnit(*scene);
+  const double errorMm =
+      report.reduction.maxDeviationModel * articula::kReferenceHeightMm / std::max(heightModel, 1e-6f);
 
   if (args.json) {
     nlohmann::json json;
@@ -545,6 +567,9 @@ int main(int argc, char** argv) {
   map->add_flag("--json", mapJson, "Print the map as a role map file (JSON role → joint name), to edit and reuse");
   map->add_option("--map", mapFile, "Check a role map file against the file's skeleton instead of mapping by names");
 
+  articula::cli::RestArgs restArgs;
+  CLI::App* rest = articula::cli::addRestCommand(app, restArgs);
+
   articula::cli::RetargetArgs retargetArgs;
   CLI::App* retarget = articula::cli::addRetargetCommand(app, retargetArgs);
   articula::cli::RootMotionArgs rootMotionArgs;
@@ -580,6 +605,7 @@ int main(int argc, char** argv) {
     if (*retarget) return articula::cli::runRetarget(retargetArgs);
     if (*rootMotion) return articula::cli::runRootMotion(*rootMotion, rootMotionArgs);
     if (*loop) return articula::cli::runLoop(*loop, loopArgs);
+    if (*rest) return articula::cli::runRest(restArgs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << '\n';
     return 2;

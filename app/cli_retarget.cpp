@@ -1,5 +1,7 @@
 #include "app/cli_retarget.h"
 
+#include "app/cli_rest.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -10,6 +12,7 @@
 #include "core/project/humanoid_map_json.h"
 #include "core/project/export_options.h"
 #include "core/project/project_file.h"
+#include "core/retarget/rest_pose.h"
 #include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_quality.h"
 #include "core/rig/humanoid_roles.h"
@@ -28,6 +31,17 @@ Result<Scene> loadWithWarnings(const std::string& path) {
   auto scene = loadSceneOrProject(path, nullptr, &warnings);
   for (const std::string& warning : warnings) std::cerr << "warning: " << warning << '\n';
   return scene;
+}
+
+// `scene` (characterised: its roles labelled), its rest stood up when it lies down in the clip
+// named `clip` (the first when empty); joints and maps stay as they were.
+std::optional<std::string> standUp(Scene& scene, const std::string& clip) {
+  std::size_t index = 0;
+  while (!clip.empty() && index < scene.clips.size() && scene.clips[index].name != clip) ++index;
+  auto standing = standUpright(std::move(scene), index);
+  if (!standing) return standing.error();
+  scene = std::move(standing->scene);
+  return std::nullopt;
 }
 
 // The file's humanoid map: its skeleton labelled by `mapFile` when given, else by names; or
@@ -65,7 +79,9 @@ int runMap(const std::string& path, const std::string& mapFile, bool json) {
   if (!map) return fail(map.error());
   labelRoles(scene->skeleton, *map);
   if (json) {
-    std::cout << roleLabelsToJson(scene->skeleton);
+    auto labels = nlohmann::ordered_json::parse(roleLabelsToJson(scene->skeleton));
+    labels["convention"] = conventionJson(*scene);
+    std::cout << labels.dump(2) << '\n';
     return 0;
   }
   for (const auto& [role, joint] : roleJoints(*map)) std::cout << role << ": " << scene->skeleton.name(joint) << '\n';
@@ -123,6 +139,9 @@ int runRetarget(const RetargetArgs& args) {
   if (!sourceMap) return fail(sourceMap.error());
   auto characterMap = humanoidOf(args.character, character->skeleton, args.targetMap);
   if (!characterMap) return fail(characterMap.error());
+  // Each rest that lies down is stood up (the motion unchanged): retargeting reads rests.
+  if (auto error = standUp(*source, args.clip)) return fail(*error);
+  if (auto error = standUp(*character, "")) return fail(*error);
   const float tolerance =
       args.tolerance ? static_cast<float>(*args.tolerance) : kDefaultToleranceOfHeight * character->characterHeight();
   if (!std::isfinite(tolerance) || !(tolerance > 0.0f)) return fail("--tolerance must be a positive distance");

@@ -98,10 +98,14 @@ float heightAlong(const Skeleton& skeleton, const Vec3& up) {
   return hi > lo ? std::max(hi - lo, 1e-3f) : 1.0f;
 }
 
+// Of an even count, the middle value nearer zero (the slower treadmill): so median(-v) =
+// -median(v), and a capture turned from Y-up to Z-up (an axis negated) finds the same one.
 float median(std::vector<float> values) {
   const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
   std::nth_element(values.begin(), mid, values.end());
-  return *mid;
+  if (values.size() % 2 == 1) return *mid;
+  const float below = *std::max_element(values.begin(), mid);
+  return std::abs(below) < std::abs(*mid) ? below : *mid;
 }
 
 // The treadmill of an in-place cycle: per axis, the median velocity of the ankles over

@@ -1,6 +1,6 @@
 #include "core/project/export_options.h"
 
-#include "core/rig/humanoid_rig.h"
+#include "core/retarget/rest_pose.h"
 
 namespace articula {
 
@@ -8,8 +8,12 @@ GltfExportOptions exportOptionsFor(const Scene& scene) {
   GltfExportOptions options;
   auto map = mapHumanoid(scene.skeleton);
   if (!map) return options;
-  auto frame = humanoidFrame(scene.skeleton, *map);
-  if (frame && frame->upModel.cwiseAbs().maxCoeff() > 0.999f) options.upModel = frame->upModel;
+  CaptureConventionJob job;
+  job.skeleton = &scene.skeleton;
+  job.map = &*map;
+  job.clip = conventionClip(scene);
+  auto convention = job.run();
+  if (convention && convention->upModel.cwiseAbs().maxCoeff() > 0.999f) options.upModel = convention->upModel;
   return options;
 }
 

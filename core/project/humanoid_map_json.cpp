@@ -26,6 +26,7 @@ std::optional<std::string> labelRolesFromJson(std::string_view text, Skeleton& s
   if (!json.is_object()) return where + ": a role map is a JSON object of role → joint name";
   std::vector<std::string> roles(static_cast<std::size_t>(skeleton.jointCount()));
   for (const auto& [key, value] : json.items()) {
+    if (key == "convention") continue;  // what `map --json` reports beside the roles (capture_convention.h)
     if (!findHumanoidRole(key)) {
       std::string known;
       for (const HumanoidRole& role : humanoidRoles()) known += (known.empty() ? "" : ", ") + std::string(role.key);
