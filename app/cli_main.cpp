@@ -25,12 +25,13 @@
 #include "core/bake/contact_detection.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
+#include "core/io/scene_info.h"
 #include "core/project/export_options.h"
 #include "core/project/project_file.h"
 #include "core/project/rig_json.h"
-#include "core/io/scene_info.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
+#include "core/util/message_text.h"
 
 namespace {
 
@@ -48,20 +49,22 @@ articula::Result<articula::Scene> loadInput(const std::string& path, articula::P
   return scene;
 }
 
+int fail(const std::string& message);
+
+// --json carries the warnings (what the reader repaired) as well as stderr.
 int runInfo(const std::string& path, bool json) {
-  auto scene = loadInput(path);
-  if (!scene) {
-    std::cerr << "error: " << scene.error() << '\n';
-    return 1;
-  }
-  std::cout << (json ? articula::sceneInfoJson(*scene) : articula::sceneInfoText(*scene)) << '\n';
+  std::vector<std::string> warnings;
+  auto scene = articula::loadSceneOrProject(path, nullptr, &warnings);
+  printWarnings(warnings);
+  if (!scene) return fail(scene.error());
+  std::cout << (json ? articula::sceneInfoJson(*scene, warnings) : articula::sceneInfoText(*scene)) << '\n';
   return 0;
 }
 
 // One line on stderr, whatever the library's message holds (pipelines read it line by line).
-int fail(std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::cerr << "error: " << message << '\n';
+// One printable line under 300 characters, whatever a file's names and data put in it.
+int fail(const std::string& message) {
+  std::cerr << "error: " << articula::printableLine(articula::jsonErrorInOurWords(message)) << '\n';
   return 1;
 }
 
@@ -138,7 +141,7 @@ int exportProject(const std::string& inPath, const std::string& outPath, const s
     project.rigs.active = static_cast<int>(project.rigs.rigs.size()) - 1;
     project.rigs.enabled = true;
   }
-  if (auto error = articula::saveProject(outPath, project, skeleton)) return fail(*error);
+  if (auto error = articula::saveProject(outPath, project, skeleton)) return fail(inPath + ": " + *error);
   std::cout << "wrote " << outPath << ": " << project.clips.size() << " clips, " << project.rigs.rigs.size()
             << " rigs\n";
   return 0;
@@ -150,7 +153,8 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
   auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
-  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene)))
+    return fail(inPath + ": " + *error);
   std::cout << "wrote " << outPath << ": " << scene->skeleton.jointCount() << " nodes, " << scene->meshes.size()
             << " meshes, " << scene->clips.size() << " clips\n";
   return 0;
@@ -219,7 +223,8 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   }
   articula::Clip kept = std::move(**clip);
   scene->clips.assign(1, std::move(kept));
-  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene)))
+    return fail(inPath + ": " + *error);
   for (const articula::FootContacts& foot : detection->feet) {
     std::cout << foot.curveName << ": " << foot.foot.size() << " contacts";
     for (const articula::ContactInterval& c : foot.foot) std::cout << " [" << c.first << ", " << c.last << "]";
@@ -346,7 +351,8 @@ int runBake(const BakeArgs& args) {
   const std::size_t bakedIndex =
       articula::placeBakedClip(scene->clips, sourceIndex, std::move(result->clip), args.keepSource);
   const articula::Clip& baked = scene->clips[bakedIndex];
-  if (auto error = articula::exportGltf(*scene, args.out, articula::exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = articula::exportGltf(*scene, args.out, articula::exportOptionsFor(*scene)))
+    return fail(args.in + ": " + *error);
   // A per-frame bake keys every baked channel and the morph weights (copied as they are).
   const std::size_t keysPerFrame =
       report.reduction.keysBefore + baked.morphWeights.size() * std::size_t(report.framesBaked);
