@@ -13,12 +13,14 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
 
 #include "core/io/import.h"
+#include "core/util/message_text.h"
 
 extern char** environ;
 
@@ -353,7 +355,14 @@ int runFileCommand(const CLI::App& command, const std::vector<std::string>& inpu
   std::error_code ec;
   if (fs::is_directory(inputs.front(), ec))
     return fail(inputs.front() + ": is a folder: write its files with --out-dir DIR");
-  return runOne(inputs.front());
+  // A library's exception (an allocation the input's sizes asked for) names the input.
+  try {
+    return runOne(inputs.front());
+  } catch (const std::bad_alloc&) {
+    return fail(printableLine(inputs.front() + ": needs more memory than is available"));
+  } catch (const std::exception& e) {
+    return fail(printableLine(inputs.front() + ": " + jsonErrorInOurWords(e.what())));
+  }
 }
 
 }  // namespace articula::cli

@@ -36,6 +36,7 @@
 #include "core/retarget/rest_pose.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
+#include "core/util/message_text.h"
 
 namespace {
 
@@ -53,26 +54,29 @@ articula::Result<articula::Scene> loadInput(const std::string& path, articula::P
   return scene;
 }
 
+int fail(const std::string& message);
+
+// --json carries the warnings (what the reader repaired) as well as stderr.
 int runInfo(const std::string& path, bool json) {
-  auto scene = loadInput(path);
-  if (!scene) {
-    std::cerr << "error: " << scene.error() << '\n';
-    return 1;
-  }
+  std::vector<std::string> warnings;
+  auto scene = articula::loadSceneOrProject(path, nullptr, &warnings);
+  printWarnings(warnings);
+  if (!scene) return fail(scene.error());
   if (!json) {
     std::cout << articula::sceneInfoText(*scene) << '\n';
     return 0;
   }
-  auto info = nlohmann::ordered_json::parse(articula::cli::withSeamScores(articula::sceneInfoJson(*scene), *scene));
+  auto info = nlohmann::ordered_json::parse(
+      articula::cli::withSeamScores(articula::sceneInfoJson(*scene, warnings), *scene));
   info["convention"] = articula::cli::conventionJson(*scene);
   std::cout << info.dump() << '\n';
   return 0;
 }
 
 // One line on stderr, whatever the library's message holds (pipelines read it line by line).
-int fail(std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::cerr << "error: " << message << '\n';
+// One printable line under 300 characters, whatever a file's names and data put in it.
+int fail(const std::string& message) {
+  std::cerr << "error: " << articula::printableLine(articula::jsonErrorInOurWords(message)) << '\n';
   return 1;
 }
 
@@ -149,7 +153,7 @@ int exportProject(const std::string& inPath, const std::string& outPath, const s
     project.rigs.active = static_cast<int>(project.rigs.rigs.size()) - 1;
     project.rigs.enabled = true;
   }
-  if (auto error = articula::saveProject(outPath, project, skeleton)) return fail(*error);
+  if (auto error = articula::saveProject(outPath, project, skeleton)) return fail(inPath + ": " + *error);
   std::cout << "wrote " << outPath << ": " << project.clips.size() << " clips, " << project.rigs.rigs.size()
             << " rigs\n";
   return 0;
@@ -189,7 +193,7 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
   if (!scene) return fail(scene.error());
   articula::GltfExportReport written;
   if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene), &written))
-    return fail(*error);
+    return fail(inPath + ": " + *error);
   if (json) {
     nlohmann::json report{{"out", outPath}, {"clips", scene->clips.size()}};
     addFileFigures(written, report);
@@ -276,7 +280,8 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   }
   articula::Clip kept = std::move(**clip);
   scene->clips.assign(1, std::move(kept));
-  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene)))
+    return fail(inPath + ": " + *error);
   for (const articula::FootContacts& foot : detection->feet) {
     std::cout << foot.curveName << ": " << foot.foot.size() << " contacts";
     for (const articula::ContactInterval& c : foot.foot) std::cout << " [" << c.first << ", " << c.last << "]";
@@ -415,7 +420,7 @@ int runBake(const BakeArgs& args) {
   const articula::Clip& baked = scene->clips[bakedIndex];
   articula::GltfExportReport written;
   if (auto error = articula::exportGltf(*scene, args.out, articula::exportOptionsFor(*scene), &written))
-    return fail(*error);
+    return fail(args.in + ": " + *error);
   // A per-frame bake keys every baked channel and the morph weights (copied as they are).
   const std::size_t keysPerFrame =
       report.reduction.keysBefore + baked.morphWeights.size() * std::size_t(report.framesBaked);

@@ -9,20 +9,21 @@
 
 #include "core/bake/key_reduction.h"
 #include "core/io/gltf_export.h"
-#include "core/project/humanoid_map_json.h"
 #include "core/project/export_options.h"
+#include "core/project/humanoid_map_json.h"
 #include "core/project/project_file.h"
 #include "core/retarget/rest_pose.h"
 #include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_quality.h"
 #include "core/rig/humanoid_roles.h"
+#include "core/util/message_text.h"
 
 namespace articula::cli {
 namespace {
 
-int fail(std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::cerr << "error: " << message << '\n';
+// One printable line under 300 characters, whatever a file's names and data put in it.
+int fail(const std::string& message) {
+  std::cerr << "error: " << articula::printableLine(articula::jsonErrorInOurWords(message)) << '\n';
   return 1;
 }
 
@@ -177,7 +178,7 @@ int runRetarget(const RetargetArgs& args) {
     character->clips.push_back(std::move(*retargeted));
   }
   GltfExportReport file;
-  if (auto error = exportGltf(*character, args.out, exportOptionsFor(*character), &file)) return fail(*error);
+  if (auto error = exportGltf(*character, args.out, exportOptionsFor(*character), &file)) return fail(args.source + ": " + *error);
   if (args.json) {
     std::cout << nlohmann::json{{"out", args.out},
                                 {"interpolation", interpolationOf(file)},

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <limits>
 #include <set>
+#include "core/util/message_text.h"
 
 namespace articula {
 namespace {
@@ -152,7 +153,7 @@ std::size_t Clip::keyCount() const {
 }
 
 std::optional<std::string> Clip::validate(int jointCount) const {
-  const std::string prefix = "clip '" + name + "': ";
+  const std::string prefix = "clip '" + shortName(name) + "': ";
   if (!(frameRate > 0.0) || !std::isfinite(frameRate)) {
     return prefix + "frame rate must be positive (got " + std::to_string(frameRate) + ")";
   }

@@ -1,9 +1,14 @@
 #include "core/bake/bake_pipeline.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <optional>
+#include <sstream>
 
 #include "core/bake/rig_corrector.h"
 #include "core/bake/skate_cleanup.h"
+#include "core/util/message_text.h"
 
 namespace articula {
 
@@ -59,9 +64,23 @@ std::vector<int> unseenJoints(const Scene& scene, const Clip& source) {
   return unseen;
 }
 
+// The clip's frames times the skeleton's joints, refused past kMaxBakeJointFrames before a
+// byte is allocated for them.
+std::optional<std::string> bakeSizeRefusal(const Skeleton& skeleton, const Clip& source) {
+  const double frames = std::round(source.duration() * source.frameRate) + 1.0;
+  const double jointFrames = frames * std::max(skeleton.jointCount(), 1);
+  if (std::isfinite(jointFrames) && jointFrames <= kMaxBakeJointFrames) return std::nullopt;
+  std::ostringstream text;
+  text << std::setprecision(3) << "clip '" << shortName(source.name) << "' lasts " << source.duration()
+       << " s: " << frames << " frames x " << skeleton.jointCount() << " joints is more than the "
+       << kMaxBakeJointFrames / 1e6 << " million joint-frames a bake takes";
+  return text.str();
+}
+
 // `consumed`: the source, when the caller gives its keys away (then the cleanup takes them).
 Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* consumed, const RigDefinition& rig,
                                 BakePipelineOptions options, const std::function<bool(int, int)>& progress) {
+  if (auto refusal = bakeSizeRefusal(scene.skeleton, source)) return makeError(*refusal);
   BakePipelineResult result;
   const std::string name = source.name;
   const std::vector<int> unseen = unseenJoints(scene, source);

@@ -45,11 +45,17 @@ struct BakePipelineResult {
   CleanupFigures moved;                     // cleanup only: displacement and foot turn against the source
 };
 
+// Most joint-frames (frames sampled x joints of the skeleton) one bake takes: about 1 GB of
+// dense poses and stride samples, three hours of a 65-joint character at 30 fps. A clip whose
+// keys sit 1e9 s apart would otherwise sample 2^31 frames until memory runs out.
+inline constexpr double kMaxBakeJointFrames = 20'000'000.0;
+
 // Leaves of a skinned character that skin no vertex and that the source does not turn get no
 // rotation or scale channel (KeyReductionOptions::unseenJoints): what a rig does to them
 // shows nowhere, and a reader would make each an animated node of its own.
 // Fails, naming the reason, when the rig does not bind to the scene's skeleton, a ground is
-// given with detectContacts, or the bake or cleanup refuses its input; "bake cancelled"
+// given with detectContacts, the clip is too long to bake (kMaxBakeJointFrames, the message
+// says the limit), or the bake or cleanup refuses its input; "bake cancelled"
 // when `progress` returned false.
 Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
                                           const BakePipelineOptions& options,

@@ -35,13 +35,20 @@ struct Reach {
   std::vector<float> parentScale;
 };
 
+// Ancestors a node's lever reaches: every one in a character (fingertips sit 12 levels deep),
+// a bounded walk in a crafted chain 100,000 deep, where walking to the root from every node
+// took minutes. Above that a lever is short, and the measurement after fitting tightens it.
+constexpr int kLeverAncestors = 1000;
+
 Reach reachOf(const Skeleton& skeleton) {
   const auto model = localToModel(skeleton, skeleton.restPose());
   const auto n = static_cast<std::size_t>(skeleton.jointCount());
   Reach reach{std::vector<float>(n, 0.0f), std::vector<float>(n, 1.0f)};
   for (std::size_t j = 0; j < n; ++j) {
     const Vec3 p = model[j].translation();
-    for (int a = skeleton.parent(static_cast<int>(j)); a != kNoParent; a = skeleton.parent(a)) {
+    int walked = 0;
+    for (int a = skeleton.parent(static_cast<int>(j)); a != kNoParent && walked < kLeverAncestors;
+         a = skeleton.parent(a), ++walked) {
       auto& lever = reach.lever[static_cast<std::size_t>(a)];
       lever = std::max(lever, (p - model[static_cast<std::size_t>(a)].translation()).norm());
     }
@@ -397,13 +404,23 @@ std::optional<std::string> KeyReductionJob::validate() const {
   return std::nullopt;
 }
 
+// Per node: whether it is one of `joints` or an ancestor of one. Each walk to the root stops
+// at a node already marked, so this is linear in the skeleton however deep it is (asking
+// isAncestorOrSelf per track and joint was quadratic in a deep chain).
+std::vector<bool> ancestorsOrSelf(const Skeleton& skeleton, std::span<const int> joints) {
+  std::vector<bool> marked(static_cast<std::size_t>(skeleton.jointCount()), false);
+  for (const int joint : joints) {
+    for (int a = joint; a != kNoParent && !marked[static_cast<std::size_t>(a)]; a = skeleton.parent(a))
+      marked[static_cast<std::size_t>(a)] = true;
+  }
+  return marked;
+}
+
 KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Transform> basePose,
                                    const DenseClip& dense, const KeyReductionOptions& options,
                                    std::vector<JointTrack>& tracks) {
-  auto carriesChain = [&](int joint) {
-    return std::any_of(options.chainJoints.begin(), options.chainJoints.end(),
-                       [&](int chainJoint) { return skeleton.isAncestorOrSelf(joint, chainJoint); });
-  };
+  const std::vector<bool> chainCarriers = ancestorsOrSelf(skeleton, options.chainJoints);
+  auto carriesChain = [&](int joint) { return bool(chainCarriers[static_cast<std::size_t>(joint)]); };
   // Frames each channel keeps: the shared keep times, the contact times where its track
   // carries a contact chain, and the channel's own keys.
   struct Breakpoints {
@@ -446,11 +463,9 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   // between the 24 fps frames of RobotExpressive's clips. Rotations are not (their curves are
   // smoother, and twice the keys on every clip paid for it).
   const bool slowClip = dense.frameRate < kPlaybackRate - 1e-3;
+  const std::vector<bool> footCarriers = ancestorsOrSelf(skeleton, options.betweenFramesJoints);
   auto heldBetweenFrames = [&](int joint) {
-    const std::vector<int>& shown = options.betweenFramesJoints;
-    return slowClip && (shown.empty() || std::any_of(shown.begin(), shown.end(), [&](int foot) {
-                          return skeleton.isAncestorOrSelf(joint, foot);
-                        }));
+    return slowClip && (options.betweenFramesJoints.empty() || footCarriers[static_cast<std::size_t>(joint)]);
   };
   std::vector<bool> unseen(static_cast<std::size_t>(skeleton.jointCount()), false);
   for (const int joint : options.unseenJoints) unseen[static_cast<std::size_t>(joint)] = true;
@@ -503,13 +518,13 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
   while (report.maxDeviationModel > tolerance && report.refinementPasses < kMaxRefinementPasses) {
     ++report.refinementPasses;
     const bool lastPass = report.refinementPasses == kMaxRefinementPasses;
+    std::vector<int> offendingNodes;
+    for (std::size_t node = 0; node < offending.size(); ++node) {
+      if (offending[node]) offendingNodes.push_back(static_cast<int>(node));
+    }
+    const std::vector<bool> aboveOffending = ancestorsOrSelf(skeleton, offendingNodes);
     for (std::size_t i = 0; i < trackCount; ++i) {
-      const int joint = dense.tracks[i].joint;
-      bool above = false;
-      for (std::size_t node = 0; node < offending.size() && !above; ++node) {
-        above = offending[node] && skeleton.isAncestorOrSelf(joint, static_cast<int>(node));
-      }
-      if (!above) continue;
+      if (!aboveOffending[static_cast<std::size_t>(dense.tracks[i].joint)]) continue;
       budget[i] = lastPass ? 0.0f : budget[i] * kBudgetTightening;
       if (lastPass) quantizeTrack[i] = false;
       reduceTrack(i);

@@ -12,7 +12,8 @@ namespace articula {
 
 // nullopt on success. Otherwise a message naming the file and the reason (the system's
 // words: "No space left on device", "Not a directory", ...); the old file, if any, is then
-// exactly as it was and no temporary file is left behind.
+// exactly as it was and no temporary file is left behind. While the bytes are written the
+// temporary is locked (flock), so removeAbandonedTemporaries tells it from a killed save's.
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view bytes);
 
 // One file of a group written by writeFilesAtomically, its bytes given in parts (a GLB's
@@ -31,6 +32,13 @@ struct FileToWrite {
 // has no rename of several files at once: a crash between two renames leaves the files
 // already renamed new and the rest old.
 std::optional<std::string> writeFilesAtomically(std::span<const FileToWrite> files);
+
+// Removes the temporaries a save of `path` left behind when its process was killed
+// (".NAME.saving-XXXXXX" beside it): a save in progress holds a lock on its temporary, so
+// only the abandoned ones go, never another process's live one (nor one created in the last
+// two seconds, which may not be locked yet). Every save does this first; opening a project
+// does it too. Returns how many were removed.
+int removeAbandonedTemporaries(const std::string& path);
 
 // Writes every byte to the descriptor (a file or a pipe), retrying short and interrupted
 // writes; false with errno set when the system refuses.

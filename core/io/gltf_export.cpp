@@ -628,13 +628,17 @@ class Document {
       for (int joint : skin->joints)
         skinnedTree[static_cast<std::size_t>(treeRoot[static_cast<std::size_t>(joint)])] = true;
     }
+    // Joints of each tree in index order, gathered in one pass: a scan of every node per root
+    // was quadratic in a file with 100,000 empty roots.
+    std::vector<std::vector<int>> treeJoints(treeRoot.size());
+    for (int j = 0; j < skeleton.jointCount(); ++j) {
+      if (skeleton.kind(j) == NodeKind::Joint)
+        treeJoints[static_cast<std::size_t>(treeRoot[static_cast<std::size_t>(j)])].push_back(j);
+    }
     std::vector<Affine> restModel;
     for (int root = 0; root < skeleton.jointCount(); ++root) {
       if (skeleton.parent(root) != kNoParent || skinnedTree[static_cast<std::size_t>(root)]) continue;
-      std::vector<int> joints;
-      for (int j = root; j < skeleton.jointCount(); ++j) {
-        if (treeRoot[static_cast<std::size_t>(j)] == root && skeleton.kind(j) == NodeKind::Joint) joints.push_back(j);
-      }
+      const std::vector<int>& joints = treeJoints[static_cast<std::size_t>(root)];
       if (joints.empty()) continue;
       if (restModel.empty()) restModel = localToModel(skeleton, skeleton.restPose());
       std::vector<Mat4> inverseBind;

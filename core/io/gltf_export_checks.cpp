@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
+#include "core/util/message_text.h"
 
 namespace articula {
 namespace {
@@ -27,9 +29,7 @@ std::string secondsText(double seconds) {
   return text.str();
 }
 
-std::string nodeName(const Scene& scene, int node) {
-  return "node '" + scene.skeleton.name(node) + "'";
-}
+std::string nodeName(const Scene& scene, int node) { return "node '" + shortName(scene.skeleton.name(node)) + "'"; }
 
 Status checkCurve(const Curve& curve, const std::string& where) {
   for (std::size_t k = 0; k < curve.keys().size(); ++k) {
@@ -54,7 +54,7 @@ Status checkVec3Track(const Vec3Track& track, const std::string& where) {
 }
 
 Status checkClip(const Scene& scene, const Clip& clip) {
-  const std::string where = "clip '" + clip.name + "'";
+  const std::string where = "clip '" + shortName(clip.name) + "'";
   for (const JointTrack& track : clip.tracks) {
     const std::string node = where + ", " + nodeName(scene, track.joint);
     if (Status error = checkVec3Track(track.translation, node + " translation")) return error;
@@ -73,7 +73,7 @@ Status checkClip(const Scene& scene, const Clip& clip) {
     }
   }
   for (const auto& [name, curve] : clip.curves) {
-    if (Status error = checkCurve(curve, where + ", curve '" + name + "'")) return error;
+    if (Status error = checkCurve(curve, where + ", curve '" + shortName(name) + "'")) return error;
   }
   return std::nullopt;
 }
@@ -90,14 +90,24 @@ Status checkInverseBindMatrix(const Scene& scene, const Mat4& m, int joint, cons
 
 Status checkMesh(const Scene& scene, std::size_t index) {
   const Mesh& mesh = scene.meshes[index];
-  const std::string where = "mesh " + std::to_string(index) + (mesh.name.empty() ? "" : " ('" + mesh.name + "')");
+  const std::string where =
+      "mesh " + std::to_string(index) + (mesh.name.empty() ? "" : " ('" + shortName(mesh.name) + "')");
   for (const Vec2& uv : mesh.texCoords) {
     if (!uv.allFinite()) return where + ": a texture coordinate is not finite";
   }
   for (const float weight : mesh.morphWeights) {
     if (!std::isfinite(weight)) return where + ": a default morph weight is not finite";
   }
+  for (const Vec3& normal : mesh.normals) {
+    // Finite components whose length overflows: the writer's normalising would write (0 0 0).
+    if (!std::isfinite(normal.norm())) return where + ": a normal is too long to normalise in float";
+  }
   if (!mesh.hasSkin) return std::nullopt;
+  std::unordered_set<int> skinned;
+  for (const int joint : mesh.skin.joints) {
+    // glTF forbids it (the validator's DUPLICATE_ELEMENTS); importScene merges repeats.
+    if (!skinned.insert(joint).second) return where + ": the skin lists " + nodeName(scene, joint) + " twice";
+  }
   const std::size_t count = std::min(mesh.skin.joints.size(), mesh.skin.inverseBindMatrices.size());
   for (std::size_t j = 0; j < count; ++j) {
     if (Status error = checkInverseBindMatrix(scene, mesh.skin.inverseBindMatrices[j], mesh.skin.joints[j], where)) {
@@ -112,7 +122,7 @@ Status checkMesh(const Scene& scene, std::size_t index) {
 std::optional<std::string> findUnwritableValue(const Scene& scene) {
   for (std::size_t m = 0; m < scene.materials.size(); ++m) {
     if (!scene.materials[m].baseColor.allFinite()) {
-      return "material '" + scene.materials[m].name + "': the base colour is not finite";
+      return "material '" + shortName(scene.materials[m].name) + "': the base colour is not finite";
     }
   }
   for (std::size_t m = 0; m < scene.meshes.size(); ++m) {

@@ -2,8 +2,9 @@
 // What exportGltf refuses before writing a byte, beyond the scene's own consistency: values
 // that the file would hold as something else (a double beyond float range becomes ±Infinity,
 // which glTF forbids), inverse bind matrices no engine can use, and key times outside a sane
-// range (a time of 1e308 s becomes an infinite float). The Khronos validator flagged each of
-// these as an error in files Articula once wrote with exit status 0.
+// range (a time of 1e308 s becomes an infinite float), a skin listing a joint twice and a
+// normal too long to normalise. The Khronos validator flagged each of these as an error in
+// files Articula once wrote with exit status 0.
 #include <optional>
 #include <string>
 

@@ -23,6 +23,7 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_set>
 
@@ -31,6 +32,7 @@
 #include "core/io/gltf_export_extras.h"
 #include "core/io/gltf_tinygltf.h"
 #include "core/io/import.h"
+#include "core/util/message_text.h"
 
 namespace articula {
 
@@ -43,6 +45,12 @@ constexpr std::size_t kGlbHeaderBytes = 12;
 constexpr std::size_t kGlbFirstChunkOffset = kGlbHeaderBytes + 8;  // header + JSON chunk header
 constexpr std::uint32_t kGlbJsonChunkType = 0x4E4F534A;            // "JSON" little-endian
 constexpr std::size_t kMaxSkinJoints = std::size_t{std::numeric_limits<std::uint16_t>::max()} + 1;
+// Channels may share a sampler's data, so a small file can animate the same keys thousands of
+// times (CesiumMan's walk listed 2,004 times: 34 MB that became 3.9 GB, then bad_alloc). Each
+// key value read costs a curve key (about 64 bytes) against a float stored: the reads are held
+// to this many per value the buffers store, above a floor no ordinary file reaches.
+constexpr std::size_t kReadsPerStoredValue = 8;
+constexpr std::size_t kKeyValueFloor = 1'000'000;
 
 enum class SamplerKind { Step, Linear, CubicSpline };
 
@@ -273,7 +281,7 @@ class GltfConverter {
  private:
   std::string nodeLabel(int node) const {
     const std::string& name = mModel.nodes[static_cast<std::size_t>(node)].name;
-    return "node " + std::to_string(node) + (name.empty() ? std::string() : " ('" + name + "')");
+    return "node " + std::to_string(node) + (name.empty() ? std::string() : " ('" + shortName(name) + "')");
   }
 
   // Reads an accessor and checks its type; `usage` names its role in error messages.
@@ -503,7 +511,7 @@ class GltfConverter {
     const tinygltf::Mesh& sourceMesh = mModel.meshes[static_cast<std::size_t>(sourceNode.mesh)];
     const tinygltf::Primitive& primitive = sourceMesh.primitives[primitiveIndex];
     const std::string where = "mesh " + std::to_string(sourceNode.mesh) +
-                              (sourceMesh.name.empty() ? std::string() : " ('" + sourceMesh.name + "')") +
+                              (sourceMesh.name.empty() ? std::string() : " ('" + shortName(sourceMesh.name) + "')") +
                               " primitive " + std::to_string(primitiveIndex);
     const int mode = primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode;
     if (mode == TINYGLTF_MODE_POINTS || mode == TINYGLTF_MODE_LINE || mode == TINYGLTF_MODE_LINE_LOOP ||
@@ -759,7 +767,7 @@ class GltfConverter {
     return std::nullopt;
   }
 
-  Status convertAnimations(Scene& scene) const {
+  Status convertAnimations(Scene& scene) {
     for (std::size_t a = 0; a < mModel.animations.size(); ++a) {
       const tinygltf::Animation& animation = mModel.animations[a];
       Clip clip;
@@ -770,7 +778,7 @@ class GltfConverter {
       for (std::size_t c = 0; c < animation.channels.size(); ++c) {
         const tinygltf::AnimationChannel& channel = animation.channels[c];
         const std::string where = "animation " + std::to_string(a) +
-                                  (animation.name.empty() ? std::string() : " ('" + animation.name + "')") +
+                                  (animation.name.empty() ? std::string() : " ('" + shortName(animation.name) + "')") +
                                   " channel " + std::to_string(c);
         if (channel.sampler < 0 || static_cast<std::size_t>(channel.sampler) >= animation.samplers.size()) {
           return where + ": sampler " + std::to_string(channel.sampler) + " does not exist (the animation has " +
@@ -819,6 +827,7 @@ class GltfConverter {
         }
         auto output = readTyped(sampler.output, outputType, where + " output");
         if (!output) return output.error();
+        if (Status e = countKeyValues(output->values.size())) return where + ": " + *e;
         const bool cubic = kind == SamplerKind::CubicSpline;
         const std::size_t expected = times.size() * width * (cubic ? 3 : 1);
         if (output->values.size() != expected) {
@@ -869,7 +878,7 @@ class GltfConverter {
   // other tools have no such extras and keep what their keys say.
   static Status readClipExtras(const tinygltf::Animation& animation, std::size_t index, Clip& clip) {
     if (auto error = readArticulaExtras(animation.extras, clip)) {
-      return "animation " + std::to_string(index) + " ('" + clip.name + "'): " + *error;
+      return "animation " + std::to_string(index) + " ('" + shortName(clip.name) + "'): " + *error;
     }
     return std::nullopt;
   }
@@ -914,7 +923,23 @@ class GltfConverter {
     return track;
   }
 
+  // Key values read by every channel so far, against what the file's buffers can store.
+  Status countKeyValues(std::size_t values) {
+    mKeyValuesRead += values;
+    if (mKeyValueBudget == 0) {
+      std::size_t bufferBytes = 0;
+      for (const tinygltf::Buffer& buffer : mModel.buffers) bufferBytes += buffer.data.size();
+      mKeyValueBudget = kKeyValueFloor + kReadsPerStoredValue * (bufferBytes / sizeof(float));
+    }
+    if (mKeyValuesRead <= mKeyValueBudget) return std::nullopt;
+    return "the animations read the same keys over and over: more than " + std::to_string(mKeyValueBudget) +
+           " key values, " + std::to_string(kReadsPerStoredValue) +
+           " times what the buffers store, the most a file may";
+  }
+
   const tinygltf::Model& mModel;
+  std::size_t mKeyValuesRead = 0;
+  std::size_t mKeyValueBudget = 0;
   std::vector<int> mNodeToJoint;               // glTF node → skeleton index, -1 when not imported
   std::vector<int> mJointToNode;               // skeleton index → glTF node
   std::vector<std::vector<int>> mNodeMeshes;   // glTF node → indices into Scene::meshes
@@ -945,8 +970,8 @@ Result<Scene> importParsed(std::span<const std::uint8_t> bytes, const std::strin
   if (!loaded) {
     if (json.find("extensionsRequired") != std::string_view::npos && json.find(kDraco) != std::string_view::npos) return makeError(name + ": " + std::string(kDracoRefusal));
     err = oneLine(err);
-    // tinygltf returns the JSON parser's exception text unchanged; say what it is.
-    if (err.find("[json.exception.") != std::string::npos) return makeError(name + ": invalid JSON: " + err);
+    // tinygltf returns the JSON parser's exception text unchanged: importErrorLine says it in
+    // our words.
     return makeError(name + ": " + (err.empty() ? std::string("not a readable glTF file") : err));
   }
 
@@ -974,6 +999,11 @@ Result<Scene> importGltfFromMemory(std::span<const std::uint8_t> bytes, const st
     return makeError(importErrorLine(nameForMessages, reason));
   } catch (const std::bad_alloc&) {
     return makeError(importErrorLine(nameForMessages, "too large: reading it needs more memory than is available"));
+  } catch (const std::out_of_range&) {
+    // tinygltf's own range checks (vector::at after a byteLength that lies) speak of its code.
+    return makeError(importErrorLine(nameForMessages,
+                                     "cannot be imported: an index or a byte range points past the "
+                                     "data the file holds"));
   } catch (const std::exception& e) {
     return makeError(importErrorLine(nameForMessages, std::string("cannot be imported: ") + e.what()));
   }

@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "core/io/collada_limits.h"
+#include "core/io/mesh_repair.h"
+#include "core/util/message_text.h"
 
 namespace articula {
 
@@ -24,17 +26,36 @@ std::string lowerExtension(const std::string& path) {
 std::span<const char* const> importableExtensions() { return kExtensions; }
 
 std::string importErrorLine(const std::string& path, std::string_view reason) {
-  std::string line = path + ": ";
-  constexpr std::string_view kEllipsis = "...";
-  const std::size_t room = kMaxImportErrorLength - 1 > line.size() ? kMaxImportErrorLength - 1 - line.size() : 0;
-  const bool shortened = reason.size() > room;
-  const std::string_view kept = shortened ? reason.substr(0, room > kEllipsis.size() ? room - kEllipsis.size() : 0) : reason;
-  for (const char c : kept) line += (c == '\n' || c == '\r') ? ' ' : c;
-  if (shortened) line += kEllipsis;
-  return line;
+  return printableLine(path + ": " + jsonErrorInOurWords(reason), kMaxImportErrorLength - 1);
 }
 
-Result<Scene> importScene(const std::string& path) {
+namespace {
+
+// Every reader's meshes repaired the same way (mesh_repair.h), each repair said once.
+Result<Scene> repaired(Result<Scene> scene, const std::string& path, std::vector<std::string>* repairs) {
+  if (!scene) return scene;
+  std::vector<std::string> unseen;
+  std::vector<std::string>& said = repairs != nullptr ? *repairs : unseen;
+  for (std::size_t m = 0; m < scene->meshes.size(); ++m) {
+    Mesh& mesh = scene->meshes[m];
+    const std::string where = "mesh " + std::to_string(m) + " ('" + shortName(mesh.name) + "')";
+    int merged = 0;
+    if (mesh.hasSkin) {
+      if (auto refusal = mergeDuplicateSkinJoints(mesh.skin, scene->skeleton, merged))
+        return makeError(importErrorLine(path, where + ": " + *refusal));
+    }
+    if (merged > 0)
+      said.push_back(where + ": its skin listed " + std::to_string(merged) +
+                     " joint(s) twice; merged into their first entry");
+    if (const int normals = repairNormals(mesh)) {
+      said.push_back(where + ": " + std::to_string(normals) +
+                     " normal(s) of zero length or not finite; recomputed from the faces");
+    }
+  }
+  return scene;
+}
+
+Result<Scene> importByExtension(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return makeError(path + ": the file does not exist");
   if (std::filesystem::is_directory(path, ec)) return makeError(path + ": is a folder, not a file");
@@ -52,6 +73,12 @@ Result<Scene> importScene(const std::string& path) {
   } catch (const std::bad_alloc&) {
     return makeError(importErrorLine(path, "too large: reading it needs more memory than is available"));
   }
+}
+
+}  // namespace
+
+Result<Scene> importScene(const std::string& path, std::vector<std::string>* repairs) {
+  return repaired(importByExtension(path), path, repairs);
 }
 
 }  // namespace articula

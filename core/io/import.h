@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/scene/scene.h"
 #include "core/util/result.h"
@@ -12,8 +13,9 @@ namespace articula {
 
 // Imports any supported file: .gltf/.glb through the lossless glTF reader, .bvh through our
 // own BVH reader, everything else (FBX, Collada, OBJ, ...) through Assimp. Errors name the
-// file and what is wrong.
-Result<Scene> importScene(const std::string& path);
+// file and what is wrong. Meshes are repaired as mesh_repair.h says (zero-length normals,
+// skins listing a joint twice); `repairs`, when given, receives one line per repair.
+Result<Scene> importScene(const std::string& path, std::vector<std::string>* repairs = nullptr);
 
 // glTF 2.0 (.gltf with external or data-URI buffers, .glb), read with tinygltf so
 // CUBICSPLINE tangents and STEP keys stay as authored.
@@ -43,9 +45,10 @@ Result<Scene> importWithAssimp(const std::string& path, const AssimpImportLimits
 // disposable (the child, fuzzers).
 Result<Scene> importWithAssimpInProcess(const std::string& path);
 
-// "<path>: <reason>" on one line (line breaks become spaces), the reason shortened with
-// "..." so the whole stays under kMaxImportErrorLength characters: Assimp's Collada reader
-// puts whole XML elements in its messages.
+// "<path>: <reason>" on one line, printable (message_text.h), a JSON library's report in our
+// words, the reason shortened with "..." so the whole stays under kMaxImportErrorLength
+// characters: Assimp's Collada reader puts whole XML elements in its messages, tinygltf
+// whole data URIs.
 inline constexpr std::size_t kMaxImportErrorLength = 300;
 std::string importErrorLine(const std::string& path, std::string_view reason);
 

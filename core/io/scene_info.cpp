@@ -152,7 +152,7 @@ std::string sceneInfoText(const Scene& scene) {
   return out.str();
 }
 
-std::string sceneInfoJson(const Scene& scene) {
+std::string sceneInfoJson(const Scene& scene, const std::vector<std::string>& warnings) {
   using nlohmann::json;
   const Skeleton& skeleton = scene.skeleton;
   json root;
@@ -195,7 +195,10 @@ std::string sceneInfoJson(const Scene& scene) {
                       }()}});
   }
   root["clips"] = std::move(clips);
-  return root.dump(2);
+  root["warnings"] = warnings;
+  // A name that is not UTF-8 (a file's binary bytes) is written with U+FFFD in its place
+  // rather than failing the whole report.
+  return root.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace articula

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "core/scene/scene.h"
 
@@ -11,7 +12,8 @@ namespace articula {
 // helper/mesh nodes are transforms, neither counts).
 std::string sceneInfoText(const Scene& scene);
 // One JSON object: joints, jointNames, skeletons, nodes, meshes[], clips[] (name, duration
-// in seconds, frameRate, frameCount, keyCount, channelCount, interpolations, curves).
-std::string sceneInfoJson(const Scene& scene);
+// in seconds, frameRate, frameCount, keyCount, channelCount, interpolations, curves), and
+// `warnings` as given (what loadSceneOrProject said: repairs, a changed asset).
+std::string sceneInfoJson(const Scene& scene, const std::vector<std::string>& warnings = {});
 
 }  // namespace articula

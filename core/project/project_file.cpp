@@ -9,11 +9,12 @@
 #include <filesystem>
 
 #include "core/io/atomic_file.h"
+#include "core/io/import.h"
 #include "core/project/clip_json.h"
 #include "core/project/humanoid_map_json.h"
-#include "core/io/import.h"
 #include "core/project/rig_json_value.h"
 #include "core/samples/mannequin.h"
+#include "core/util/message_text.h"
 
 namespace articula {
 namespace {
@@ -368,6 +369,8 @@ Result<OpenedProject> openProjectFromText(std::string_view text, const std::stri
 }
 
 Result<OpenedProject> openProject(const std::string& projectPath) {
+  // A save of this project killed mid-write left its temporary (megabytes) beside it.
+  removeAbandonedTemporaries(projectPath);
   std::string text;
   if (auto error = readWholeFile(projectPath, text)) return makeError("project " + *error);
   return openProjectFromText(text, projectPath);
@@ -398,7 +401,12 @@ Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs, std
     if (warnings) *warnings = std::move(opened->warnings);
     return std::move(opened->scene);
   }
-  return importScene(path);
+  std::vector<std::string> repairs;
+  Result<Scene> scene = importScene(path, &repairs);
+  if (scene && warnings) {
+    for (const std::string& repair : repairs) warnings->push_back(printableLine(path + ": repaired " + repair));
+  }
+  return scene;
 }
 
 }  // namespace articula

@@ -120,8 +120,9 @@ std::string contentHash(std::string_view bytes);
 
 // Any file the CLI or the editor accepts: a project (.articula) opened with its clips, or an
 // asset imported (importScene). `rigs`, when given, receives the project's rigs (none for
-// an asset); `warnings`, when given, OpenedProject::warnings (for the user to see: the CLI
-// prints them on stderr, the editor shows them in its message bar).
+// an asset); `warnings`, when given, OpenedProject::warnings or what the reader repaired in
+// an asset (importScene's repairs), for the user to see: the CLI prints them on stderr, the editor
+// shows them in its message bar.
 Result<Scene> loadSceneOrProject(const std::string& path, ProjectRigs* rigs = nullptr,
                                  std::vector<std::string>* warnings = nullptr);
 

@@ -109,18 +109,24 @@ class Mapper {
   Result<HumanoidMap> run() {
     HumanoidMap map;
     // Every missing limb is named, legs before arms, so one message says all that is wrong
-    // (a skeleton without a right leg and without arms reports the three of them).
+    // (a skeleton without a right leg and without arms reports the three of them); a pair
+    // missing on both sides is said once ("no legs: ..."), so the whole fits one short line.
     std::string missing;
-    auto note = [&](const std::string& error) {
+    auto note = [&](const char* limb, const char* limbs, const std::vector<std::string>& sides,
+                    const std::string& why) {
+      if (sides.empty()) return;
       if (!missing.empty()) missing.append("; ");
-      missing.append(error);
+      missing += "no " + (sides.size() == 2 ? std::string(limbs) : sides.front() + " " + limb) + ": " + why;
     };
+    std::vector<std::string> legless, armless;
+    std::string legWhy, armWhy;
     for (Side side : {Side::Left, Side::Right}) {
       auto leg = findLeg(side);
       if (leg) {
         (side == Side::Left ? map.leftLeg : map.rightLeg) = *leg;
       } else {
-        note(leg.error());
+        legless.push_back(sideName(side));
+        legWhy = leg.error();
       }
     }
     for (Side side : {Side::Left, Side::Right}) {
@@ -128,9 +134,12 @@ class Mapper {
       if (arm) {
         (side == Side::Left ? map.leftArm : map.rightArm) = *arm;
       } else {
-        note(arm.error());
+        armless.push_back(sideName(side));
+        armWhy = arm.error();
       }
     }
+    note("leg", "legs", legless, legWhy);
+    note("arm", "arms", armless, armWhy);
     if (!missing.empty()) return makeError(missing);
     map.hips = commonAncestor(map.leftLeg.thigh, map.rightLeg.thigh);
     if (map.hips < 0) return makeError("no hips: the left and right thighs have no common ancestor");
@@ -270,9 +279,9 @@ class Mapper {
       }
     }
     if (leg.thigh < 0 || leg.knee < 0 || leg.ankle < 0 || leg.legTip < 0) {
-      return makeError(std::string("no ") + sideName(side) + " leg: found no joint named like a " + sideName(side) +
-                       " foot or ankle with a knee and thigh above it, and no chain of three " + sideName(side) +
-                       " leg joints");
+      // Why, without the side: run() names the legs missing.
+      return makeError(
+          std::string("no foot or ankle under a knee and thigh, nor 3 leg joints in a chain"));
     }
     return leg;
   }
@@ -294,9 +303,8 @@ class Mapper {
       }
     }
     if (arm.upperArm < 0 || arm.forearm < 0 || arm.hand < 0) {
-      return makeError(std::string("no ") + sideName(side) + " arm: found no joint named like a " + sideName(side) +
-                       " hand or wrist with an elbow and shoulder above it, and no chain of three " + sideName(side) +
-                       " arm joints");
+      return makeError(
+          std::string("no hand or wrist under an elbow and shoulder, nor 3 arm joints in a chain"));
     }
     const int above = jointAbove(arm.upperArm);
     if (above >= 0 && words(above).side == side && words(above).hasAny(kClavicleWords)) arm.clavicle = above;
@@ -360,7 +368,11 @@ Result<HumanoidMap> mapHumanoidByNames(const Skeleton& skeleton) {
   // Names that say nothing: the shape may still be a humanoid's.
   auto byStructure = mapHumanoidByStructure(skeleton);
   if (byStructure) return byStructure;
-  return makeError(byNames.error() + "; and by its shape: " + byStructure.error());
+  // The shape's reason without its own "no humanoid shape: ": the whole stays one short line.
+  std::string shapeWhy = byStructure.error();
+  constexpr std::string_view kShapePrefix = "no humanoid shape: ";
+  if (shapeWhy.rfind(kShapePrefix, 0) == 0) shapeWhy.erase(0, kShapePrefix.size());
+  return makeError(byNames.error() + "; by its shape: " + shapeWhy);
 }
 
 }  // namespace articula

@@ -150,9 +150,8 @@ class HumanoidBuilder {
     // The sole: when the rest pose stands on the model's ground (its lowest foot point just
     // above the origin's level) heights are measured from there, else from the lowest point.
     float lowest = pos(l.ankle).dot(up);
-    for (int j = 0; j < mSkeleton.jointCount(); ++j) {
-      if (mSkeleton.isAncestorOrSelf(l.ankle, j)) lowest = std::min(lowest, pos(j).dot(up));
-    }
+    // The foot's sub-tree in one pass (isAncestorOrSelf per node was quadratic in a deep chain).
+    for (const int j : mSkeleton.subtree(l.ankle)) lowest = std::min(lowest, pos(j).dot(up));
     const float legLength = (pos(l.knee) - pos(l.thigh)).norm() + (pos(l.ankle) - pos(l.knee)).norm();
     const float sole = lowest >= -1e-3f * legLength && lowest <= 0.15f * legLength ? 0.0f : lowest;
     f.ankleHeight = std::max(0.0f, pos(l.ankle).dot(up) - sole);

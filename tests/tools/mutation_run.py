@@ -2,7 +2,9 @@
 """A mutation run over real files: what a damaged or hostile file does to articula-cli.
 
 Mutates the test suite's own files (glTF, BVH, FBX, Collada, projects) by byte flips,
-truncations, number edits, repeated slices and deep nesting, runs `articula-cli info --json`
+truncations, number edits, repeated slices and deep nesting, and binary glTF files the way a
+crafted file would (deep and huge node trees, repeated animations, extreme times, duplicated
+skin joints, degenerate normals, long and binary names), runs `articula-cli info --json`
 and `articula-cli bake --contacts detect` on each mutant under a time and a memory cap, runs
 the Khronos glTF validator on every file a bake wrote, and prints per format how many mutants
 were read (ok), refused with a clear error (one line under 300 characters naming the file),
@@ -23,6 +25,7 @@ import re
 import resource
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -56,7 +59,11 @@ CLASSES = ["ok", "clear error", "unclear error", "crash", "hang", "memory", "inv
 def mutate(data: bytes, text: bool, rng: random.Random) -> tuple[str, bytes]:
     """One mutation of `data`: (what was done, the mutant)."""
     kinds = ["flip", "truncate", "repeat"] + (["number", "number", "nest"] if text else ["flip"])
+    if data[:4] == b"glTF":
+        kinds += ["hostile"] * 3
     kind = rng.choice(kinds)
+    if kind == "hostile":
+        return hostile_glb(data, rng)
     if kind == "flip":
         out = bytearray(data)
         for _ in range(rng.randint(1, 8)):
@@ -100,6 +107,84 @@ def nest(data: bytes, rng: random.Random) -> bytes:
         joint = b"JOINT deep\n{\nOFFSET 0 0 1\nCHANNELS 3 Zrotation Xrotation Yrotation\n"
         return data[:brace + 1] + joint * depth + b"}\n" * depth + data[brace + 1:]
     return data[:at] + data[at:at + 64] * depth + data[at:]
+
+
+def read_glb(data: bytes) -> tuple[dict, bytes]:
+    """The JSON and the BIN chunk of a binary glTF."""
+    json_length = struct.unpack_from("<I", data, 12)[0]
+    document = json.loads(data[20:20 + json_length])
+    rest = data[20 + json_length:]
+    return document, (rest[8:8 + struct.unpack_from("<I", rest, 0)[0]] if len(rest) >= 8 else b"")
+
+
+def write_glb(document: dict, binary: bytes) -> bytes:
+    text = json.dumps(document, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 4)
+    binary += b"\0" * (-len(binary) % 4)
+    chunks = struct.pack("<I4s", len(text), b"JSON") + text + struct.pack("<I4s", len(binary), b"BIN\0") + binary
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks
+
+
+def add_node_tree(document: dict, count: int, shape: str) -> None:
+    """`count` empty nodes: a "chain" under the first scene root, "siblings" under it, or
+    "roots" of the scene."""
+    nodes = document.setdefault("nodes", [])
+    scene = document["scenes"][document.get("scene", 0)]
+    root = scene["nodes"][0]
+    first = len(nodes)
+    nodes += [{"name": f"extra{i}"} for i in range(count)]
+    if shape == "chain":
+        for i in range(first, first + count - 1):
+            nodes[i]["children"] = [i + 1]
+        nodes[root].setdefault("children", []).append(first)
+    elif shape == "siblings":
+        nodes[root].setdefault("children", []).extend(range(first, first + count))
+    else:
+        scene["nodes"].extend(range(first, first + count))
+
+
+def set_float(document: dict, binary: bytearray, accessor: int, element: int, values: list[float]) -> None:
+    """Overwrites one float element of an accessor in the BIN chunk (and its min/max)."""
+    access = document["accessors"][accessor]
+    view = document["bufferViews"][access["bufferView"]]
+    width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[access["type"]]
+    stride = view.get("byteStride", 4 * width)
+    at = view.get("byteOffset", 0) + access.get("byteOffset", 0) + element * stride
+    struct.pack_into(f"<{len(values)}f", binary, at, *values)
+    if "min" in access:
+        access["min"] = [min(a, b) for a, b in zip(access["min"], values)]
+        access["max"] = [max(a, b) for a, b in zip(access["max"], values)]
+
+
+def hostile_glb(data: bytes, rng: random.Random) -> tuple[str, bytes]:
+    """What a crafted file does rather than a damaged one: deep and huge trees, repeated
+    animations, extreme times, duplicated skin joints, degenerate normals, long and binary
+    names. Falls back to a byte flip when the seed lacks what the operator changes."""
+    document, binary = read_glb(data)
+    binary = bytearray(binary)
+    kind = rng.choice(["deep", "wide", "animations", "time", "joint", "normal", "long name", "binary name"])
+    animations, skins = document.get("animations", []), document.get("skins", [])
+    meshes = [p for m in document.get("meshes", []) for p in m["primitives"] if "NORMAL" in p["attributes"]]
+    if kind == "deep":
+        add_node_tree(document, rng.choice([20000, 40000, 100000]), "chain")
+    elif kind == "wide":
+        add_node_tree(document, rng.choice([100000, 1000000]), rng.choice(["siblings", "roots"]))
+    elif kind == "animations" and animations:
+        document["animations"] = animations * rng.choice([100, 2004])
+    elif kind == "time" and animations:
+        sampler = rng.choice(animations[0]["samplers"])
+        set_float(document, binary, sampler["input"], 0, [rng.choice([-1e38, 1e9, 3e38])])
+    elif kind == "joint" and skins and len(skins[0]["joints"]) > 1:
+        joints = skins[0]["joints"]
+        joints[rng.randrange(1, len(joints))] = joints[0]
+    elif kind == "normal" and meshes:
+        set_float(document, binary, rng.choice(meshes)["attributes"]["NORMAL"], 0, [0.0, 0.0, 0.0])
+    elif kind in ("long name", "binary name") and document.get("nodes"):
+        node = rng.choice(document["nodes"])
+        node["name"] = "x" * 100000 if kind == "long name" else "\0" * 1000 + "\x07bone\x1b[31m"
+    else:
+        return mutate(data, False, rng)
+    return kind, write_glb(document, bytes(binary))
 
 
 def limit_child(memory_bytes: int):

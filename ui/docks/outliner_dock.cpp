@@ -5,6 +5,7 @@
 #include <QFont>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QToolTip>
@@ -66,7 +67,8 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
       mModel(new JointTreeModel(document, this)),
       mFilterModel(new OutlinerFilterModel(this)),
       mFilterEdit(new QLineEdit(this)),
-      mTreeView(new QTreeView(this)) {
+      mTreeView(new QTreeView(this)),
+      mDepthNote(new QLabel(this)) {
   setObjectName(QStringLiteral("OutlinerDock"));
   mFilterModel->setSourceModel(mModel);
   mFilterModel->setFilterKeyColumn(JointTreeModel::NameColumn);
@@ -109,6 +111,9 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(2);
   layout->addWidget(mFilterEdit);
+  mDepthNote->setWordWrap(true);
+  layout->addWidget(mDepthNote);
+  updateDepthNote();
   layout->addWidget(mTreeView);
   setWidget(content);
 
@@ -117,6 +122,7 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
   // A new scene, a rig change or a handle moved to another tip resets the model: show the
   // whole hierarchy again with the document's selection.
   connect(mModel, &QAbstractItemModel::modelReset, this, [this] {
+    updateDepthNote();
     mTreeView->expandAll();
     syncSelectionFromDocument();
   });
@@ -142,6 +148,15 @@ void OutlinerDock::addKindColumnToggle() {
 void OutlinerDock::revealFirstMatch() {
   const QModelIndex match = static_cast<const OutlinerFilterModel*>(mFilterModel)->firstMatch();
   if (match.isValid()) mTreeView->scrollTo(match);
+}
+
+void OutlinerDock::updateDepthNote() {
+  const int flattened = mModel->flattenedCount();
+  mDepthNote->setText(tr("%L1 nodes deeper than %2 levels are listed flat under their level-%3 ancestor")
+                          .arg(flattened)
+                          .arg(JointTreeModel::kMaxShownDepth)
+                          .arg(JointTreeModel::kMaxShownDepth - 1));
+  mDepthNote->setVisible(flattened > 0);
 }
 
 QModelIndex OutlinerDock::viewIndexOfJoint(int joint, int column) const {

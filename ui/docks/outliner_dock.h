@@ -2,6 +2,7 @@
 #include <QDockWidget>
 
 class QAction;
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -30,6 +31,9 @@ class OutlinerDock : public QDockWidget {
   // are bold). Typing in the filter scrolls the first match into view.
   QSortFilterProxyModel* filterModel() const { return mFilterModel; }
   QLineEdit* filterEdit() const { return mFilterEdit; }
+  // Under the filter, shown only when the model lists nodes flat past its depth limit, saying
+  // how many.
+  QLabel* depthNote() const { return mDepthNote; }
   // Checkable, in the header's context menu: shows the Kind column (hidden by default).
   QAction* showKindAction() const { return mShowKindAction; }
 
@@ -46,12 +50,14 @@ class OutlinerDock : public QDockWidget {
   // Scrolls the tree to the first row the filter matches by its own name.
   void revealFirstMatch();
   void addKindColumnToggle();
+  void updateDepthNote();
 
   Document* const mDocument;
   JointTreeModel* const mModel;
   QSortFilterProxyModel* const mFilterModel;
   QLineEdit* const mFilterEdit;
   QTreeView* const mTreeView;
+  QLabel* const mDepthNote;
   QAction* mShowKindAction = nullptr;
   // Set while this dock writes one side of the selection, so the echo from the other side
   // does not come back as a second, partial change.

@@ -105,9 +105,20 @@ void JointTreeModel::rebuild() {
   mChildren.assign(count, {});
   mRoots.clear();
   mRowInParent.assign(count, 0);
-  // parents[i] < i, so appending in index order yields children in index order.
+  mShownParent.assign(count, kNoParent);
+  mFlattenedCount = 0;
+  std::vector<int> shownDepth(count, 0);
+  // parents[i] < i, so appending in index order yields children in index order, and a
+  // parent's shown depth is known before its children's.
   for (int j = 0; j < skeleton.jointCount(); ++j) {
-    const int parentJoint = skeleton.parent(j);
+    int parentJoint = skeleton.parent(j);
+    if (parentJoint != kNoParent && shownDepth[static_cast<std::size_t>(parentJoint)] >= kMaxShownDepth - 1) {
+      parentJoint = mShownParent[static_cast<std::size_t>(parentJoint)];
+      ++mFlattenedCount;
+    }
+    mShownParent[static_cast<std::size_t>(j)] = parentJoint;
+    if (parentJoint != kNoParent)
+      shownDepth[static_cast<std::size_t>(j)] = shownDepth[static_cast<std::size_t>(parentJoint)] + 1;
     auto& siblings = parentJoint == kNoParent ? mRoots : mChildren[static_cast<std::size_t>(parentJoint)];
     mRowInParent[static_cast<std::size_t>(j)] = static_cast<int>(siblings.size());
     siblings.push_back(j);
@@ -185,7 +196,7 @@ QModelIndex JointTreeModel::parent(const QModelIndex& index) const {
   if (handle >= 0) return indexOfJoint(mHandleTip[static_cast<std::size_t>(handle)]);
   const int joint = jointOfIndex(index);
   if (joint < 0) return {};
-  const int parentJoint = mDocument->scene().skeleton.parent(joint);
+  const int parentJoint = mShownParent[static_cast<std::size_t>(joint)];
   if (parentJoint == kNoParent) return {};
   return indexOfJoint(parentJoint);
 }
@@ -228,6 +239,13 @@ QVariant JointTreeModel::data(const QModelIndex& index, int role) const {
   const NodeKind kind = skeleton.kind(joint);
   if (role == Qt::EditRole && index.column() == NameColumn) return QString::fromStdString(skeleton.name(joint));
   if (role == Qt::DisplayRole && index.column() == NameColumn) return displayName(joint);
+  if (role == Qt::ToolTipRole && index.column() == NameColumn &&
+      mShownParent[static_cast<std::size_t>(joint)] != skeleton.parent(joint)) {
+    return tr("%1 (child of %2; listed flat: deeper than %3 levels)")
+        .arg(QString::fromStdString(skeleton.name(joint)),
+             QString::fromStdString(skeleton.name(skeleton.parent(joint))))
+        .arg(kMaxShownDepth);
+  }
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
     if (index.column() == NameColumn) return QString::fromStdString(skeleton.name(joint));
     switch (kind) {

@@ -19,11 +19,18 @@ struct ChangeEvent;
 // the kind as a word ("Joint", "IK handle (CCD)"). A namespace most names share (Mixamo's
 // `mixamorig:`) is shown once, in the header, and left out of the displayed names so deep
 // trees show what tells joints apart; the edit role and the tooltip keep the whole name.
+//
+// Nodes deeper than kMaxShownDepth levels are listed flat, side by side under their ancestor
+// at level kMaxShownDepth - 1 (their tooltip names their real parent): Qt's tree view lays
+// out expanded levels by recursion, and a glTF chain 40,000 nodes deep overflowed the stack.
 class JointTreeModel : public QAbstractItemModel {
   Q_OBJECT
 
  public:
   enum Column { NameColumn, KindColumn, ColumnCount };
+  // Levels shown as a tree: far more than any character's skeleton (fingertips of a Mixamo
+  // rig sit at level 12), far fewer than overflow a view's recursion.
+  static constexpr int kMaxShownDepth = 100;
 
   explicit JointTreeModel(Document* document, QObject* parent = nullptr);
 
@@ -47,6 +54,8 @@ class JointTreeModel : public QAbstractItemModel {
   int handleOfIndex(const QModelIndex& index) const;
   // The shared namespace left out of the displayed names ("mixamorig:"), empty for none.
   const QString& namePrefix() const { return mNamePrefix; }
+  // Nodes listed flat because they lie deeper than kMaxShownDepth levels.
+  int flattenedCount() const { return mFlattenedCount; }
 
  signals:
   void renameRefused(const QString& message);
@@ -62,7 +71,10 @@ class JointTreeModel : public QAbstractItemModel {
   QString displayName(int joint) const;
 
   Document* const mDocument;
-  std::vector<std::vector<int>> mChildren;  // per node
+  std::vector<std::vector<int>> mChildren;  // per node: its children as shown
+  std::vector<int> mShownParent;            // per node: the skeleton's parent, or the
+                                            // ancestor it is listed under when flattened
+  int mFlattenedCount = 0;
   std::vector<int> mRoots;
   std::vector<int> mRowInParent;                // per node
   std::vector<std::vector<int>> mHandlesAtTip;  // per node: active-rig handles ending there

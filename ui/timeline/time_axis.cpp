@@ -48,14 +48,19 @@ int TimeAxis::pixelToFrame(double x) const {
 
 double TimeAxis::pixelsPerFrame() const { return (mRight - mLeft) / ((mEndTime - mStartTime) * mFrameRate); }
 
-int TimeAxis::labelStep(double minPixels) const {
+long long TimeAxis::labelStep(double minPixels) const {
   const double perFrame = pixelsPerFrame();
-  for (int decade = 1;; decade *= 10) {
-    for (int factor : {1, 2, 5}) {
-      const int step = factor * decade;
-      if (step * perFrame >= minPixels || decade > 1000000) return step;
+  for (long long decade = 1;; decade *= 10) {
+    for (long long factor : {1, 2, 5}) {
+      const long long step = factor * decade;
+      if (static_cast<double>(step) * perFrame >= minPixels || decade >= 100000000000000000LL) return step;
     }
   }
+}
+
+double TimeAxis::frameAtPixel(double x, double lastFrame) const {
+  const double frame = (pixelToTime(x) - mOriginTime) * mFrameRate;
+  return std::isfinite(frame) ? std::clamp(frame, 0.0, std::max(lastFrame, 0.0)) : 0.0;
 }
 
 }  // namespace articula::ui

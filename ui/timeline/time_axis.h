@@ -35,8 +35,11 @@ class TimeAxis {
   double pixelsPerFrame() const;
 
   // Step between labelled frames so labels sit at least `minPixels` apart: 1, 2, 5, 10,
-  // 20, 50, ... frames.
-  int labelStep(double minPixels) const;
+  // 20, 50, ... frames, up to 5e17 frames (a range no clip reaches).
+  long long labelStep(double minPixels) const;
+  // The frame under pixel `x`, unrounded, and clamped to [0, lastFrame]; 0 when the mapping
+  // has no finite answer (a range at -1e38 s that floating point cannot tell apart).
+  double frameAtPixel(double x, double lastFrame) const;
 
  private:
   double mStartTime = 0.0;

@@ -133,15 +133,22 @@ void TimeRuler::paintEvent(QPaintEvent*) {
     painter.fillRect(QRectF(out - 1.5, 0, 3.0, area.height()), QColor(230, 120, 110));
   }
 
-  const int labelStep = mAxis->labelStep(48.0);
+  // Ticks of the frames in view only, at least a few pixels apart: the loop is bounded by the
+  // ruler's width, whatever the clip's length (2^31 frames, a start at -1e38 s).
+  const long long labelStep = mAxis->labelStep(48.0);
   const bool drawEveryFrame = mAxis->pixelsPerFrame() >= 4.0;
-  const int tickStep = drawEveryFrame ? 1 : std::max(1, labelStep / 5);
+  const long long tickStep = drawEveryFrame ? 1 : std::max(1LL, labelStep / 5);
+  const auto firstInView = static_cast<long long>(mAxis->frameAtPixel(mLabelInset, frames - 1));
+  const auto lastInView = static_cast<long long>(std::ceil(mAxis->frameAtPixel(area.width(), frames - 1)));
+  const long long maxTicks = std::max(area.width(), 1);
   QFont font = painter.font();
   font.setPointSizeF(font.pointSizeF() * 0.85);
   painter.setFont(font);
   const int baseline = area.height() - 1;
-  for (int frame = 0; frame < frames; frame += tickStep) {
-    const double x = mAxis->frameToPixel(frame);
+  long long ticks = 0;
+  for (long long frame = firstInView - firstInView % tickStep; frame <= lastInView && ticks < maxTicks;
+       frame += tickStep, ++ticks) {
+    const double x = mAxis->frameToPixel(static_cast<int>(frame));
     const bool labelled = frame % labelStep == 0;
     painter.setPen(labelled ? QColor(150, 150, 156) : QColor(92, 92, 98));
     painter.drawLine(QPointF(x, baseline), QPointF(x, baseline - (labelled ? 12 : 6)));

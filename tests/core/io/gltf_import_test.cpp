@@ -715,8 +715,9 @@ TEST_F(GltfBadInput, BrokenJson) {
   writeText(path, text.substr(0, text.size() / 2));
   auto result = importGltf(path.string());
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().rfind(path.string() + ": invalid JSON: ", 0), 0u) << result.error();
-  EXPECT_NE(result.error().find("parse error"), std::string::npos) << result.error();
+  // The parser's report in our words: where, and what, without the library's own text.
+  EXPECT_EQ(result.error().rfind(path.string() + ": not valid JSON at line ", 0), 0u) << result.error();
+  EXPECT_EQ(result.error().find("json.exception"), std::string::npos) << result.error();
 }
 
 TEST_F(GltfBadInput, BufferViewOutOfRange) {
