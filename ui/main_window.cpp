@@ -57,6 +57,7 @@
 #include "ui/viewport/viewport.h"
 #include "ui/widgets/focus_return.h"
 #include "ui/widgets/pose_actions.h"
+#include "ui/widgets/rest_pose_actions.h"
 
 namespace articula::ui {
 
@@ -448,6 +449,12 @@ void MainWindow::createPoseMenus() {
   mPoseActions->addTo(poseMenu);
   connect(mPoseActions, &PoseActions::problem, this,
           [this](const QString& message) { QMessageBox::information(this, tr("Pose"), message); });
+  auto* restPoseActions = new RestPoseActions(mDocument, this);
+  QMenu* skeletonMenu = menuBar()->addMenu(tr("&Skeleton"));
+  skeletonMenu->setObjectName(QStringLiteral("menuSkeleton"));
+  restPoseActions->addTo(skeletonMenu->addMenu(tr("&Rest Pose")));
+  connect(restPoseActions, &RestPoseActions::problem, this,
+          [this](const QString& message) { QMessageBox::information(this, tr("Rest Pose"), message); });
   mViewportMenu = new QMenu(this);
   mViewportMenu->setObjectName(QStringLiteral("menuViewportContext"));
   mViewportMenu->addAction(mKeyPoseAction);

@@ -3,6 +3,7 @@
 
 #include "core/project/humanoid_map_json.h"
 #include "core/project/project_file.h"
+#include "core/retarget/rest_pose.h"
 #include "core/retarget/retarget_clip.h"
 #include "ui/commands/clip_list_command.h"
 #include "ui/dialogs/retarget_dialog.h"
@@ -29,6 +30,10 @@ Result<RetargetedClips> retargetedClips(const RetargetRequest& request, const Sc
   if (!request.sourceMap.isEmpty()) {
     if (auto error = labelRolesFromFile(request.sourceMap.toStdString(), source->skeleton)) return makeError(*error);
   }
+  // A rest lying down (LaFAN1's) is stood up first, the motion unchanged: retargeting reads rests.
+  auto standing = standUpright(std::move(*source));
+  if (!standing) return makeError(standing.error());
+  *source = std::move(standing->scene);
   auto sourceMap = mapHumanoid(source->skeleton);
   if (!sourceMap) return makeError(path + ": not a humanoid: " + sourceMap.error());
   auto characterMap = mapHumanoid(character.skeleton);

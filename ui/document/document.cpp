@@ -313,6 +313,25 @@ Clip Document::swapClipPart(DocumentEditKey, int clipIndex, Clip part) {
   return part;
 }
 
+RestAndClips Document::setRestAndClips(DocumentEditKey, RestAndClips edit) {
+  Skeleton& skeleton = mScene.skeleton;
+  if (static_cast<int>(edit.restLocal.size()) != skeleton.jointCount() || edit.clips.size() != mScene.clips.size())
+    return edit;
+  for (int joint = 0; joint < skeleton.jointCount(); ++joint) {
+    Transform& slot = edit.restLocal[static_cast<std::size_t>(joint)];
+    const Transform previous = skeleton.restLocal(joint);
+    skeleton.setRestLocal(joint, slot);
+    slot = previous;
+  }
+  std::swap(edit.clips, mScene.clips);
+  // The sampler points into the list that was just replaced; the rig was bound to the old rest.
+  mSampler.reset(currentClip());
+  bindRig();
+  evaluatePose();
+  emitChanged(ChangeEvent::Type::CurrentClipChanged);
+  return edit;
+}
+
 std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clips, int currentIndex) {
   std::swap(clips, mScene.clips);
   mClipIndex = mScene.clips.empty() ? -1 : std::clamp(currentIndex, 0, static_cast<int>(mScene.clips.size()) - 1);

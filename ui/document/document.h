@@ -42,6 +42,13 @@ struct RigSet {
 //
 // Every change emits changed() exactly once, after the new state is in place; setters that
 // change nothing emit nothing.
+// A skeleton's rest pose (local transforms, one per node) with the clips that keep its
+// motion: what Skeleton ▸ Rest Pose swaps in one undo step.
+struct RestAndClips {
+  std::vector<Transform> restLocal;
+  std::vector<Clip> clips;
+};
+
 class Document : public QObject {
   Q_OBJECT
 
@@ -148,6 +155,12 @@ class Document : public QObject {
   // follows the keys dragged, not the length of the clip. Tracks and curves the clip lacks
   // are left in the returned part untouched.
   Clip swapClipPart(DocumentEditKey, int clipIndex, Clip part);
+  // Puts a rest pose (one local transform per skeleton node) and a clip list of as many clips
+  // in place at once (RestPoseJob: a new rest keys the channels the clips left at the old
+  // one), keeps the current clip and time, rebinds the active rig and re-evaluates the pose;
+  // returns what it replaced. Emits CurrentClipChanged, whose listeners re-read the clips.
+  // Ignored (returns `edit`) when the sizes do not match.
+  RestAndClips setRestAndClips(DocumentEditKey, RestAndClips edit);
   // Replaces the scene's clip list (clip duplicate, delete) and makes clip `currentIndex`
   // current at its start time (-1 when the list is empty); returns the list it replaced.
   // Emits CurrentClipChanged, whose listeners re-read the list.

@@ -9,6 +9,7 @@ class MoveHandleCommand;
 class EditHandleCommand;
 class RigSetCommand;
 class SetRigEnabledCommand;
+class SetRestPoseCommand;
 class SetRolesCommand;
 class RenameJointCommand;
 class ReplaceClipCommand;
@@ -24,6 +25,7 @@ class DocumentEditKey {
   friend class EditHandleCommand;
   friend class RigSetCommand;
   friend class SetRigEnabledCommand;
+  friend class SetRestPoseCommand;
   friend class SetRolesCommand;
   friend class RenameJointCommand;
   friend class ReplaceClipCommand;
