@@ -649,7 +649,9 @@ bool Rig::runSolver(const IkHandle& h, BoundHandle& b, std::span<Transform> pose
   switch (h.solver) {
     case IkSolverKind::TwoBone:
     case IkSolverKind::TwoBoneTrigFree:
-      return solveTwoBone(h, b, pose, report);
+      // Without a pole to turn the bend plane to, a tip on its target leaves the chain as it is
+      // (the job would turn the plane about the target axis: a snap to FK was 0.4 rad off).
+      return (!needsWork && !b.hasPole) || solveTwoBone(h, b, pose, report);
     case IkSolverKind::Ccd:
       return solveCcd(h, b, pose, needsWork, report);
     case IkSolverKind::Fabrik:

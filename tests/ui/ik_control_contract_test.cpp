@@ -18,6 +18,7 @@
 #include "core/skeleton/local_to_model.h"
 #include "ui/commands/clip_list_command.h"
 #include "ui/commands/handle_commands.h"
+#include "ui/commands/ik_fk_snap_command.h"
 #include "ui/commands/rig_set_command.h"
 #include "ui/docks/rig_dock.h"
 #include "ui/document/document.h"
@@ -253,6 +254,30 @@ TEST_F(IkControlContract, KeyAllControlsKeysEveryJointAndHandle) {
   EXPECT_EQ(test::serializeDocument(*document), before);
   document->undoStack()->redo();
   EXPECT_EQ(test::serializeDocument(*document), keyed);
+}
+
+// Issue 35, item 6: Snap IK to FK leaves the chain on its FK pose (the tip within 0.1 mm of
+// the FK tip, on the body as the rig solved it) with every solver, the arm dragged off first.
+TEST_F(IkControlContract, SnapIkToFkIsExactWithEverySolver) {
+  document->setFrame(21);
+  const int leftArm = document->boundRig()->findHandle("left_arm");
+  ASSERT_GE(leftArm, 0);
+  for (int kind = 0; kind < kIkSolverKindCount; ++kind) {
+    IkHandle handle = *document->activeHandle(leftArm);
+    handle.solver = static_cast<IkSolverKind>(kind);
+    SCOPED_TRACE(std::string(solverKindName(handle.solver)));
+    if (!EditHandleCommand::validate(*document, leftArm, handle).isEmpty()) continue;
+    document->undoStack()->push(new EditHandleCommand(document, leftArm, handle, QStringLiteral("Solver")));
+    drag(*document, leftArm, MoveHandleCommand::Part::Target, Vec3(0.0f, 0.05f * height, 0.05f * height));
+    document->undoStack()->push(new SnapIkToFkCommand(document, leftArm));
+    EXPECT_LE(document->boundRig()->reports()[static_cast<std::size_t>(leftArm)].errorModel, 1e-4f)
+        << "the hand on the target";
+    for (int joint : handle.chain) {
+      const auto j = static_cast<std::size_t>(joint);
+      EXPECT_LE(document->localPose()[j].rotation.angularDistance(document->inputLocalPose()[j].rotation), 1e-4f)
+          << "the chain keeps its FK rotations: " << document->scene().skeleton.name(joint);
+    }
+  }
 }
 
 }  // namespace
