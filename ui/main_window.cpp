@@ -104,6 +104,9 @@ MainWindow::MainWindow(QWidget* parent)
       // They spoke of the previous file.
       showResult(QString());
       mLastCleanup.clear();
+      // A character without a mesh (a BVH) is only its bones: hidden, the viewport is empty.
+      QAction* showBones = findChild<QAction*>(QStringLiteral("actionShowBones"));
+      if (showBones && mDocument->scene().meshes.empty()) showBones->setChecked(true);
     }
     updateEditActions();
   });

@@ -120,6 +120,15 @@ bool finiteIn(float v, float lo, float hi) { return std::isfinite(v) && v >= lo 
 // How far the pelvis must go down along `up` (unit) to bring the hip within `reach` of the
 // target (model space): |v − δ·up| = reach with v = hip − target, the smaller root; 0 when
 // it already is.
+// Without a stride curve, how planted a foot is whose animated ankle is `lift` above the
+// sole's height (model units): planted up to 10 % of the leg's length, free from 20 %,
+// smooth between. A lifted foot is not pulled down to the ground far along its ray (which
+// lowered the pelvis through the floor on a walk's passing frames).
+float plantedByHeight(float lift, float legLength) {
+  const float u = std::clamp((lift - 0.1f * legLength) / (0.1f * legLength), 0.0f, 1.0f);
+  return 1.0f - u * u * (3.0f - 2.0f * u);
+}
+
 float dropToReach(const Vec3& hip, const Vec3& target, const Vec3& up, float reach) {
   const Vec3 v = hip - target;
   if (!(v.squaredNorm() > reach * reach)) return 0.0f;
@@ -492,13 +501,14 @@ void Rig::groundFeet(std::span<Transform> pose, const RigCurves& curves, double 
     BoundHandle& b = mBound[static_cast<std::size_t>(foot.handle)];
     if (!b.active) continue;
     const FootGrounding& fg = s == 0 ? g.left : g.right;
-    float planted = valueOr(curves.curves[mBound.size() * kHandleCurves + s], timeSeconds, 1.0f);
-    planted = std::isfinite(planted) ? std::clamp(planted, 0.0f, 1.0f) : 0.0f;
+    const Curve* stride = curves.curves[mBound.size() * kHandleCurves + s];
 
     const Vec3 hip = model(foot.thigh);
     const Vec3 animated = b.targetModel;
     const Vec3 start = hip + up * foot.legLength;
-    const Vec3 dir = animated - start;
+    // Aimed at the sole below the ankle, not the ankle: a foot standing on the ground finds
+    // itself there, so a planted pose solved again (Key Pose) is not pushed along the ray.
+    const Vec3 dir = animated - up * fg.ankleHeight - start;
     const float length = dir.norm();
     if (!(length > 1e-6f * foot.legLength)) continue;
     const auto hit = ground.raycast(mWorldFromModel * start, worldLinear * dir, (length + foot.legLength) / length);
@@ -512,6 +522,9 @@ void Rig::groundFeet(std::span<Transform> pose, const RigCurves& curves, double 
     Vec3 free = animated;
     const float above = (animated - hitModel).dot(n);
     if (above < fg.ankleHeight) free += n * (fg.ankleHeight - above);
+    float planted =
+        stride ? valueOr(stride, timeSeconds, 1.0f) : plantedByHeight(above - fg.ankleHeight, foot.legLength);
+    planted = std::isfinite(planted) ? std::clamp(planted, 0.0f, 1.0f) : 0.0f;
     const Vec3 target = free + (plantedAnkle - free) * planted;
 
     // The sole lies along the ground between the ankle's hit and the toe's hit ahead.
@@ -636,7 +649,9 @@ bool Rig::runSolver(const IkHandle& h, BoundHandle& b, std::span<Transform> pose
   switch (h.solver) {
     case IkSolverKind::TwoBone:
     case IkSolverKind::TwoBoneTrigFree:
-      return solveTwoBone(h, b, pose, report);
+      // Without a pole to turn the bend plane to, a tip on its target leaves the chain as it is
+      // (the job would turn the plane about the target axis: a snap to FK was 0.4 rad off).
+      return (!needsWork && !b.hasPole) || solveTwoBone(h, b, pose, report);
     case IkSolverKind::Ccd:
       return solveCcd(h, b, pose, needsWork, report);
     case IkSolverKind::Fabrik:

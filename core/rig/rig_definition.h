@@ -15,7 +15,10 @@ namespace articula {
 struct FootGrounding {
   int toe = -1;              // toe joint (ball of the foot), optional
   float ankleHeight = 0.0f;  // ankle above the sole, model units, along the sole normal
-  std::string contactCurve;  // stride curve (1 = planted, 0 = free); missing curve: planted
+  // Stride curve (1 = planted, 0 = free). Without one, the foot is planted where the clip
+  // puts its ankle at the sole's height (up to 10 % of the leg's length above it), free from
+  // 20 % above.
+  std::string contactCurve;
 
   bool operator==(const FootGrounding& o) const {
     return toe == o.toe && ankleHeight == o.ankleHeight && contactCurve == o.contactCurve;

@@ -149,5 +149,29 @@ TEST_F(DocksTest, OutlinerFilterKeepsMatchesAndTheirAncestors) {
   EXPECT_TRUE(outliner.viewIndexOfJoint(skeleton.findJoint("Head")).isValid());
 }
 
+// Issue 35: filtered, a joint picked in the tree and then deselected elsewhere (the viewport's
+// click on a handle) leaves no row highlighted or current to take the next edit; a new
+// scene clears the filter, so its joints show.
+TEST_F(DocksTest, OutlinerKeepsNoStaleRowWhileFilteredAndANewSceneClearsTheFilter) {
+  OutlinerDock outliner(&document);
+  outliner.filterEdit()->setText(QStringLiteral("foot"));
+  const int leftFoot = document.scene().skeleton.findJoint("LeftFoot");
+  outliner.treeView()->selectionModel()->select(outliner.viewIndexOfJoint(leftFoot),
+                                                QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  outliner.treeView()->selectionModel()->setCurrentIndex(outliner.viewIndexOfJoint(leftFoot),
+                                                         QItemSelectionModel::NoUpdate);
+  ASSERT_EQ(document.selectedJoints(), std::vector<int>{leftFoot});
+  document.setSelectedJoints({});
+  EXPECT_TRUE(outliner.treeView()->selectionModel()->selectedRows().isEmpty());
+  EXPECT_FALSE(outliner.treeView()->selectionModel()->currentIndex().isValid()) << "no stale current row";
+
+  document.setSelectedJoints({document.scene().skeleton.findJoint("Head")});  // filtered out
+  EXPECT_FALSE(outliner.treeView()->selectionModel()->currentIndex().isValid());
+
+  document.replaceScene(makeMannequin(), QString(), QStringLiteral("Mannequin"));
+  EXPECT_TRUE(outliner.filterEdit()->text().isEmpty());
+  EXPECT_TRUE(outliner.viewIndexOfJoint(document.scene().skeleton.findJoint("Head")).isValid());
+}
+
 }  // namespace
 }  // namespace articula::ui

@@ -138,7 +138,7 @@ TEST_F(IkKeyingTest, KeyPoseWithTheHandleSelectedKeysItsTargetAndChain) {
   EXPECT_NEAR(targetCurveAt("target.y", time), targetModel.y(), 1e-5);
   EXPECT_NEAR(targetCurveAt("target.z", time), targetModel.z(), 1e-5);
   EXPECT_NEAR(targetCurveAt("weight", time), 1.0, 1e-6);
-  EXPECT_TRUE(document->posedHandles().empty()) << "the keyed target is animation now";
+  EXPECT_TRUE(document->handlePoses().empty()) << "the keyed target is animation now";
   for (int joint : document->activeRig()->handles[static_cast<std::size_t>(leftArm)].chain) {
     const JointTrack* track = document->currentClip()->findTrack(joint);
     ASSERT_NE(track, nullptr) << document->scene().skeleton.name(joint);
@@ -188,10 +188,10 @@ TEST_F(IkKeyingTest, AKeyedTargetAnimatesTheArmAndCanBeDraggedAgain) {
   // A drag over the curves shows at once; moving the time goes back to the curves.
   const Vec3 before = handModel();
   dragHandTarget(Vec3(0.15f * height, 0.0f, 0.0f));
-  EXPECT_EQ(document->posedHandles().count(leftArm), 1u);
+  EXPECT_EQ(document->handlePoses().count(leftArm), 1u);
   EXPECT_GT((handModel() - before).norm(), 0.1f * height);
   document->undoStack()->undo();
-  EXPECT_TRUE(document->posedHandles().empty());
+  EXPECT_TRUE(document->handlePoses().empty());
   EXPECT_LE((handModel() - before).norm(), 1e-3f * height) << "undo puts the curves' target back";
   dragHandTarget(Vec3(0.15f * height, 0.0f, 0.0f));
   document->setFrame(11);

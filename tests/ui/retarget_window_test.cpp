@@ -278,5 +278,26 @@ TEST(RetargetWindow, ACharacterWithoutASkeletonIsRefusedInTheDialog) {
   EXPECT_EQ(test::serializeDocument(document), before);
 }
 
+// Issue 35: "the character's rate" chosen for one character is the next character's own rate
+// when the dialog opens for it, not the last one's number as "Custom".
+TEST(RetargetWindow, TheCharactersRateFollowsTheOpenCharacter) {
+  RetargetDialog first(24.0);
+  first.rateBox()->setCurrentIndex(1);  // the character's
+  const RetargetRequest request = first.request();
+  ASSERT_DOUBLE_EQ(request.frameRate, 24.0);
+  RetargetDialog next(30.0);
+  next.setRequest(request);
+  EXPECT_EQ(next.rateBox()->currentIndex(), 1);
+  EXPECT_DOUBLE_EQ(next.request().frameRate, 30.0);
+
+  RetargetDialog custom(24.0);
+  custom.rateBox()->setCurrentIndex(2);  // custom
+  RetargetRequest fifty;
+  fifty.frameRate = 50.0;
+  custom.setRequest(fifty);
+  EXPECT_EQ(custom.rateBox()->currentIndex(), 2) << "a custom rate stays custom";
+  EXPECT_DOUBLE_EQ(custom.request().frameRate, 50.0);
+}
+
 }  // namespace
 }  // namespace articula::ui

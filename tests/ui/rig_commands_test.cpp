@@ -213,21 +213,28 @@ TEST_F(RigCommandsTest, WeightSliderDragIsOneUndoStep) {
   EXPECT_FLOAT_EQ(document.activeRig()->handles[static_cast<std::size_t>(handle)].weight, 0.5f);
 }
 
+// The leg's target follows the clip (animated): a move poses it for this frame; its pole has
+// no curves (static): a move is an offset in the clip. The rig itself never changes.
 TEST_F(RigCommandsTest, MoveTargetAndPoleRoundTrip) {
   buildHumanoid();
   const int leg = document.boundRig()->findHandle("left_leg");
   ASSERT_GE(leg, 0);
-  const IkHandle& handle = document.activeRig()->handles[static_cast<std::size_t>(leg)];
+  const RigSet rigs = document.rigSet();
   const Vec3 target =
       document.boundRig()->reports()[static_cast<std::size_t>(leg)].targetModel + Vec3(0.05f, 0.1f, 0.1f);
   expectUndoable(new MoveHandleCommand(&document, leg, MoveHandleCommand::Part::Target, target));
-  EXPECT_EQ(handle.targetSource, TargetSource::Handle);
+  ASSERT_TRUE(document.isHandlePosed(leg));
+  EXPECT_TRUE(document.handlePoses().at(leg).targetModel->isApprox(target));
+  EXPECT_EQ(document.rigSet(), rigs);
   document.undoStack()->undo();
-  EXPECT_EQ(document.activeRig()->handles[static_cast<std::size_t>(leg)].targetSource, TargetSource::InputPose);
+  EXPECT_FALSE(document.isHandlePosed(leg));
   document.undoStack()->redo();
-  const Vec3 pole = handle.pole.position + Vec3(0.4f, 0.0f, 0.0f);
+  const Vec3 pole = document.shownHandle(leg)->pole.position + Vec3(0.4f, 0.0f, 0.0f);
   expectUndoable(new MoveHandleCommand(&document, leg, MoveHandleCommand::Part::Pole, pole));
-  EXPECT_TRUE(document.activeRig()->handles[static_cast<std::size_t>(leg)].pole.position.isApprox(pole));
+  EXPECT_TRUE(document.shownHandle(leg)->pole.position.isApprox(pole));
+  EXPECT_TRUE(document.currentClip()->curves.contains(handleCurveName("left_leg", "pole.x")));
+  EXPECT_FALSE(document.handlePoses().at(leg).polePosition) << "a static pole is not posed";
+  EXPECT_EQ(document.rigSet(), rigs);
 }
 
 TEST_F(RigCommandsTest, SetRigEnabledRoundTrip) {

@@ -11,6 +11,7 @@
 #include "core/samples/mannequin.h"
 #include "core/skeleton/local_to_model.h"
 #include "ui/commands/handle_commands.h"
+#include "ui/commands/key_pose_command.h"
 #include "ui/commands/rig_set_command.h"
 #include "ui/commands/set_rig_enabled_command.h"
 #include "ui/document/document.h"
@@ -170,10 +171,12 @@ TEST_F(RigTrailsTest, OnePointPerFrameWhereTheSolvedPosePutsTheJoint) {
   ASSERT_EQ(viewport->trails().size(), 1u);
   const std::vector<Vec3> trail = viewport->trails().front();
   ASSERT_EQ(static_cast<int>(trail.size()), document.frameCount());
-  // The trail is the rig's result, frame by frame (a target moved off the animation shows).
+  // The trail is the rig's result, frame by frame (a target moved off the animation and
+  // keyed shows on every frame).
   const int arm = document.boundRig()->findHandle("left_arm");
   document.undoStack()->push(
       new MoveHandleCommand(&document, arm, MoveHandleCommand::Part::Target, Vec3(0.45f, 1.45f, 0.25f)));
+  document.undoStack()->push(new KeyPoseCommand(&document, arm));
   const std::vector<Vec3> moved = viewport->trails().front();
   for (int frame : {0, document.frameCount() / 2, document.frameCount() - 1}) {
     document.setFrame(frame);

@@ -544,7 +544,12 @@ TEST(RigPanelWindow, BakeRunsThroughTheActiveRig) {
   const int hand = scene.skeleton.findJoint("LeftHand");
   const Vec3 target = document.modelPose()[static_cast<std::size_t>(hand)].translation() +
                       Vec3(0.0f, 0.3f, 0.2f) * scene.characterHeight();
-  document.undoStack()->push(new MoveHandleCommand(&document, arm, MoveHandleCommand::Part::Target, target));
+  // The rig set up to hold the hand there (a drag would pose the animated target for one
+  // frame only).
+  IkHandle pinned = *document.activeHandle(arm);
+  pinned.targetSource = TargetSource::Handle;
+  pinned.targetModel = target;
+  document.undoStack()->push(new EditHandleCommand(&document, arm, pinned, QStringLiteral("Pin")));
   const RigDefinition active = *document.activeRig();
 
   ProjectBakeSettings settings;

@@ -131,6 +131,13 @@ std::string serializeDocument(const Document& document) {
     printTransform(out, local);
     out << '\n';
   }
+  out << "handle poses\n";
+  for (const auto& [handle, pose] : document.handlePoses()) {
+    out << ' ' << handle;
+    if (pose.targetModel) out << " target " << pose.targetModel->transpose();
+    if (pose.polePosition) out << " pole " << pose.polePosition->transpose();
+    out << '\n';
+  }
   out << "pose at " << document.time() << '\n';
   const auto pose = document.localPose();
   for (std::size_t joint = 0; joint < pose.size(); ++joint) {

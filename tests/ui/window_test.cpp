@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
@@ -34,6 +35,7 @@
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/history_dock.h"
+#include "ui/docks/outliner_dock.h"
 #include "ui/document/document.h"
 #include "ui/document/project_session.h"
 #include "ui/main_window.h"
@@ -99,6 +101,25 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
   EXPECT_EQ(reopened.viewport()->gizmoSpace(), toggledSpace) << "local axes toggled once from the default";
   EXPECT_FALSE(reopened.playback()->isLooping());
   EXPECT_TRUE(reopened.viewport()->showTrails());
+}
+
+// Issue 35: bones hidden and a filter typed for one character, File ▸ Open of a BVH (no mesh,
+// only bones) shows its skeleton in the viewport and its joints in the outliner.
+TEST(MainWindowPreferences, AFileWithoutAMeshOpensWithItsBonesAndJointsShown) {
+  struct ForgetToggles {
+    ~ForgetToggles() { QSettings().remove(QStringLiteral("preferences")); }
+  } forget;
+  MainWindow window;
+  QAction* showBones = window.findChild<QAction*>(QStringLiteral("actionShowBones"));
+  ASSERT_NE(showBones, nullptr);
+  showBones->trigger();
+  ASSERT_FALSE(window.viewport()->showBones());
+  window.outlinerDock()->filterEdit()->setText(QStringLiteral("zzz"));
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+  EXPECT_TRUE(showBones->isChecked());
+  EXPECT_TRUE(window.viewport()->showBones());
+  EXPECT_TRUE(window.outlinerDock()->filterEdit()->text().isEmpty());
+  EXPECT_TRUE(window.outlinerDock()->viewIndexOfJoint(0).isValid());
 }
 
 TEST(MainWindowPreferences, TheAutosaveIntervalIsSetInPreferencesAndPersists) {

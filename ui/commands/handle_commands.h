@@ -2,15 +2,16 @@
 #include <QString>
 #include <QUndoCommand>
 
+#include <map>
 #include <optional>
-#include <set>
+#include <string>
 
+#include "core/anim/curve.h"
 #include "core/rig/ik_handle.h"
 #include "ui/commands/change_value.h"
+#include "ui/document/document.h"
 
 namespace articula::ui {
-
-class Document;
 
 // Changes the settings of handle `handle` of the active rig (solver, weight, iterations,
 // tolerance, enabled, pole, limits, ...): the whole handle is swapped, so one command covers
@@ -35,24 +36,34 @@ class EditHandleCommand : public ChangeValue<IkHandle> {
 };
 
 // Moves the target (model space) or the pole (in the pole's space, IkPole::space) of handle
-// `handle` of the active rig. Dragging solves the rig at every mouse move: the tool pushes
-// one command per move, mergeable after the first (Tiled's object drag), so a drag is one
-// undo step; a drag back to the start leaves an obsolete command, which the stack drops.
-// A target move switches the handle to TargetSource::Handle; undo restores its source.
-// The moved handle is posed (Document::posedHandles) so the move shows even where clip
-// curves animate it; undo restores the posed handles too.
+// `handle` of the active rig, as Maya and Blender move a control:
+//  - an animated part (a target that follows the clip, TargetSource::InputPose, or whose
+//    curves in the current clip change over time; a pole whose curves do) is posed for the
+//    current frame only (Document::handlePoses), as a joint's pose override: moving the
+//    time drops it, Key Pose (or Auto Key) keys it;
+//  - a part without animation gets a static offset in the current clip only: its three
+//    constant curves ik.<handle>.target.x|y|z (or pole.x|y|z), every key moved to the new
+//    value, or one key at the clip's start where it had none. Other clips and the rig stay as they are.
+// Without a clip the part is posed. The rig's definition never changes. Dragging solves the
+// rig at every mouse move: the tool pushes one command per move, mergeable after the first
+// (Tiled's object drag), so a drag is one undo step; a drag back to the start leaves an
+// obsolete command, which the stack drops.
 class MoveHandleCommand : public QUndoCommand {
  public:
   enum class Part { Target, Pole };
 
-  MoveHandleCommand(Document* document, int handle, Part part, const Vec3& position, QUndoCommand* parent = nullptr);
-  // Puts the handle back to `startValue`, what it was when the drag began (its target
-  // source and its pole exactly, which a position read back through model space would
-  // not give): a drag that returns to its starting point merges into no change at all.
-  MoveHandleCommand(Document* document, int handle, Part part, const IkHandle& startValue,
+  // `position` nullopt: back where the drag started (merged into the drag, it undoes it).
+  MoveHandleCommand(Document* document, int handle, Part part, const std::optional<Vec3>& position,
                     QUndoCommand* parent = nullptr);
 
+  // Whether moving `part` of `handle` poses it for this frame (true) or writes a static
+  // offset into the current clip (false).
+  static bool posesPart(const Document& document, int handle, Part part);
+
   int handle() const { return mHandle; }
+  // Whether this move posed its handle (Auto Key keys those; a static offset is already in
+  // the clip).
+  bool poses() const { return mPoses; }
   void setMergeable(bool mergeable) { mMergeable = mergeable; }
   void redo() override;
   void undo() override;
@@ -60,15 +71,26 @@ class MoveHandleCommand : public QUndoCommand {
   bool mergeWith(const QUndoCommand* other) override;
 
  private:
-  void restorePrevious();
+  using Curves = std::map<std::string, std::optional<Curve>>;
+  void swapState();
+  void posedState(const Document& document, const Vec3& position);
+  std::optional<Vec3> posedPart(const std::map<int, HandlePose>& poses) const;
+  // The moved part's value shown now, and the one this command puts back on undo.
+  Vec3 partValueNow() const;
+  Vec3 partValueAtStart() const;
+  void offsetState(const Document& document, const IkHandle& handle, const Vec3& position);
 
   Document* const mDocument;
   const int mHandle;
   const Part mPart;
+  const int mClipIndex;
+  bool mPoses = true;
   bool mMergeable = false;
-  IkHandle mValue;               // applied by redo
-  IkHandle mPrevious;            // the handle before the first command of the drag
-  std::set<int> mPreviousPosed;  // the posed handles before the first command of the drag
+  bool mBackToStart = false;
+  // What redo puts in place (after the first redo, what undo puts back): the part's pose
+  // (nullopt: not posed) or the part's curves in the clip (nullopt: none).
+  std::optional<Vec3> mPosed;
+  Curves mCurves;
 };
 
 }  // namespace articula::ui

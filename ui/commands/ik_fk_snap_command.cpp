@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 
 #include <map>
+#include <vector>
 
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/pose_commands.h"
@@ -43,6 +44,26 @@ bool chainInside(const IkHandle& ik, std::size_t jointCount) {
     if (joint < 0 || static_cast<std::size_t>(joint) >= jointCount) return false;
   }
   return true;
+}
+
+// The chain of `handle` with its FK rotations (the rig's input) on the body as the rig left
+// it (a spine solved before an arm moves the arm's root): where the rig, solving the handles
+// before this one as it did, finds the tip already on a target put there, so the snap is
+// exact. The rig's input pose when it did not solve.
+std::vector<Affine> chainFkModel(const Document& document, int handle) {
+  const auto input = document.inputLocalPose();
+  std::vector<Transform> local(document.localPose().begin(), document.localPose().end());
+  for (int joint : document.activeHandle(handle)->chain) {
+    if (joint >= 0 && static_cast<std::size_t>(joint) < input.size())
+      local[static_cast<std::size_t>(joint)] = input[static_cast<std::size_t>(joint)];
+  }
+  std::vector<Affine> model(local.size(), Affine::Identity());
+  LocalToModelJob fk;
+  fk.skeleton = &document.scene().skeleton;
+  fk.local = local;
+  fk.model = model;
+  if (!fk.run()) return {document.inputModelPose().begin(), document.inputModelPose().end()};
+  return model;
 }
 
 }  // namespace
@@ -93,9 +114,16 @@ SnapIkToFkCommand::SnapIkToFkCommand(Document* document, int handle, QUndoComman
     setObsolete(true);
     return;
   }
-  const IkHandle matched = handleMatchedToFk(*document->activeHandle(handle), document->inputModelPose());
-  const auto* move = new MoveHandleCommand(document, handle, MoveHandleCommand::Part::Target, matched, this);
-  setObsolete(move->isObsolete());
+  const IkHandle matched = handleMatchedToFk(*document->activeHandle(handle), chainFkModel(*document, handle));
+  const auto* target =
+      new MoveHandleCommand(document, handle, MoveHandleCommand::Part::Target, matched.targetModel, this);
+  bool obsolete = target->isObsolete();
+  if (matched.pole.space != IkPole::Space::None) {
+    const auto* pole =
+        new MoveHandleCommand(document, handle, MoveHandleCommand::Part::Pole, matched.pole.position, this);
+    obsolete = obsolete && pole->isObsolete();
+  }
+  setObsolete(obsolete);
 }
 
 bool SnapIkToFkCommand::canSnap(const Document& document, int handle) {

@@ -31,11 +31,12 @@ class SnapFkToIkCommand : public QUndoCommand {
   const int mHandle;
 };
 
-// Snap IK to FK: the target of handle `handle` goes where the FK pose (the rig's input)
-// has the chain's tip, in model space, with the tip's orientation in OrientationMode::Target,
-// and its pole (when it has one) where it keeps the FK pose's bend. Its child, a
-// MoveHandleCommand, poses the handle (Document::posedHandles) so the snap holds over its
-// curves until keyed.
+// Snap IK to FK: the target of handle `handle` goes where the chain's FK rotations (the
+// rig's input) put its tip on the body as the rig solved it (a spine solved before an arm
+// moves the arm's root), in model space, so the solve finds the tip on it and leaves the FK
+// chain exactly; and its pole (when it has one) where it keeps the FK
+// pose's bend. Its children, MoveHandleCommands for the target and the pole, move them as a
+// drag does: an animated part is posed for this frame, a static one offset in this clip.
 class SnapIkToFkCommand : public QUndoCommand {
  public:
   SnapIkToFkCommand(Document* document, int handle, QUndoCommand* parent = nullptr);

@@ -59,21 +59,32 @@ bool sameLocal(const Transform& a, const Transform& b) {
          (a.rotation.coeffs() - sign * b.rotation.coeffs()).norm() <= kNoise && (a.scale - b.scale).norm() <= kNoise;
 }
 
-std::vector<int> jointsToKey(const Document& document, int handle) {
-  std::set<int> joints(document.selectedJoints().begin(), document.selectedJoints().end());
-  for (const auto& entry : document.poseOverrides()) joints.insert(entry.first);
-  for (int joint : jointsMovedByRig(document)) joints.insert(joint);
-  if (const IkHandle* ik = document.activeHandle(handle)) joints.insert(ik->chain.begin(), ik->chain.end());
-  return {joints.begin(), joints.end()};
+// The handles S keys: the posed ones and `handle`; Key All Controls: every one.
+std::set<int> handlesToKey(const Document& document, KeyPoseCommand::Scope scope, int handle) {
+  std::set<int> handles;
+  const RigDefinition* rig = document.activeRig();
+  if (!rig) return handles;
+  if (scope == KeyPoseCommand::Scope::AllControls) {
+    for (int i = 0; i < static_cast<int>(rig->handles.size()); ++i) handles.insert(i);
+    return handles;
+  }
+  for (const auto& entry : document.handlePoses()) handles.insert(entry.first);
+  if (document.activeHandle(handle)) handles.insert(handle);
+  return handles;
 }
 
-// The value the rig took for `channel` of `handle` at `time`: its curve's, unless the
-// handle is posed (its own values replace its curves) or has no such curve: `own`.
-double handleChannelValue(const Clip& clip, const IkHandle& handle, bool posed, std::string_view channel, double time,
-                          double own) {
-  if (posed) return own;
-  const auto found = clip.curves.find(handleCurveName(handle.name, channel));
-  return found == clip.curves.end() || found->second.empty() ? own : found->second.evaluate(time);
+std::vector<int> jointsToKey(const Document& document, KeyPoseCommand::Scope scope, const std::set<int>& handles) {
+  std::set<int> joints(document.selectedJoints().begin(), document.selectedJoints().end());
+  if (scope == KeyPoseCommand::Scope::AllControls) {
+    for (int joint = 0; joint < document.scene().skeleton.jointCount(); ++joint) joints.insert(joint);
+  }
+  for (const auto& entry : document.poseOverrides()) joints.insert(entry.first);
+  for (int joint : jointsMovedByRig(document)) joints.insert(joint);
+  for (int handle : handles) {
+    const IkHandle* ik = document.activeHandle(handle);
+    joints.insert(ik->chain.begin(), ik->chain.end());
+  }
+  return {joints.begin(), joints.end()};
 }
 
 void keyHandleChannel(Clip& clip, const std::string& name, double time, double value) {
@@ -111,54 +122,54 @@ std::vector<int> jointsMovedByRig(const Document& document) {
 }
 
 Clip keyedHandleClip(const Document& document, Clip clip, double time, int handle) {
-  const IkHandle* ik = document.activeHandle(handle);
-  if (!ik || ik->chain.empty()) return clip;
-  const bool posed = document.posedHandles().contains(handle);
-  // A handle following the incoming pose aims at its tip there (model space).
-  const auto inputModel = document.inputModelPose();
-  const auto tip = static_cast<std::size_t>(ik->chain.back());
-  const Vec3 ownTargetModel = ik->targetSource == TargetSource::Handle || tip >= inputModel.size()
-                                  ? ik->targetModel
-                                  : Vec3(inputModel[tip].translation());
+  const std::optional<IkHandle> shown = document.shownHandle(handle);
+  if (!shown || shown->chain.empty()) return clip;
   static constexpr const char* kTargetChannels[] = {"target.x", "target.y", "target.z"};
   static constexpr const char* kPoleChannels[] = {"pole.x", "pole.y", "pole.z"};
-  // Every value is read before any key is written: the curves read are the clip's own.
-  double target[3], pole[3];
+  const auto weightCurve = clip.curves.find(handleCurveName(shown->name, "weight"));
+  const double weight = weightCurve == clip.curves.end() || weightCurve->second.empty()
+                            ? shown->weight
+                            : std::clamp(weightCurve->second.evaluate(document.time()), 0.0, 1.0);
   for (int axis = 0; axis < 3; ++axis) {
-    target[axis] = handleChannelValue(clip, *ik, posed, kTargetChannels[axis], time, ownTargetModel[axis]);
-    pole[axis] = handleChannelValue(clip, *ik, posed, kPoleChannels[axis], time, ik->pole.position[axis]);
+    keyHandleChannel(clip, handleCurveName(shown->name, kTargetChannels[axis]), time, shown->targetModel[axis]);
+    if (shown->pole.space != IkPole::Space::None)
+      keyHandleChannel(clip, handleCurveName(shown->name, kPoleChannels[axis]), time, shown->pole.position[axis]);
   }
-  const double weight = std::clamp(handleChannelValue(clip, *ik, posed, "weight", time, ik->weight), 0.0, 1.0);
-  for (int axis = 0; axis < 3; ++axis) {
-    keyHandleChannel(clip, handleCurveName(ik->name, kTargetChannels[axis]), time, target[axis]);
-    if (ik->pole.space != IkPole::Space::None)
-      keyHandleChannel(clip, handleCurveName(ik->name, kPoleChannels[axis]), time, pole[axis]);
-  }
-  keyHandleChannel(clip, handleCurveName(ik->name, "weight"), time, weight);
+  keyHandleChannel(clip, handleCurveName(shown->name, "weight"), time, weight);
   return clip;
 }
 
-KeyPoseCommand::KeyPoseCommand(Document* document, QUndoCommand* parent)
-    : KeyPoseCommand(document, document->selectedHandle(), parent) {}
+KeyPoseCommand::KeyPoseCommand(Document* document, Scope scope, QUndoCommand* parent)
+    : KeyPoseCommand(document, scope, document->selectedHandle(), parent) {}
 
 KeyPoseCommand::KeyPoseCommand(Document* document, int handle, QUndoCommand* parent)
-    : QUndoCommand(QCoreApplication::translate("KeyPoseCommand", "Key Pose"), parent),
+    : KeyPoseCommand(document, Scope::Changed, handle, parent) {}
+
+KeyPoseCommand::KeyPoseCommand(Document* document, Scope scope, int handle, QUndoCommand* parent)
+    : QUndoCommand(scope == Scope::AllControls ? QCoreApplication::translate("KeyPoseCommand", "Key All Controls")
+                                               : QCoreApplication::translate("KeyPoseCommand", "Key Pose"),
+                   parent),
       mDocument(document),
       mClipIndex(document->currentClipIndex()) {
-  const std::vector<int> joints = jointsToKey(*document, handle);
-  if (!document->currentClip() || (joints.empty() && !document->activeHandle(handle))) {
+  const std::set<int> handles = handlesToKey(*document, scope, handle);
+  const std::vector<int> joints = jointsToKey(*document, scope, handles);
+  if (!document->currentClip() || (joints.empty() && handles.empty())) {
     setObsolete(true);
     return;
   }
   mClip = keyedClip(*document->currentClip(), document->time(), joints, document->localPose(),
                     document->scene().skeleton.restPose());
-  mClip = keyedHandleClip(*document, std::move(mClip), document->time(), handle);
+  for (int keyed : handles) mClip = keyedHandleClip(*document, std::move(mClip), document->time(), keyed);
 }
 
 bool KeyPoseCommand::canKeyPose(const Document& document) {
   return document.currentClip() &&
-         (!document.selectedJoints().empty() || !document.poseOverrides().empty() ||
+         (!document.selectedJoints().empty() || !document.poseOverrides().empty() || !document.handlePoses().empty() ||
           document.activeHandle(document.selectedHandle()) || !jointsMovedByRig(document).empty());
+}
+
+bool KeyPoseCommand::canKeyAll(const Document& document) {
+  return document.currentClip() && document.scene().skeleton.jointCount() > 0;
 }
 
 void KeyPoseCommand::redo() { swapState(); }
@@ -166,11 +177,11 @@ void KeyPoseCommand::undo() { swapState(); }
 
 void KeyPoseCommand::swapState() {
   if (isObsolete()) return;
-  // Clip first, then overrides and posed handles: with the keyed clip in place, dropping
+  // Clip first, then overrides and handle poses: with the keyed clip in place, dropping
   // them leaves the pose as it was (and on undo, they come back over the old clip).
   mClip = mDocument->replaceClip({}, mClipIndex, std::move(mClip));
   mOverrides = mDocument->setPoseOverrides({}, std::move(mOverrides));
-  mPosedHandles = mDocument->setPosedHandles({}, std::move(mPosedHandles));
+  mHandlePoses = mDocument->setHandlePoses({}, std::move(mHandlePoses));
 }
 
 }  // namespace articula::ui

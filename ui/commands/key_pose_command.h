@@ -2,55 +2,60 @@
 #include <QUndoCommand>
 
 #include <map>
-#include <set>
 #include <span>
 #include <vector>
 
 #include "core/anim/clip.h"
+#include "ui/document/document.h"
 
 namespace articula::ui {
-
-class Document;
 
 // "Key the pose" (Maya's S, Blender's I): what you see is what you key. Writes the local
 // transforms shown at the current time into the current clip as keys at the current frame,
 // for every joint posed by hand (pose overrides), every selected joint and, while the rig
 // solves, every joint the solve moved (its chains, a grounded pelvis and feet), so turning
-// the rig off afterwards shows the same pose. With a handle given (the selected one by
-// default), its target, pole (when it has one) and weight are keyed too, as the curves
-// ik.<handle>.* the rig reads. Then drops the overrides and the posed handles, since the
-// clip now gives that pose. One undo step restores the clip, the overrides and the posed
-// handles.
+// the rig off afterwards shows the same pose. Every posed handle (Document::handlePoses) and
+// the given one (the selected one by default) is keyed too, as the curves ik.<handle>.* the
+// rig reads: target (model space), pole (when it has one) and weight, at the values it is
+// solved with (a target that follows the clip, keyed the first time, is then its curves'
+// as any control keyed once). Then drops the overrides and the handle poses, since the clip now gives that
+// pose. One undo step restores the clip, the overrides and the handle poses.
 class KeyPoseCommand : public QUndoCommand {
  public:
-  explicit KeyPoseCommand(Document* document, QUndoCommand* parent = nullptr);
+  // What is keyed: what differs from the clip and the selection (S), or every joint and
+  // every handle of the active rig (Key All Controls, Maya's character set).
+  enum class Scope { Changed, AllControls };
+
+  explicit KeyPoseCommand(Document* document, Scope scope = Scope::Changed, QUndoCommand* parent = nullptr);
   // Keys handle `handle` of the active rig (-1: none) instead of the selected one.
   KeyPoseCommand(Document* document, int handle, QUndoCommand* parent = nullptr);
 
   // Whether there is a clip and something to key.
   static bool canKeyPose(const Document& document);
+  // Whether there is a clip to key every control in.
+  static bool canKeyAll(const Document& document);
 
   void redo() override;
   void undo() override;
 
  private:
+  KeyPoseCommand(Document* document, Scope scope, int handle, QUndoCommand* parent);
   void swapState();
 
   Document* const mDocument;
   const int mClipIndex;
-  Clip mClip;                           // the clip redo (or undo) puts in place
-  std::map<int, Transform> mOverrides;  // the overrides redo (or undo) puts in place
-  std::set<int> mPosedHandles;          // the posed handles redo (or undo) puts in place
+  Clip mClip;                              // the clip redo (or undo) puts in place
+  std::map<int, Transform> mOverrides;     // the overrides redo (or undo) puts in place
+  std::map<int, HandlePose> mHandlePoses;  // the handle poses redo (or undo) puts in place
 };
 
 // Joints whose local transform the document's rig changed in its last solve (more than
 // float noise), ascending; empty when no rig solved.
 std::vector<int> jointsMovedByRig(const Document& document);
 
-// `clip` with keys at `time` for the inputs handle `handle` of the active rig solved with
-// at that time (its own values, or its curves' where it has curves and is not posed):
-// target.x|y|z (model space), pole.x|y|z (when it has a pole) and weight. Unchanged for a
-// bad index.
+// `clip` with keys at `time` for the inputs handle `handle` of the active rig is solved with
+// at the document's time (Document::shownHandle: its definition, curves and pose):
+// target.x|y|z (model space), pole.x|y|z (when it has a pole) and weight. Unchanged for a bad index.
 Clip keyedHandleClip(const Document& document, Clip clip, double time, int handle);
 
 // `clip` with keys at `time` (seconds) for `joints`, whose local transforms (each in its

@@ -117,6 +117,7 @@ RetargetRequest RetargetDialog::request() const {
   request.handsReach = mHandsReach->isChecked();
   request.skipRestFrame = mSkipRestFrame->isChecked();
   request.frameRate = mRate->currentData().toInt() == SourceRate ? 0.0 : mRateSpin->value();
+  request.characterRate = mRate->currentData().toInt() == CharacterRate;
   return request;
 }
 
@@ -126,8 +127,11 @@ void RetargetDialog::setRequest(const RetargetRequest& request) {
   mPlantFeet->setChecked(request.plantFeet);
   mHandsReach->setChecked(request.handsReach);
   mSkipRestFrame->setChecked(request.skipRestFrame);
-  if (request.frameRate > 0.0) {
-    const int character = mRate->findData(CharacterRate);
+  const int character = mRate->findData(CharacterRate);
+  if (request.characterRate && character >= 0) {
+    // The character's rate, whichever character is open now (its value came with the dialog).
+    mRate->setCurrentIndex(character);
+  } else if (request.frameRate > 0.0) {
     const bool isCharacters = character >= 0 && std::abs(mRateSpin->value() - request.frameRate) < 1e-9;
     mRate->setCurrentIndex(isCharacters ? character : mRate->findData(CustomRate));
     mRateSpin->setValue(request.frameRate);

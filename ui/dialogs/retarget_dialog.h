@@ -18,6 +18,8 @@ struct RetargetRequest {
   bool plantFeet = false;   // the character's feet planted by the foot-skate cleanup
   bool handsReach = false;  // hands by arm IK where the source's are, scaled by the arms
   double frameRate = 0.0;   // of the new clips; 0 keeps the source's
+  // frameRate is the open character's: a dialog for another character offers its own.
+  bool characterRate = false;
   // A clip's first frame left out where it is a capture's T-pose (startsWithRestFrame).
   bool skipRestFrame = false;
 };

@@ -176,7 +176,11 @@ void OutlinerDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::SelectionChanged:
       syncSelectionFromDocument();
       break;
-    case ChangeEvent::Type::SceneReplaced:  // the model's reset re-expands and re-selects
+    case ChangeEvent::Type::SceneReplaced:
+      // Another character: a filter typed for the last one would hide this one's joints. The
+      // model's reset re-expands and re-selects.
+      mFilterEdit->clear();
+      break;
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
@@ -223,13 +227,13 @@ void OutlinerDock::syncSelectionFromDocument() {
   if (handleItem.isValid()) selection.select(handleItem, viewIndexOfHandle(handle, JointTreeModel::KindColumn));
   mSyncing = true;
   mTreeView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-  if (handleItem.isValid() || !mDocument->selectedJoints().empty()) {
-    const QModelIndex first = handleItem.isValid() ? handleItem : viewIndexOfJoint(mDocument->selectedJoints().front());
-    if (first.isValid()) {
-      mTreeView->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
-      mTreeView->scrollTo(first);
-    }
-  }
+  QModelIndex first = handleItem;
+  for (std::size_t i = 0; !first.isValid() && i < mDocument->selectedJoints().size(); ++i)
+    first = viewIndexOfJoint(mDocument->selectedJoints()[i]);
+  // With nothing selected in view (or filtered out) no row stays current: a current row
+  // left from an earlier selection is drawn highlighted and takes the keyboard's edits.
+  mTreeView->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+  if (first.isValid()) mTreeView->scrollTo(first);
   mSyncing = false;
 }
 

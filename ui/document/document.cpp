@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <set>
 #include <utility>
 
 #include "core/skeleton/local_to_model.h"
@@ -35,7 +36,7 @@ void Document::replaceScene(Scene scene, const QString& filePath, const QString&
   mSelectedJoints.clear();
   mSelectedHandle = -1;
   mPoseOverrides.clear();
-  mPosedHandles.clear();
+  mHandlePoses.clear();
   mRigSet = std::move(rigs);
   mRigEnabled = rigEnabled;
   bindRig();
@@ -55,7 +56,7 @@ void Document::setCurrentClip(int index) {
   mSampler.reset(currentClip());
   mTime = currentClip()->startTime;
   mPoseOverrides.clear();
-  mPosedHandles.clear();
+  dropHandlePoses();
   evaluatePose();
   emitChanged(ChangeEvent::Type::CurrentClipChanged);
 }
@@ -67,7 +68,7 @@ void Document::setTime(double seconds) {
   if (seconds == mTime) return;
   mTime = seconds;
   mPoseOverrides.clear();
-  mPosedHandles.clear();
+  dropHandlePoses();
   evaluatePose();
   emitChanged(ChangeEvent::Type::TimeChanged);
 }
@@ -147,18 +148,62 @@ void Document::evaluatePose() {
 const Clip* Document::clipForSolve() {
   const Clip* clip = currentClip();
   const RigDefinition* rig = activeRig();
-  if (!clip || !rig || mPosedHandles.empty()) return clip;
-  // The rig reads only the clip's named curves; a posed handle's curves (all but `enabled`,
-  // which a drag does not set) are left out so its own values show.
+  if (!clip || !rig || mHandlePoses.empty()) return clip;
+  // The rig reads only the clip's named curves; a posed part's curves are left out so the
+  // pose (on the bound rig, applyHandlePoses) shows.
   mSolveCurves.curves = clip->curves;
-  for (int handle : mPosedHandles) {
+  for (const auto& [handle, pose] : mHandlePoses) {
     const std::string& name = rig->handles[static_cast<std::size_t>(handle)].name;
-    const std::string prefix = handleCurveName(name, "");
-    const std::string enabled = handleCurveName(name, "enabled");
-    std::erase_if(mSolveCurves.curves,
-                  [&](const auto& entry) { return entry.first.starts_with(prefix) && entry.first != enabled; });
+    for (const char* axis : {"x", "y", "z"}) {
+      if (pose.targetModel) mSolveCurves.curves.erase(handleCurveName(name, std::string("target.") + axis));
+      if (pose.polePosition) mSolveCurves.curves.erase(handleCurveName(name, std::string("pole.") + axis));
+    }
   }
   return &mSolveCurves;
+}
+
+std::optional<IkHandle> Document::animatedHandle(int handle) const {
+  const IkHandle* definition = activeHandle(handle);
+  if (!definition) return std::nullopt;
+  IkHandle shown = *definition;
+  const Clip* clip = currentClip();
+  bool targetCurves = false;
+  auto curveOver = [&](const std::string& channel, float own, bool& found) {
+    if (!clip) return own;
+    const auto curve = clip->curves.find(handleCurveName(shown.name, channel));
+    if (curve == clip->curves.end() || curve->second.empty()) return own;
+    found = true;
+    return static_cast<float>(curve->second.evaluate(mTime));
+  };
+  const auto tip = shown.chain.empty() ? std::size_t{0} : static_cast<std::size_t>(shown.chain.back());
+  const auto inputModel = inputModelPose();
+  const Vec3 ownTarget = shown.targetSource == TargetSource::InputPose && tip < inputModel.size()
+                             ? Vec3(inputModel[tip].translation())
+                             : shown.targetModel;
+  static constexpr const char* kAxes[] = {"x", "y", "z"};
+  Vec3 target, pole;
+  bool poleCurves = false;
+  for (int axis = 0; axis < 3; ++axis) {
+    target[axis] = curveOver(std::string("target.") + kAxes[axis], ownTarget[axis], targetCurves);
+    pole[axis] = curveOver(std::string("pole.") + kAxes[axis], shown.pole.position[axis], poleCurves);
+  }
+  if (targetCurves) shown.targetSource = TargetSource::Handle;
+  shown.targetModel = target;
+  shown.pole.position = pole;
+  return shown;
+}
+
+std::optional<IkHandle> Document::shownHandle(int handle) const {
+  std::optional<IkHandle> shown = animatedHandle(handle);
+  if (!shown) return shown;
+  if (const auto posed = mHandlePoses.find(handle); posed != mHandlePoses.end()) {
+    if (posed->second.targetModel) {
+      shown->targetSource = TargetSource::Handle;
+      shown->targetModel = *posed->second.targetModel;
+    }
+    if (posed->second.polePosition) shown->pole.position = *posed->second.polePosition;
+  }
+  return shown;
 }
 
 void Document::bindRig() {
@@ -175,12 +220,27 @@ void Document::bindRig() {
   // The character stands in world space as it is in model space, on the grid's plane.
   Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
   if (ground) mRig->setGround(std::move(ground).value());
+  applyHandlePoses();
+}
+
+void Document::dropHandlePoses() {
+  if (mHandlePoses.empty()) return;
+  mHandlePoses.clear();
+  bindRig();  // the bound rig held the posed parts
+}
+
+void Document::applyHandlePoses() {
+  if (!mRig) return;
+  for (const auto& [handle, pose] : mHandlePoses) {
+    if (pose.targetModel) mRig->setTarget(handle, *pose.targetModel);
+    if (pose.polePosition) mRig->setPolePosition(handle, *pose.polePosition);
+  }
 }
 
 RigSet Document::setRigSet(DocumentEditKey, RigSet rigs) {
   std::swap(rigs, mRigSet);
   // Handle indices may name other handles now.
-  mPosedHandles.clear();
+  mHandlePoses.clear();
   bindRig();
   evaluatePose();
   const RigDefinition* rig = activeRig();
@@ -195,21 +255,8 @@ std::optional<IkHandle> Document::setHandle(DocumentEditKey, int handle, IkHandl
                                   ? &mRigSet.rigs[static_cast<std::size_t>(mRigSet.active)]
                                   : nullptr;
   if (!definition || handle < 0 || handle >= static_cast<int>(definition->handles.size())) return std::nullopt;
-  IkHandle& stored = definition->handles[static_cast<std::size_t>(handle)];
-  // A drag changes only where the target or the pole is: the bound rig takes that without
-  // rebinding, so a live drag allocates nothing per mouse move.
-  IkHandle movedOnly = stored;
-  movedOnly.targetModel = value.targetModel;
-  movedOnly.targetSource = value.targetSource;
-  movedOnly.pole.position = value.pole.position;
-  const bool moveOnly = mRig && movedOnly == value && value.targetSource == TargetSource::Handle;
-  IkHandle previous = std::exchange(stored, std::move(value));
-  if (moveOnly) {
-    mRig->setTarget(handle, stored.targetModel);
-    mRig->setPolePosition(handle, stored.pole.position);
-  } else {
-    bindRig();
-  }
+  IkHandle previous = std::exchange(definition->handles[static_cast<std::size_t>(handle)], std::move(value));
+  bindRig();
   evaluatePose();
   emitChanged(ChangeEvent::Type::HandleEdited, -1, -1, handle);
   return previous;
@@ -222,18 +269,53 @@ bool Document::setRigEnabled(DocumentEditKey, bool enabled) {
   return previous;
 }
 
-std::set<int> Document::setPosedHandles(DocumentEditKey, std::set<int> handles) {
-  std::erase_if(handles, [this](int handle) { return !activeHandle(handle); });
-  if (handles == mPosedHandles) return handles;
-  std::vector<int> changed;
-  std::set_symmetric_difference(handles.begin(), handles.end(), mPosedHandles.begin(), mPosedHandles.end(),
-                                std::back_inserter(changed));
-  std::swap(handles, mPosedHandles);
+std::map<int, HandlePose> Document::setHandlePoses(DocumentEditKey, std::map<int, HandlePose> poses) {
+  std::erase_if(poses, [this](const auto& entry) { return !activeHandle(entry.first); });
+  if (poses == mHandlePoses) return poses;
+  std::set<int> changed;
+  // A part no longer posed needs the rig's own value back: rebinding restores it. A drag
+  // only moves posed parts, which the bound rig takes without allocating.
+  bool partDropped = false;
+  for (const auto& [handle, pose] : mHandlePoses) {
+    const auto now = poses.find(handle);
+    if (now == poses.end() || now->second != pose) changed.insert(handle);
+    if (now == poses.end() || (pose.targetModel && !now->second.targetModel) ||
+        (pose.polePosition && !now->second.polePosition))
+      partDropped = true;
+  }
+  for (const auto& entry : poses) {
+    if (!mHandlePoses.contains(entry.first)) changed.insert(entry.first);
+  }
+  std::swap(poses, mHandlePoses);
+  if (partDropped) {
+    bindRig();
+  } else {
+    applyHandlePoses();
+  }
   evaluatePose();
-  // A handle edit, not a pose edit: a target drag that poses its handle on the first mouse
-  // move goes on (the viewport ends a handle drag on any other change).
-  emitChanged(ChangeEvent::Type::HandleEdited, -1, -1, changed.size() == 1 ? changed.front() : -1);
-  return handles;
+  // A handle edit, not a pose edit: the viewport's handle drag goes on through it.
+  emitChanged(ChangeEvent::Type::HandleEdited, -1, -1, changed.size() == 1 ? *changed.begin() : -1);
+  return poses;
+}
+
+std::map<std::string, std::optional<Curve>> Document::setClipCurves(DocumentEditKey, int clipIndex,
+                                                                    std::map<std::string, std::optional<Curve>> curves,
+                                                                    int handle) {
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return curves;
+  Clip& clip = mScene.clips[static_cast<std::size_t>(clipIndex)];
+  for (auto& [name, curve] : curves) {
+    const auto found = clip.curves.find(name);
+    std::optional<Curve> previous;
+    if (found != clip.curves.end()) {
+      previous = std::move(found->second);
+      clip.curves.erase(found);
+    }
+    if (curve) clip.curves.emplace(name, std::move(*curve));
+    curve = std::move(previous);
+  }
+  if (clipIndex == mClipIndex) evaluatePose();
+  emitChanged(ChangeEvent::Type::ClipEdited, -1, clipIndex, handle);
+  return curves;
 }
 
 std::optional<Transform> Document::setPoseOverride(DocumentEditKey, int joint, std::optional<Transform> local) {
@@ -339,7 +421,7 @@ std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clip
   mSampler.reset(currentClip());
   mTime = currentClip() ? currentClip()->startTime : 0.0;
   mPoseOverrides.clear();
-  mPosedHandles.clear();
+  dropHandlePoses();
   evaluatePose();
   emitChanged(ChangeEvent::Type::CurrentClipChanged);
   return clips;

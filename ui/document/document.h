@@ -4,7 +4,6 @@
 
 #include <map>
 #include <optional>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,6 +28,16 @@ struct RigSet {
     return active >= 0 && active < static_cast<int>(rigs.size()) ? &rigs[static_cast<std::size_t>(active)] : nullptr;
   }
   bool operator==(const RigSet& other) const = default;
+};
+
+// A handle posed by hand at the current time (Document::handlePoses): the parts set replace
+// what the handle's definition and the current clip's curves give it, as a pose override
+// replaces a joint's keys; nullopt parts stay as the rig and the clip give them.
+struct HandlePose {
+  std::optional<Vec3> targetModel;   // model space
+  std::optional<Vec3> polePosition;  // in the pole's space (IkPole::space)
+
+  bool operator==(const HandlePose& other) const = default;
 };
 
 // The open character: the scene, the clip and time being looked at, the joint selection,
@@ -123,11 +132,20 @@ class Document : public QObject {
   // localPose() tells which joints the rig moved. Equals localPose() when no rig solved.
   std::span<const Transform> inputLocalPose() const { return mRigSolved ? mInputLocalPose : mLocalPose; }
 
-  // Handles of the active rig posed by hand at the current time (a target or pole drag):
-  // their own target, pole, weight and orientation replace what the current clip's curves
-  // give them, as a pose override replaces a joint's keys, so an animated target can be
-  // dragged. Moving the time, changing the clip or the rigs drops them; keying writes them.
-  const std::set<int>& posedHandles() const { return mPosedHandles; }
+  // Handles of the active rig posed by hand at the current time (a drag of an animated
+  // target or pole, MoveHandleCommand): the posed parts replace what the handle's definition
+  // and the current clip's curves give it, as a pose override replaces a joint's keys. They
+  // never change the rig or the clip: moving the time, changing the clip or the rigs drops
+  // them; keying writes them.
+  const std::map<int, HandlePose>& handlePoses() const { return mHandlePoses; }
+  bool isHandlePosed(int handle) const { return mHandlePoses.contains(handle); }
+  // Handle `handle` of the active rig with the target and pole the rig solves it with at the
+  // current time (before grounding): its definition with the current clip's target and pole
+  // curves over it. A target that follows the incoming pose without curves keeps
+  // TargetSource::InputPose, its targetModel the tip there. nullopt for a bad index.
+  std::optional<IkHandle> animatedHandle(int handle) const;
+  // The same with the handle's pose (handlePoses) over it: what the viewport shows.
+  std::optional<IkHandle> shownHandle(int handle) const;
 
   // Pose overrides: joints posed by hand at the current time, as local transforms that
   // replace what the clip gives. As in Maya and Blender, such an edit shows at once but is
@@ -172,10 +190,16 @@ class Document : public QObject {
   // (a drag) goes to the bound rig without rebinding; anything else rebinds. Emits
   // HandleEdited. Ignored (returns nullopt) without an active rig or for a bad index.
   std::optional<IkHandle> setHandle(DocumentEditKey, int handle, IkHandle value);
-  // Replaces the posed handles (indices outside the active rig are dropped), re-evaluates
-  // the pose and emits HandleEdited (the handle whose posed state changed, -1 for several),
-  // nothing when the set is the same; returns the set it replaced.
-  std::set<int> setPosedHandles(DocumentEditKey, std::set<int> handles);
+  // Replaces the handle poses (indices outside the active rig are dropped), re-evaluates
+  // the pose and emits HandleEdited (the handle whose pose changed, -1 for several), nothing
+  // when they are the same; returns the poses it replaced.
+  std::map<int, HandlePose> setHandlePoses(DocumentEditKey, std::map<int, HandlePose> poses);
+  // Puts the named curves of clip `clipIndex` in place (nullopt removes one) and returns
+  // what each name held before (nullopt: no such curve), so swapping that back undoes it.
+  // Emits ClipEdited with `handle` (the handle whose static offset this is, or -1).
+  std::map<std::string, std::optional<Curve>> setClipCurves(DocumentEditKey, int clipIndex,
+                                                            std::map<std::string, std::optional<Curve>> curves,
+                                                            int handle = -1);
   // Emits RigEnabledChanged; returns the previous state.
   bool setRigEnabled(DocumentEditKey, bool enabled);
 
@@ -186,6 +210,8 @@ class Document : public QObject {
   void evaluatePose();
   void emitChanged(ChangeEvent::Type type, int joint = -1, int clip = -1, int handle = -1);
   void bindRig();
+  void applyHandlePoses();
+  void dropHandlePoses();
   const Clip* clipForSolve();
 
   Scene mScene;
@@ -207,8 +233,8 @@ class Document : public QObject {
   bool mRigSolved = false;
   std::vector<Affine> mInputModelPose;
   Pose mInputLocalPose;
-  std::set<int> mPosedHandles;
-  Clip mSolveCurves;  // the current clip's curves without the posed handles' (clipForSolve)
+  std::map<int, HandlePose> mHandlePoses;
+  Clip mSolveCurves;  // the current clip's curves without the posed parts' (clipForSolve)
 };
 
 }  // namespace articula::ui

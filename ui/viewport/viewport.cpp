@@ -113,7 +113,11 @@ int Viewport::multisampleSamples() {
 void Viewport::documentChanged(const ChangeEvent& event) {
   // A drag continues only on the joint and pose it started from.
   if (mDrag == Drag::Gizmo && event.type != ChangeEvent::Type::PoseEdited) mDrag = Drag::None;
-  if (mDrag == Drag::Handle && event.type != ChangeEvent::Type::HandleEdited) mDrag = Drag::None;
+  // A handle drag goes on through its own edits: a pose (HandleEdited) or a static offset
+  // in the clip (ClipEdited naming the handle).
+  const bool handleEdit = event.type == ChangeEvent::Type::HandleEdited ||
+                          (event.type == ChangeEvent::Type::ClipEdited && event.handle == mHandleDrag.handle);
+  if (mDrag == Drag::Handle && !handleEdit) mDrag = Drag::None;
   switch (event.type) {
     case ChangeEvent::Type::SceneReplaced:
       mBones = bonesOf(mDocument->scene().skeleton);
@@ -367,7 +371,12 @@ void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
     const Rig* bound = mDocument->boundRig();
     const std::span<const HandleReport> reports =
         bound && mDocument->rigSolved() ? bound->reports() : std::span<const HandleReport>{};
-    articula::ui::handleMarkers(*rig, reports, mDocument->inputModelPose(), mDocument->modelPose(), mHandleMarkers);
+    // Markers where the rig solves the handles: the clip's curves and the poses over them.
+    mShownRig = *rig;
+    for (std::size_t i = 0; i < mShownRig.handles.size(); ++i)
+      mShownRig.handles[i] = *mDocument->shownHandle(static_cast<int>(i));
+    articula::ui::handleMarkers(mShownRig, reports, mDocument->inputModelPose(), mDocument->modelPose(),
+                                mHandleMarkers);
     buildHandleLines(mHandleMarkers, mDocument->selectedHandle(), 0.025f * height, mOverlayScratch);
     for (int joint : mDocument->selectedJoints()) {
       buildJointLimitLines(*rig, scene.skeleton, mDocument->modelPose(), joint, 0.1f * height, mOverlayScratch);
@@ -413,10 +422,11 @@ bool Viewport::startHandleDrag(const Vec2& mouse) {
   if (!picked) return false;
   const auto marker = std::find_if(mHandleMarkers.begin(), mHandleMarkers.end(),
                                    [&pick](const HandleMarker& m) { return m.handle == pick.handle; });
-  // Selecting first: the selection change must not end the drag it starts.
+  // Selecting first: the selection change must not end the drag it starts. A click on a
+  // handle selects it alone (Maya's habit), so no joint picked before stays selected unseen.
+  mDocument->setSelectedJoints({});
   mDocument->setSelectedHandle(pick.handle);
   mHandleDrag = pick;
-  mHandleStartValue = *picked;
   mHandleStartModel = pick.pole ? marker->poleModel : marker->targetModel;
   mHandleStartMouse = mouse;
   mDragUndoIndex = mDocument->undoStack()->index();
@@ -432,17 +442,13 @@ void Viewport::dragHandle(const Vec2& mouse) {
     return;
   }
   const auto part = mHandleDrag.pole ? MoveHandleCommand::Part::Pole : MoveHandleCommand::Part::Target;
-  MoveHandleCommand* command = nullptr;
-  if (mouse == mHandleStartMouse) {
-    // Back at the start: the handle as it was (source and pole exactly), so the drag's
-    // step merges into nothing.
-    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, mHandleStartValue);
-  } else {
+  // Back at the start (nullopt): the drag's step merges into nothing.
+  std::optional<Vec3> position;
+  if (mouse != mHandleStartMouse) {
     const Vec3 pointModel = dragOnViewPlane(mHandleStartModel, gizmoView(), mHandleStartMouse, mouse);
-    const Vec3 position =
-        mHandleDrag.pole ? poleInPoleSpace(*dragged, mDocument->inputModelPose(), pointModel) : pointModel;
-    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, position);
+    position = mHandleDrag.pole ? poleInPoleSpace(*dragged, mDocument->inputModelPose(), pointModel) : pointModel;
   }
+  auto* command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, position);
   command->setMergeable(mDocument->undoStack()->index() > mDragUndoIndex);
   mDocument->undoStack()->push(command);
 }
@@ -691,10 +697,10 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
       } else {
         const Vec2 mouse(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
         if (!shift && (startGizmoDrag(mouse) || startHandleDrag(mouse))) break;
-        const int joint = mShowBones ? pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(),
-                                                 viewProjection(), static_cast<float>(width()),
-                                                 static_cast<float>(height()), mouse)
-                                     : -1;
+        const int joint = mShowBones
+                              ? pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(), viewProjection(),
+                                          static_cast<float>(width()), static_cast<float>(height()), mouse)
+                              : -1;
         std::vector<int> selection;
         if (shift) selection = mDocument->selectedJoints();
         if (joint >= 0) selection.push_back(joint);

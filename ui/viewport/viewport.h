@@ -206,8 +206,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   bool mShowBones = true;
   bool mShowGrid = true;
   std::vector<HandleMarker> mHandleMarkers;
+  RigDefinition mShownRig;  // the active rig's handles as the rig solves them now (drawRig)
   HandlePick mHandleDrag;
-  IkHandle mHandleStartValue;  // the handle as the drag found it
   Vec3 mHandleStartModel = Vec3::Zero();
   Vec2 mHandleStartMouse = Vec2::Zero();
   std::vector<ContactFoot> mContactFeet;

@@ -4,6 +4,7 @@
 #include <QMenu>
 #include <QUndoStack>
 
+#include "ui/commands/key_pose_command.h"
 #include "ui/commands/pose_commands.h"
 #include "ui/document/document.h"
 
@@ -16,7 +17,8 @@ PoseActions::PoseActions(Document* document, QObject* parent)
       mPasteAction(new QAction(tr("&Paste Pose"), this)),
       mMirrorAction(new QAction(tr("&Mirror Pose"), this)),
       mFlipAction(new QAction(tr("&Flip Pose"), this)),
-      mSelectMirrorAction(new QAction(tr("Select Mi&rror Joints"), this)) {
+      mSelectMirrorAction(new QAction(tr("Select Mi&rror Joints"), this)),
+      mKeyAllAction(new QAction(tr("&Key All Controls"), this)) {
   const struct {
     QAction* action;
     const char* name;
@@ -33,6 +35,8 @@ PoseActions::PoseActions(Document* document, QObject* parent)
        tr("Swap left and right of the pose across the character's symmetry plane")},
       {mSelectMirrorAction, "actionSelectMirrorJoints", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X),
        tr("Select the joints on the other side instead")},
+      {mKeyAllAction, "actionKeyAllControls", QKeySequence(Qt::SHIFT | Qt::Key_S),
+       tr("Key every joint and IK handle of the character at this frame")},
   };
   for (const auto& entry : actions) {
     entry.action->setObjectName(QLatin1String(entry.name));
@@ -44,6 +48,7 @@ PoseActions::PoseActions(Document* document, QObject* parent)
   connect(mMirrorAction, &QAction::triggered, this, [this] { mirrorPose(false); });
   connect(mFlipAction, &QAction::triggered, this, [this] { mirrorPose(true); });
   connect(mSelectMirrorAction, &QAction::triggered, this, &PoseActions::selectMirror);
+  connect(mKeyAllAction, &QAction::triggered, this, &PoseActions::keyAllControls);
   connect(mDocument, &Document::changed, this, [this](const ChangeEvent& event) {
     // Another skeleton: the copied joint indices mean nothing there.
     if (event.type == ChangeEvent::Type::SceneReplaced) mCopied.clear();
@@ -59,6 +64,8 @@ void PoseActions::addTo(QMenu* menu) const {
   menu->addAction(mMirrorAction);
   menu->addAction(mFlipAction);
   menu->addAction(mSelectMirrorAction);
+  menu->addSeparator();
+  menu->addAction(mKeyAllAction);
 }
 
 void PoseActions::refreshActions() {
@@ -68,6 +75,18 @@ void PoseActions::refreshActions() {
   mMirrorAction->setEnabled(hasJoints);
   mFlipAction->setEnabled(hasJoints);
   mSelectMirrorAction->setEnabled(!mDocument->selectedJoints().empty());
+  mKeyAllAction->setEnabled(KeyPoseCommand::canKeyAll(*mDocument));
+}
+
+bool PoseActions::keyAllControls() {
+  if (!KeyPoseCommand::canKeyAll(*mDocument)) {
+    emit problem(tr("Nothing to key: the character has no clip."));
+    return false;
+  }
+  auto* command = new KeyPoseCommand(mDocument, KeyPoseCommand::Scope::AllControls);
+  const bool changes = !command->isObsolete();
+  mDocument->undoStack()->push(command);
+  return changes;
 }
 
 bool PoseActions::copyPose() {

@@ -19,7 +19,9 @@ struct ChangeEvent;
 // selected side onto the other, flip left ↔ right (core/rig/mirror_pose.h, by the humanoid
 // role map across the character's symmetry plane); select the mirror joints. Pasted,
 // mirrored and flipped poses are pose overrides: they show at once and are keyed with S.
-// The main window lists the actions in the Pose menu and the viewport's context menu.
+// Key All Controls keys every joint and every handle of the active rig at this frame (Maya's
+// character set). The main window lists the actions in the Pose menu and the viewport's
+// context menu.
 class PoseActions : public QObject {
   Q_OBJECT
 
@@ -31,6 +33,7 @@ class PoseActions : public QObject {
   QAction* mirrorAction() const { return mMirrorAction; }
   QAction* flipAction() const { return mFlipAction; }
   QAction* selectMirrorAction() const { return mSelectMirrorAction; }
+  QAction* keyAllAction() const { return mKeyAllAction; }
   // Adds every action to `menu`, in menu order.
   void addTo(QMenu* menu) const;
 
@@ -42,6 +45,7 @@ class PoseActions : public QObject {
   bool pastePose();
   bool mirrorPose(bool flip);
   bool selectMirror();
+  bool keyAllControls();
 
  signals:
   void problem(const QString& message);
@@ -55,6 +59,7 @@ class PoseActions : public QObject {
   QAction* const mMirrorAction;
   QAction* const mFlipAction;
   QAction* const mSelectMirrorAction;
+  QAction* const mKeyAllAction;
   std::map<int, Transform> mCopied;  // local transforms, each in its parent's space
 };
 

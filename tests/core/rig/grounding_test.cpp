@@ -4,8 +4,11 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "core/frames_of_reference.h"
+#include "core/io/import.h"
 #include "core/samples/mannequin.h"
 #include "rig_test_util.h"
 
@@ -245,6 +248,98 @@ TEST(Grounding, WalkOnASlopeKeepsPlantedFeetOnIt) {
     }
   }
   EXPECT_GT(planted, 10);
+}
+
+}  // namespace
+}  // namespace articula
+
+namespace articula {
+namespace {
+
+// RobotExpressive's Walking, the humanoid rig built on it (no stride curves yet) and solved on
+// the floor y = 0 as the editor does.
+struct RobotWalk {
+  Scene scene;
+  Rig rig;
+  const Clip* walk = nullptr;
+};
+
+std::optional<RobotWalk> robotWalk() {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  if (!scene) return std::nullopt;
+  auto definition = buildHumanoidRig(scene->skeleton);
+  if (!definition) return std::nullopt;
+  auto rig = Rig::bind(scene->skeleton, *definition);
+  auto ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+  if (!rig || !ground) return std::nullopt;
+  rig->setGround(std::move(ground).value());
+  RobotWalk robot{std::move(*scene), std::move(rig).value(), nullptr};
+  for (const Clip& clip : robot.scene.clips) {
+    if (clip.name == "Walking") robot.walk = &clip;
+  }
+  if (!robot.walk) return std::nullopt;
+  return robot;
+}
+
+// Issue 35: a rig built on a clip without stride curves sank the robot ~30 % of its height
+// on frames 0–2. Without a stride curve a foot is planted only where the clip puts it near
+// the floor, so a lifted foot no longer drags the hips down: they come down by less than 3 %
+// of the height (2.4 % at the worst frame, was 30.6 %).
+TEST(Grounding, WithoutStrideCurvesTheRobotWalksAsAnimated) {
+  auto robot = robotWalk();
+  ASSERT_TRUE(robot);
+  const Skeleton& skeleton = robot->scene.skeleton;
+  const float height = robot->scene.characterHeight();
+  const int hips = robot->rig.definition().grounding.pelvis;
+  float worstDrop = 0.0f;
+  for (int frame = 0; frame < robot->walk->frameCount(); ++frame) {
+    const double t = robot->walk->startTime + frame / robot->walk->frameRate;
+    const Pose input = test::sampledPose(skeleton, *robot->walk, t);
+    Pose pose = input;
+    ASSERT_TRUE(robot->rig.solve(pose, t, robot->walk));
+    const float drop = test::positionOf(skeleton, input, hips).y() - test::positionOf(skeleton, pose, hips).y();
+    worstDrop = std::max(worstDrop, drop);
+  }
+  EXPECT_LE(worstDrop, 0.03f * height);
+}
+
+// Issue 35: Key Pose keys the solved pose, which the rig then solves again. Where the stride
+// curve has decided (a foot planted or free), the grounding ray aims at the sole under the
+// ankle, so a planted foot finds itself again: the pose stays within half a millimetre (the
+// toe's ray still moves the toe by that much). Frames blending planted and free move further
+// on each solve (a blend of a blend), which this does not cover.
+TEST(Grounding, ASolvedPoseSolvedAgainStaysWhereItIs) {
+  const Scene mannequin = makeMannequin();
+  const Skeleton& skeleton = mannequin.skeleton;
+  auto definition = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(definition.ok()) << definition.error();
+  auto rig = Rig::bind(skeleton, *definition);
+  auto ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+  ASSERT_TRUE(rig.ok() && ground.ok());
+  rig->setGround(std::move(ground).value());
+  const Clip& walk = mannequin.clips.front();
+  float worst = 0.0f;
+  int decidedFrames = 0;
+  for (int frame = 0; frame < walk.frameCount(); ++frame) {
+    const double t = walk.startTime + frame / walk.frameRate;
+    Pose solved = test::sampledPose(skeleton, walk, t);
+    ASSERT_TRUE(rig->solve(solved, t, &walk));
+    bool decided = true;
+    for (bool left : {true, false}) {
+      const float planted = rig->footReport(left).planted;
+      decided = decided && (planted == 0.0f || planted == 1.0f);
+    }
+    if (!decided) continue;
+    ++decidedFrames;
+    const std::vector<Affine> once = localToModel(skeleton, solved);
+    Pose again = solved;
+    ASSERT_TRUE(rig->solve(again, t, &walk));
+    const std::vector<Affine> twice = localToModel(skeleton, again);
+    for (std::size_t j = 0; j < once.size(); ++j)
+      worst = std::max(worst, (once[j].translation() - twice[j].translation()).norm());
+  }
+  EXPECT_GT(decidedFrames, walk.frameCount() / 2);
+  EXPECT_LE(worst, 5e-4f);
 }
 
 }  // namespace

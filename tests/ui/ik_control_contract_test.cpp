@@ -1,0 +1,284 @@
+// The animator's contract for IK controls, through the real window (offscreen), as Maya and
+// Blender keep it: a control with animation moved and not keyed changes the current frame
+// only and goes back to its curve when the frame changes; one without animation gets a
+// static offset in the clip it was moved in, never in another; export bakes what playback
+// shows. Each case one undo step (issue 35, item 1).
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QUndoStack>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/anim/clip.h"
+#include "core/skeleton/local_to_model.h"
+#include "ui/commands/clip_list_command.h"
+#include "ui/commands/handle_commands.h"
+#include "ui/commands/ik_fk_snap_command.h"
+#include "ui/commands/rig_set_command.h"
+#include "ui/docks/rig_dock.h"
+#include "ui/document/document.h"
+#include "ui/main_window.h"
+#include "ui_test_support.h"
+
+namespace articula::ui {
+namespace {
+
+// Drags `part` of `handle` by `offset` from where it is solved now, as the viewport does: one
+// mergeable command per mouse move.
+void drag(Document& document, int handle, MoveHandleCommand::Part part, const Vec3& offset) {
+  const IkHandle shown = *document.shownHandle(handle);
+  const Vec3 start = part == MoveHandleCommand::Part::Target ? shown.targetModel : shown.pole.position;
+  constexpr int kMoves = 4;
+  for (int move = 1; move <= kMoves; ++move) {
+    auto* command = new MoveHandleCommand(&document, handle, part, Vec3(start + offset * (float(move) / kMoves)));
+    command->setMergeable(move > 1);
+    document.undoStack()->push(command);
+  }
+}
+
+// Model-space positions of every joint on every frame of the scene's clip `name`.
+std::vector<std::vector<Vec3>> motionOf(const Scene& scene, const std::string& name) {
+  const auto clip = std::find_if(scene.clips.begin(), scene.clips.end(), [&](const Clip& c) { return c.name == name; });
+  std::vector<std::vector<Vec3>> frames;
+  if (clip == scene.clips.end()) return frames;
+  ClipSampler sampler(&*clip);
+  const Skeleton& skeleton = scene.skeleton;
+  std::vector<Affine> model(static_cast<std::size_t>(skeleton.jointCount()));
+  for (int frame = 0; frame < clip->frameCount(); ++frame) {
+    Pose local(skeleton.restPose().begin(), skeleton.restPose().end());
+    sampler.sample(clip->startTime + frame / clip->frameRate, local);
+    LocalToModelJob fk;
+    fk.skeleton = &skeleton;
+    fk.local = local;
+    fk.model = model;
+    fk.run();
+    std::vector<Vec3>& positions = frames.emplace_back();
+    for (const Affine& joint : model) positions.push_back(joint.translation());
+  }
+  return frames;
+}
+
+float largestDistance(const std::vector<std::vector<Vec3>>& a, const std::vector<std::vector<Vec3>>& b) {
+  float largest = a.size() == b.size() ? 0.0f : std::numeric_limits<float>::infinity();
+  for (std::size_t f = 0; f < std::min(a.size(), b.size()); ++f) {
+    for (std::size_t j = 0; j < std::min(a[f].size(), b[f].size()); ++j)
+      largest = std::max(largest, (a[f][j] - b[f][j]).norm());
+  }
+  return largest;
+}
+
+// The robot with CMU 02_01 retargeted onto it and the robot's Walking clip beside it (its
+// other clips removed, so an export bakes two clips), the humanoid rig built.
+class IkControlContract : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+    document = window.document();
+    for (int clip = static_cast<int>(document->scene().clips.size()) - 1; clip >= 0; --clip) {
+      if (document->scene().clips[static_cast<std::size_t>(clip)].name != "Walking")
+        document->undoStack()->push(ClipListCommand::remove(document, clip));
+    }
+    ASSERT_EQ(document->scene().clips.size(), 1u);
+    ASSERT_TRUE(window.retargetFrom(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+    ASSERT_EQ(document->currentClip()->name, "02_01");
+    window.rigDock()->buildHumanoidAction()->trigger();
+    ASSERT_NE(document->boundRig(), nullptr) << document->rigError().toStdString();
+    rightLeg = document->boundRig()->findHandle("right_leg");
+    ASSERT_GE(rightLeg, 0);
+    height = document->scene().characterHeight();
+  }
+
+  int clipNamed(const std::string& name) const {
+    const auto& clips = document->scene().clips;
+    const auto found = std::find_if(clips.begin(), clips.end(), [&](const Clip& c) { return c.name == name; });
+    return found == clips.end() ? -1 : static_cast<int>(found - clips.begin());
+  }
+
+  std::vector<Vec3> shownPositions() const {
+    std::vector<Vec3> positions;
+    for (const Affine& joint : document->modelPose()) positions.push_back(joint.translation());
+    return positions;
+  }
+
+  MainWindow window;
+  Document* document = nullptr;
+  int rightLeg = -1;
+  float height = 0.0f;
+};
+
+// Issue 35's first report: frame 21, the right foot's handle dragged (no key), frame 45,
+// export: the file holds the motion as if nothing had been dragged, and so does playback.
+TEST_F(IkControlContract, AnUnkeyedDragOfAnAnimatedHandleChangesItsFrameOnlyAndNotTheExport) {
+  const auto reference = test::exportedThroughTheWindow(window, "articula_contract_reference");
+  ASSERT_TRUE(reference.ok()) << reference.error();
+  document->setFrame(45);
+  const std::vector<Vec3> frame45 = shownPositions();
+  document->setFrame(21);
+  const std::vector<Vec3> frame21 = shownPositions();
+  const std::string undragged = test::serializeDocument(*document);
+  const RigSet rigs = document->rigSet();
+
+  ASSERT_EQ(document->activeHandle(rightLeg)->targetSource, TargetSource::InputPose) << "the handle follows the clip";
+  const int steps = document->undoStack()->count();
+  drag(*document, rightLeg, MoveHandleCommand::Part::Target, Vec3(0.0f, 0.25f * height, -0.2f * height));
+  EXPECT_EQ(document->undoStack()->count(), steps + 1) << "one drag, one undo step";
+  EXPECT_TRUE(document->isHandlePosed(rightLeg));
+  EXPECT_GT(largestDistance({frame21}, {shownPositions()}), 0.1f * height) << "the drag shows at its frame";
+  EXPECT_EQ(document->rigSet(), rigs) << "the rig itself is not changed";
+
+  // Undo, check, redo.
+  document->undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(*document), undragged);
+  document->undoStack()->redo();
+  EXPECT_TRUE(document->isHandlePosed(rightLeg));
+
+  document->setFrame(45);
+  EXPECT_FALSE(document->isHandlePosed(rightLeg)) << "the pose goes with the frame";
+  EXPECT_LE(largestDistance({frame45}, {shownPositions()}), 1e-6f * height) << "frame 45 plays as before";
+  document->setFrame(21);
+  EXPECT_LE(largestDistance({frame21}, {shownPositions()}), 1e-6f * height) << "back on its curve";
+
+  const auto exported = test::exportedThroughTheWindow(window, "articula_contract_dragged");
+  ASSERT_TRUE(exported.ok()) << exported.error();
+  for (const char* clip : {"02_01", "Walking"}) {
+    const auto want = motionOf(*reference, clip);
+    ASSERT_FALSE(want.empty()) << clip;
+    EXPECT_LE(largestDistance(want, motionOf(*exported, clip)), 1e-6f * height) << clip;
+  }
+}
+
+// A handle without animation (its own target, no curves) moved in one clip: a static offset
+// for that clip, kept on every frame of it, stored as its constant curves; the other clip and
+// the rig are not touched.
+TEST_F(IkControlContract, AStaticHandleMovedInOneClipIsAnOffsetThereAndNowhereElse) {
+  const int walking = clipNamed("Walking");
+  const int retargeted = clipNamed("02_01");
+  ASSERT_GE(walking, 0);
+  // The left arm held by its own target where the hand is at frame 30.
+  document->setFrame(30);
+  const int leftArm = document->boundRig()->findHandle("left_arm");
+  ASSERT_GE(leftArm, 0);
+  IkHandle pinned = *document->shownHandle(leftArm);
+  pinned.targetSource = TargetSource::Handle;
+  auto* pin = new EditHandleCommand(document, leftArm, pinned, QStringLiteral("Pin"));
+  document->undoStack()->push(pin);
+  ASSERT_EQ(document->activeHandle(leftArm)->targetSource, TargetSource::Handle);
+
+  document->setCurrentClip(walking);
+  document->setFrame(10);
+  const std::vector<Vec3> walkingBefore = shownPositions();
+  const Clip walkingClip = *document->currentClip();
+  document->setCurrentClip(retargeted);
+  document->setFrame(30);
+  const RigSet rigs = document->rigSet();
+  const std::string before = test::serializeDocument(*document);
+  const Vec3 offset(0.0f, 0.05f * height, 0.05f * height);
+  const Vec3 moved = pinned.targetModel + offset;
+  const int steps = document->undoStack()->count();
+  drag(*document, leftArm, MoveHandleCommand::Part::Target, offset);
+  EXPECT_EQ(document->undoStack()->count(), steps + 1);
+  EXPECT_FALSE(document->isHandlePosed(leftArm)) << "nothing animated to return to: an offset, not a pose";
+  EXPECT_EQ(document->rigSet(), rigs) << "the rig itself is not changed";
+  const Clip& clip = *document->currentClip();
+  for (const char* axis : {"x", "y", "z"}) {
+    const auto curve = clip.curves.find(handleCurveName("left_arm", std::string("target.") + axis));
+    ASSERT_NE(curve, clip.curves.end()) << axis;
+    EXPECT_EQ(curve->second.size(), 1u) << "one constant key";
+  }
+  const auto targetAt = [&] { return document->boundRig()->reports()[static_cast<std::size_t>(leftArm)].targetModel; };
+  const auto handAt = [&] {
+    return document->modelPose()[static_cast<std::size_t>(document->activeHandle(leftArm)->chain.back())].translation();
+  };
+  EXPECT_LE((handAt() - moved).norm(), 0.01f * height) << "the hand reaches it";
+  // A model-space target, as the handle's own was: the walk carries the body away from it.
+  for (int frame : {0, document->frameCount() - 1, 30}) {
+    document->setFrame(frame);
+    EXPECT_LE((targetAt() - moved).norm(), 1e-5f * height) << "the offset holds on frame " << frame;
+  }
+  document->setFrame(30);
+  document->undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(*document), before);
+  document->undoStack()->redo();
+  EXPECT_LE((targetAt() - moved).norm(), 1e-5f * height);
+
+  document->setCurrentClip(walking);
+  document->setFrame(10);
+  EXPECT_LE(largestDistance({walkingBefore}, {shownPositions()}), 1e-6f * height) << "Walking is unchanged";
+  EXPECT_EQ(document->currentClip()->curves.size(), walkingClip.curves.size());
+}
+
+// Dragged in clip A, clip B shows as it did (the animated case).
+TEST_F(IkControlContract, ADragInOneClipLeavesAnotherClipAsItWas) {
+  const int walking = clipNamed("Walking");
+  document->setCurrentClip(walking);
+  document->setFrame(12);
+  const std::vector<Vec3> walkingBefore = shownPositions();
+  document->setCurrentClip(clipNamed("02_01"));
+  document->setFrame(21);
+  drag(*document, rightLeg, MoveHandleCommand::Part::Target, Vec3(0.0f, 0.25f * height, 0.0f));
+  drag(*document, rightLeg, MoveHandleCommand::Part::Pole, Vec3(0.3f * height, 0.0f, 0.0f));
+  document->setCurrentClip(walking);
+  document->setFrame(12);
+  EXPECT_LE(largestDistance({walkingBefore}, {shownPositions()}), 1e-6f * height);
+}
+
+// Pose ▸ Key All Controls (Maya's character set): every joint and every handle keyed at the
+// frame, one undo step.
+TEST_F(IkControlContract, KeyAllControlsKeysEveryJointAndHandle) {
+  document->setFrame(21);
+  QAction* keyAll = window.findChild<QAction*>(QStringLiteral("actionKeyAllControls"));
+  ASSERT_NE(keyAll, nullptr);
+  ASSERT_TRUE(keyAll->isEnabled());
+  const std::string before = test::serializeDocument(*document);
+  const int steps = document->undoStack()->count();
+  keyAll->trigger();
+  ASSERT_EQ(document->undoStack()->count(), steps + 1);
+  const Clip& clip = *document->currentClip();
+  const double time = document->time();
+  for (const IkHandle& handle : document->activeRig()->handles) {
+    for (const char* channel : {"target.x", "target.y", "target.z", "weight"}) {
+      const auto curve = clip.curves.find(handleCurveName(handle.name, channel));
+      ASSERT_NE(curve, clip.curves.end()) << handle.name << ' ' << channel;
+      EXPECT_TRUE(std::any_of(curve->second.keys().begin(), curve->second.keys().end(),
+                              [&](const CurveKey& key) { return std::abs(key.time - time) < 1e-9; }))
+          << handle.name << ' ' << channel;
+    }
+  }
+  const std::string keyed = test::serializeDocument(*document);
+  document->undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(*document), before);
+  document->undoStack()->redo();
+  EXPECT_EQ(test::serializeDocument(*document), keyed);
+}
+
+// Issue 35, item 6: Snap IK to FK leaves the chain on its FK pose (the tip within 0.1 mm of
+// the FK tip, on the body as the rig solved it) with every solver, the arm dragged off first.
+TEST_F(IkControlContract, SnapIkToFkIsExactWithEverySolver) {
+  document->setFrame(21);
+  const int leftArm = document->boundRig()->findHandle("left_arm");
+  ASSERT_GE(leftArm, 0);
+  for (int kind = 0; kind < kIkSolverKindCount; ++kind) {
+    IkHandle handle = *document->activeHandle(leftArm);
+    handle.solver = static_cast<IkSolverKind>(kind);
+    SCOPED_TRACE(std::string(solverKindName(handle.solver)));
+    if (!EditHandleCommand::validate(*document, leftArm, handle).isEmpty()) continue;
+    document->undoStack()->push(new EditHandleCommand(document, leftArm, handle, QStringLiteral("Solver")));
+    drag(*document, leftArm, MoveHandleCommand::Part::Target, Vec3(0.0f, 0.05f * height, 0.05f * height));
+    document->undoStack()->push(new SnapIkToFkCommand(document, leftArm));
+    EXPECT_LE(document->boundRig()->reports()[static_cast<std::size_t>(leftArm)].errorModel, 1e-4f)
+        << "the hand on the target";
+    for (int joint : handle.chain) {
+      const auto j = static_cast<std::size_t>(joint);
+      EXPECT_LE(document->localPose()[j].rotation.angularDistance(document->inputLocalPose()[j].rotation), 1e-4f)
+          << "the chain keeps its FK rotations: " << document->scene().skeleton.name(joint);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace articula::ui
