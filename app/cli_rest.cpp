@@ -7,6 +7,7 @@
 #include "core/project/export_options.h"
 #include "core/project/project_file.h"
 #include "core/retarget/rest_pose.h"
+#include "core/rig/humanoid_map.h"
 
 namespace articula::cli {
 namespace {

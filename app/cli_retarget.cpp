@@ -15,6 +15,7 @@
 #include "core/retarget/rest_pose.h"
 #include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_quality.h"
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_roles.h"
 #include "core/util/message_text.h"
 

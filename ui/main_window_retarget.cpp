@@ -5,6 +5,7 @@
 #include "core/project/project_file.h"
 #include "core/retarget/rest_pose.h"
 #include "core/retarget/retarget_clip.h"
+#include "core/rig/humanoid_map.h"
 #include "ui/commands/clip_list_command.h"
 #include "ui/dialogs/retarget_dialog.h"
 #include "ui/document/document.h"

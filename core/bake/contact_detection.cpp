@@ -9,6 +9,18 @@
 
 namespace articula {
 
+float jointExtentAlong(const Skeleton& skeleton, std::span<const Affine> model, const Vec3& up) {
+  float lo = std::numeric_limits<float>::max();
+  float hi = std::numeric_limits<float>::lowest();
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    if (skeleton.kind(j) == NodeKind::Transform) continue;
+    const float h = model[static_cast<std::size_t>(j)].translation().dot(up);
+    lo = std::min(lo, h);
+    hi = std::max(hi, h);
+  }
+  return hi > lo ? hi - lo : 0.0f;
+}
+
 Result<std::vector<FootJoints>> humanoidFeet(const Skeleton& skeleton) {
   auto map = mapHumanoid(skeleton);
   if (!map) return makeError(map.error());
@@ -86,16 +98,8 @@ JointMotion jointMotion(const std::vector<Vec3>& positions, double frameRate, st
 // Rest-pose extent of the joints along `up`: the character's height in its own up, whatever
 // the file's axes (Scene::characterHeight measures along Y).
 float heightAlong(const Skeleton& skeleton, const Vec3& up) {
-  const auto model = localToModel(skeleton, skeleton.restPose());
-  float lo = std::numeric_limits<float>::max();
-  float hi = std::numeric_limits<float>::lowest();
-  for (int j = 0; j < skeleton.jointCount(); ++j) {
-    if (skeleton.kind(j) == NodeKind::Transform) continue;
-    const float h = model[static_cast<std::size_t>(j)].translation().dot(up);
-    lo = std::min(lo, h);
-    hi = std::max(hi, h);
-  }
-  return hi > lo ? std::max(hi - lo, 1e-3f) : 1.0f;
+  const float extent = jointExtentAlong(skeleton, localToModel(skeleton, skeleton.restPose()), up);
+  return extent > 0.0f ? std::max(extent, 1e-3f) : 1.0f;
 }
 
 // Of an even count, the middle value nearer zero (the slower treadmill): so median(-v) =

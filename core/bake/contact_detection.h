@@ -1,5 +1,6 @@
 #pragma once
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct FootJoints {
 
 // The left and right feet of a humanoid, found by name and hierarchy (mapHumanoid).
 Result<std::vector<FootJoints>> humanoidFeet(const Skeleton& skeleton);
+
+// How far the joints (not the plain transform nodes above them) of one pose spread along
+// `up` (unit, model space), in model units; 0 for a pose with one joint height.
+float jointExtentAlong(const Skeleton& skeleton, std::span<const Affine> model, const Vec3& up);
 
 // Thresholds; a threshold <= 0 (the default -1) means "derive from the character".
 struct ContactDetectionOptions {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/bake/contact_detection.h"
 #include "core/bake/skate_cleanup_sampling.h"
 
 namespace articula {
@@ -19,19 +20,6 @@ Vec3 footDirection(const std::vector<Affine>& model, const FootDirectionJoints& 
   }
   const Mat3 r = rotationOf(ankle.linear()).toRotationMatrix();
   return (r.col(0) + r.col(1)).normalized();
-}
-
-// The joints' extent along `up` (not the plain nodes above them) in one pose, model space.
-float heightAlong(const Skeleton& skeleton, const std::vector<Affine>& model, const Vec3& up) {
-  float lo = std::numeric_limits<float>::max();
-  float hi = std::numeric_limits<float>::lowest();
-  for (int j = 0; j < skeleton.jointCount(); ++j) {
-    if (skeleton.kind(j) == NodeKind::Transform) continue;
-    const float h = model[static_cast<std::size_t>(j)].translation().dot(up);
-    lo = std::min(lo, h);
-    hi = std::max(hi, h);
-  }
-  return hi > lo ? hi - lo : 0.0f;
 }
 
 float degreesBetween(const Vec3& a, const Vec3& b) {
@@ -50,7 +38,7 @@ SourceMotion::SourceMotion(const Skeleton& skeleton, const Clip& source, int fir
   ModelPosePlayer player(skeleton, source);
   for (int f = firstFrame; f <= lastFrame; ++f) {
     const std::vector<Affine>& model = player.at(f);
-    if (f == firstFrame) mHeightModel = heightAlong(skeleton, model, upModel.normalized());
+    if (f == firstFrame) mHeightModel = jointExtentAlong(skeleton, model, upModel.normalized());
     std::vector<Vec3>& positions = mPositions.emplace_back();
     for (const Affine& m : model) positions.push_back(m.translation());
     std::vector<Vec3>& directions = mFootDirections.emplace_back();

@@ -1,6 +1,7 @@
 #include "core/project/export_options.h"
 
 #include "core/retarget/rest_pose.h"
+#include "core/rig/humanoid_map.h"
 
 namespace articula {
 

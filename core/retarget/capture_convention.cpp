@@ -63,13 +63,16 @@ FigurePoints pointsOf(const std::vector<Affine>& model, const HumanoidMap& map) 
 // The clip's frames as the analysis sees them: evenly spread, at most kMaxSampledFrames.
 std::vector<FigurePoints> sampleClip(const Skeleton& skeleton, const HumanoidMap& map, const Clip& clip) {
   const int frames = clip.frameCount();
-  const int step = std::max(1, (frames + kMaxSampledFrames - 1) / kMaxSampledFrames);
+  // Rounded up without overflow: a clip of absurd length counts std::numeric_limits<int>::max() frames.
+  const int step = std::max(1, frames / kMaxSampledFrames + (frames % kMaxSampledFrames != 0 ? 1 : 0));
   std::vector<FigurePoints> points;
   ClipSampler sampler(&clip);
   Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
-  for (int f = 0; f < frames; f += step) {
+  // Counted in samples, so the frame number never passes frames (nor overflows an int).
+  const int samples = (frames - 1) / step + 1;
+  for (int sample = 0; sample < samples; ++sample) {
     std::copy(skeleton.restPose().begin(), skeleton.restPose().end(), pose.begin());
-    sampler.sample(clip.timeOf(f), pose);
+    sampler.sample(clip.timeOf(sample * step), pose);
     points.push_back(pointsOf(localToModel(skeleton, pose), map));
   }
   return points;

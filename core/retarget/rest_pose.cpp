@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/math/quaternion.h"
+#include "core/rig/humanoid_map.h"
 
 namespace articula {
 

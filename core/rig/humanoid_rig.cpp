@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/rig/humanoid_map.h"
+
 namespace articula {
 
 namespace {

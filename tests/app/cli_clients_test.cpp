@@ -22,21 +22,10 @@
 namespace {
 
 using articula::testing_tools::CliRun;
+using articula::testing_tools::TempDir;
 using articula::testing_tools::data;
 using articula::testing_tools::quoted;
 using articula::testing_tools::runCli;
-
-// A temporary folder of its own, removed with the object.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string operator/(const std::string& file) const { return (path / file).string(); }
-};
 
 constexpr double kClientToleranceMm = 1.0;  // any client against the spec, mm at 1.75 m
 constexpr double kSlideAllowanceMm = 0.2;   // a client's foot slide beyond the spec's, per span

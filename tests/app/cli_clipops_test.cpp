@@ -13,6 +13,7 @@
 
 namespace {
 
+using articula::testing_tools::TempDir;
 using articula::testing_tools::data;
 using articula::testing_tools::judge;
 using articula::testing_tools::quoted;
@@ -21,20 +22,6 @@ using articula::testing_tools::runCli;
 const std::string kCmuWalk = "bvh/cmu-mb-2010/02_01.bvh";
 const std::string kRobot = "gltf/RobotExpressive/RobotExpressive.glb";
 const std::string kMakeHumanWalk = "bvh/makehuman/walk1.bvh";
-
-struct ClipOpsDir {
-  std::filesystem::path path;
-  explicit ClipOpsDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~ClipOpsDir() {
-    articula::testing_tools::keepWrittenGltf(path);
-    std::filesystem::remove_all(path);
-  }
-  std::string operator/(const std::string& file) const { return (path / file).string(); }
-};
 
 nlohmann::json runJson(const std::string& args) {
   const auto run = runCli(args + " --json");
@@ -56,7 +43,7 @@ TEST(CliClipOps, InfoJsonGivesEachClipItsSeam) {
 // Root motion moves no joint: the shared judge finds the source's planted spans, slide for
 // slide, in the written file.
 TEST(CliClipOps, RootMotionOfTheCmuWalkKeepsEveryFootSpan) {
-  ClipOpsDir dir("articula_cli_root_motion");
+  TempDir dir("articula_cli_root_motion");
   ASSERT_EQ(runCli("export " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "source.glb")).exitCode, 0);
   const auto report =
       runJson("root-motion " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "root.glb") + " --yaw");
@@ -78,7 +65,7 @@ TEST(CliClipOps, RootMotionOfTheCmuWalkKeepsEveryFootSpan) {
 // In place: a looped walk taken off its travel is an in-place cycle for the judge, and the
 // robot's Walking stays one.
 TEST(CliClipOps, InPlaceMakesATreadmillCycle) {
-  ClipOpsDir dir("articula_cli_in_place");
+  TempDir dir("articula_cli_in_place");
   ASSERT_EQ(runCli("loop " + quoted(data(kCmuWalk)) + " --out " + quoted(dir / "loop.glb") + " --blend 0.5").exitCode,
             0);
   const auto report =
@@ -97,7 +84,7 @@ TEST(CliClipOps, InPlaceMakesATreadmillCycle) {
 }
 
 TEST(CliClipOps, LoopClosesTheSeamAndCanDropTheEndFrame) {
-  ClipOpsDir dir("articula_cli_loop");
+  TempDir dir("articula_cli_loop");
   const auto kept = runJson("loop " + quoted(data(kRobot)) + " --clip Walking --out " + quoted(dir / "kept.glb"));
   const auto dropped =
       runJson("loop " + quoted(data(kRobot)) + " --clip Walking --drop-end-frame --out " + quoted(dir / "dropped.glb"));
@@ -110,8 +97,8 @@ TEST(CliClipOps, LoopClosesTheSeamAndCanDropTheEndFrame) {
 
 // A folder in, one JSON line per file out, as bake does.
 TEST(CliClipOps, RootMotionRunsOverAFolder) {
-  ClipOpsDir in("articula_cli_clipops_in");
-  ClipOpsDir out("articula_cli_clipops_out");
+  TempDir in("articula_cli_clipops_in");
+  TempDir out("articula_cli_clipops_out");
   std::filesystem::copy_file(data(kCmuWalk), in / "walk.bvh");
   std::filesystem::copy_file(data(kMakeHumanWalk), in / "walk1.bvh");
   const auto run =
@@ -130,7 +117,7 @@ TEST(CliClipOps, RootMotionRunsOverAFolder) {
 
 // Odd input: one line naming the file and the problem, exit code 1, nothing written.
 TEST(CliClipOps, OddInputIsOneLineAndWritesNothing) {
-  ClipOpsDir dir("articula_cli_clipops_odd");
+  TempDir dir("articula_cli_clipops_odd");
   struct Case {
     std::string args, says;
   };

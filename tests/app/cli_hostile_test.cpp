@@ -34,9 +34,11 @@ class CliHostile : public testing::Test {
   void SetUp() override {
     mFolder = fs::temp_directory_path() / ("articula_cli_hostile_" + std::to_string(::getpid()));
     fs::remove_all(mFolder);
-    fs::create_directories(mFolder);
+    fs::create_directories(mFolder / "crafted");
   }
   void TearDown() override {
+    // The crafted inputs are invalid on purpose: only what the code under test wrote is validated.
+    fs::remove_all(mFolder / "crafted");
     articula::testing_tools::keepWrittenGltf(mFolder);
     fs::remove_all(mFolder);
   }
@@ -45,7 +47,7 @@ class CliHostile : public testing::Test {
     return articula::testing_tools::readGlb(articula::testing_tools::data("gltf/CesiumMan/CesiumMan.glb"));
   }
   std::string write(const Glb& glb, const std::string& name) {
-    const std::string path = (mFolder / name).string();
+    const std::string path = (mFolder / "crafted" / name).string();
     articula::testing_tools::writeGlb(glb, path);
     return path;
   }
@@ -53,7 +55,8 @@ class CliHostile : public testing::Test {
   // The Khronos validator overflows its own stack on a chain 100,000 deep: files of crafted
   // trees are not kept for validate_written_gltf.
   void forgetTrees() const {
-    for (const auto& entry : fs::directory_iterator(mFolder)) fs::remove(entry.path());
+    for (const auto& entry : fs::directory_iterator(mFolder)) fs::remove_all(entry.path());
+    fs::create_directories(mFolder / "crafted");
   }
 
   // The refusal is one printable line under 300 characters that names `path` and holds `expected`.

@@ -14,6 +14,7 @@
 #include "core/retarget/convention_variants.h"  // tests/core/retarget
 #include "core/io/import.h"
 #include "core/retarget/rest_pose.h"
+#include "core/rig/humanoid_map.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace {

@@ -18,6 +18,7 @@
 #include "cli_run.h"
 #include "core/project/project_file.h"
 #include "core/retarget/retarget_quality.h"
+#include "core/rig/humanoid_map.h"
 #include "tools/gltf_validator.h"
 #include "tools/written_gltf.h"
 

@@ -2,8 +2,13 @@
 // Runs the real articula-cli binary (ARTICULA_CLI) the way a pipeline does, for the CLI tests.
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <optional>
 #include <string>
+
+#include "tools/written_gltf.h"
 
 namespace articula::testing_tools {
 
@@ -25,5 +30,24 @@ std::string quoted(const std::string& path);
 // The shared judge (../shared/tools/gltf_motion_report.py beside the worktree) run on a
 // written file at `fps`: its --json report, or nullopt when it or numpy is not there.
 std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip, double fps = 120.0);
+
+// A temporary folder of its own (NAME and the process id under the system's temporary
+// folder), removed with the object; the glTF files written in it are kept first for
+// validate_written_gltf where the test program keeps them (KEEPS_WRITTEN_GLTF).
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    keepWrittenGltf(path);
+    std::filesystem::remove_all(path);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string operator/(const std::string& file) const { return (path / file).string(); }
+};
 
 }  // namespace articula::testing_tools

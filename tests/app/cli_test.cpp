@@ -32,6 +32,7 @@
 namespace {
 
 using articula::testing_tools::CliRun;
+using articula::testing_tools::TempDir;
 using articula::testing_tools::data;
 using articula::testing_tools::judge;
 using articula::testing_tools::quoted;
@@ -123,21 +124,6 @@ TEST(CliInfo, UsageErrorIsNotACrash) {
 // ---- export and contacts ----
 
 using articula::testing_tools::validatesWithoutErrors;
-
-// A temporary folder of its own, removed with the object.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    articula::testing_tools::keepWrittenGltf(path);
-    std::filesystem::remove_all(path);
-  }
-  std::string operator/(const std::string& file) const { return (path / file).string(); }
-};
 
 // The JSON chunk of a .glb.
 nlohmann::json glbJson(const std::string& path) {

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_roles.h"
 #include "ui/commands/rename_joint_command.h"
 #include "ui/docks/characterise_dock.h"

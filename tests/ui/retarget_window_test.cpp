@@ -20,6 +20,7 @@
 
 #include "core/io/import.h"
 #include "core/retarget/retarget_clip.h"
+#include "core/rig/humanoid_map.h"
 #include "ui/dialogs/retarget_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"

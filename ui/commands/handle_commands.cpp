@@ -122,11 +122,13 @@ MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, 
       mBackToStart(!position) {
   const std::optional<IkHandle> shown = document->shownHandle(handle);
   setText(moveText(shown ? &*shown : nullptr, part));
+  // Decided before a drag's step back to its start returns: that step merges only into a
+  // move of the same kind.
+  if (shown) mPoses = posesPart(*document, handle, part);
   if (!shown || !position || !position->allFinite()) {
     setObsolete(true);
     return;
   }
-  mPoses = posesPart(*document, handle, part);
   if (mPoses) {
     posedState(*document, *position);
   } else {

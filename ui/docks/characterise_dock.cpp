@@ -13,6 +13,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/project/humanoid_map_json.h"
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_roles.h"
 #include "ui/commands/set_roles_command.h"
 #include "ui/document/document.h"

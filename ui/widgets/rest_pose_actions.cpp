@@ -5,6 +5,7 @@
 #include <QUndoStack>
 
 #include "core/retarget/rest_pose.h"
+#include "core/rig/humanoid_map.h"
 #include "ui/commands/set_rest_pose_command.h"
 #include "ui/document/document.h"
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/io/import.h"
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
 

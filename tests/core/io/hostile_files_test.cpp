@@ -33,9 +33,11 @@ class HostileFiles : public testing::Test {
   void SetUp() override {
     mFolder = fs::temp_directory_path() / ("articula_hostile_" + std::to_string(::getpid()));
     fs::remove_all(mFolder);
-    fs::create_directories(mFolder);
+    fs::create_directories(mFolder / "crafted");
   }
   void TearDown() override {
+    // The crafted inputs are invalid on purpose: only what the code under test wrote is validated.
+    fs::remove_all(mFolder / "crafted");
     testing_tools::keepWrittenGltf(mFolder);
     fs::remove_all(mFolder);
   }
@@ -48,7 +50,7 @@ class HostileFiles : public testing::Test {
     return scene ? scene->skeleton.jointCount() : -1;
   }
   std::string write(const Glb& glb, const std::string& name) {
-    const std::string path = (mFolder / name).string();
+    const std::string path = (mFolder / "crafted" / name).string();
     testing_tools::writeGlb(glb, path);
     return path;
   }
@@ -140,7 +142,7 @@ TEST_F(HostileFiles, LongAndBinaryNamesAreEchoedShortAndPrintable) {
 }
 
 TEST_F(HostileFiles, BrokenJsonIsSaidInOurWords) {
-  const std::string path = (mFolder / "broken.gltf").string();
+  const std::string path = (mFolder / "crafted" / "broken.gltf").string();
   std::ofstream(path) << R"({"asset":{"version":"2.0"},"nodes":[{"name":x}]})";
   const Result<Scene> scene = importScene(path);
   ASSERT_FALSE(scene);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_roles.h"
 #include "core/samples/mannequin.h"
 

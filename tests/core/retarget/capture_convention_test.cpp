@@ -7,6 +7,7 @@
 #include "convention_variants.h"
 #include "core/io/import.h"
 #include "core/retarget/rest_pose.h"
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
 

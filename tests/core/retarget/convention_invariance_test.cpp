@@ -17,6 +17,7 @@
 #include "core/project/export_options.h"
 #include "core/retarget/rest_pose.h"
 #include "core/retarget/retarget_clip.h"
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/math/euler.h"
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
 

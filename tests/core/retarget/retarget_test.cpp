@@ -7,6 +7,7 @@
 #include "core/io/import.h"
 #include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_frame.h"
+#include "core/rig/humanoid_map.h"
 #include "core/samples/mannequin.h"
 #include "core/skeleton/local_to_model.h"
 

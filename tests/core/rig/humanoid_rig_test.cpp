@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/import.h"
+#include "core/rig/humanoid_map.h"
 #include "core/samples/mannequin.h"
 #include "rig_test_util.h"
 

@@ -1,5 +1,6 @@
 // A characterisation set by hand (role labels on joints) on real skeletons: the same map as
 // the name mapping where that works, a rig where names say nothing, and named faults.
+#include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_roles.h"
 
 #include <gtest/gtest.h>
