@@ -4,8 +4,9 @@
 #
 #   1. release   the Release build (build/) and every test
 #   2. sanitize  the whole suite built with AddressSanitizer + UndefinedBehaviorSanitizer
-#                (build-asan/) and every test, GUI render tests included; leaks and UB are
-#                errors, except the third-party reports named in tests/sanitizers/
+#                (build-asan/) and every test, GUI render tests included (the monkey test
+#                for a minute); leaks and UB are errors, except the third-party reports
+#                named in tests/sanitizers/
 #   3. fuzz      the libFuzzer targets (clang, build-fuzz/): every kept finding replayed, then
 #                about a minute of fuzzing over the readers (tests/fuzz/README.md)
 #
@@ -58,7 +59,8 @@ part_sanitize() {
   # Only what the tests need: the benchmarks are not tests and are slow to build instrumented.
   ARTICULA_BUILD_DIR="$build" "$root/scripts/build.sh" -DARTICULA_WERROR=ON -DARTICULA_SANITIZE=ON \
     -DARTICULA_BUILD_BENCH=OFF || { summary="build failed"; return 1; }
-  run_ctest "$build" 900
+  # The monkey test (tests/ui/monkey_test.cpp) runs for a minute here, seconds elsewhere.
+  ARTICULA_MONKEY_SECONDS=60 run_ctest "$build" 900
   local status=$?
   summary="$(ctest_summary "$build")"
   return $status

@@ -28,6 +28,12 @@ class StructureMapper {
       hi = hi.cwiseMax(pos(j));
     }
     mSize = skeleton.jointCount() > 0 ? (hi - lo).norm() : 0.0f;
+    // Every joint's children in one pass: Skeleton::children scans the whole skeleton, and
+    // asking it for each joint made a file with a million empty nodes take hours.
+    mChildren.resize(static_cast<std::size_t>(skeleton.jointCount()));
+    for (int j = 0; j < skeleton.jointCount(); ++j) {
+      if (skeleton.parent(j) != kNoParent) mChildren[static_cast<std::size_t>(skeleton.parent(j))].push_back(j);
+    }
     // Children come after their parents: one backward pass gives every joint's reach.
     mReach.assign(static_cast<std::size_t>(skeleton.jointCount()), 0.0f);
     for (int j = skeleton.jointCount() - 1; j >= 0; --j) {
@@ -67,6 +73,7 @@ class StructureMapper {
 
  private:
   Vec3 pos(int j) const { return mModel[static_cast<std::size_t>(j)].translation(); }
+  const std::vector<int>& children(int j) const { return mChildren[static_cast<std::size_t>(j)]; }
   bool isBone(int j) const { return mSkeleton.kind(j) != NodeKind::Transform; }
   int depth(int j) const {
     int d = 0;
@@ -88,7 +95,7 @@ class StructureMapper {
     for (;;) {
       int next = -1;
       float best = -1.0f;
-      for (int c : mSkeleton.children(chain.back())) {
+      for (int c : children(chain.back())) {
         const float r = isBone(c) ? (pos(c) - pos(chain.back())).norm() + reach(c) : -1.0f;
         if (r > best) best = r, next = c;
       }
@@ -131,7 +138,7 @@ class StructureMapper {
   // A joint's children by reach, at most a hand's worth of fingers and then some: a joint
   // with thousands of children (a hostile file) is not paired child by child.
   std::vector<int> longestChildren(int node) const {
-    std::vector<int> kids = mSkeleton.children(node);
+    std::vector<int> kids = children(node);
     constexpr std::size_t kMost = 16;
     if (kids.size() > kMost) {
       std::partial_sort(kids.begin(), kids.begin() + kMost, kids.end(), [&](int x, int y) { return reach(x) > reach(y); });
@@ -210,13 +217,13 @@ class StructureMapper {
   // rig), or else its last joint with a child (an end joint past it is the skull's top); the
   // chest's child on it is the neck.
   void findHead(HumanoidMap& map, const LimbPair& arms) const {
-    for (int c : mSkeleton.children(map.chest)) {
+    for (int c : children(map.chest)) {
       if (mSkeleton.kind(c) != NodeKind::Joint || c == arms.a.front() || c == arms.b.front()) continue;
       const std::vector<int> chain = mainChain(c);
       int head = chain.front();
       for (int j : chain) {
         if (mSkeleton.kind(j) != NodeKind::Joint) break;
-        const std::vector<int> kids = mSkeleton.children(j);
+        const std::vector<int>& kids = children(j);
         const auto bones = std::count_if(kids.begin(), kids.end(), [&](int k) { return isBone(k); });
         if (bones >= 2) {
           head = j;
@@ -234,6 +241,7 @@ class StructureMapper {
   std::vector<Affine> mModel;
   float mSize = 0.0f;
   std::vector<float> mReach;
+  std::vector<std::vector<int>> mChildren;
 };
 
 }  // namespace

@@ -12,6 +12,10 @@ refused unclearly, crashed, hung, ran out of memory or were written as invalid g
 
     tests/tools/mutation_run.py --cli build/app/articula-cli --per-format 300 --jobs 2
 
+With --editor PATH it drives the editor instead (under a display, e.g. xvfb-run): each mutant
+is opened by `articula --benchmark-viewport`, which shows it in the window and plays frames
+through the viewport; a run must end in time with the clip played or one clear line.
+
 Mutants that are not ok or a clear error are kept in --keep (default mutation-findings/) with
 the command's output, to be turned into regression tests. Exit status 1 when any run crashed,
 hung, ran out of memory, wrote an invalid file or failed unclearly.
@@ -189,7 +193,8 @@ def hostile_glb(data: bytes, rng: random.Random) -> tuple[str, bytes]:
 
 def limit_child(memory_bytes: int):
     def apply():
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        if memory_bytes:  # 0: no cap (a sanitizer reserves terabytes of address space at start)
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         os.setsid()
     return apply
 
@@ -218,9 +223,11 @@ def classify(state: str, status: int, stderr: str, paths: list[str]) -> str:
         return "crash"
     if status == 0:
         return "ok"
-    # The CLI prints "error: " before the message Articula built; the message is what is held
-    # to one line under 300 characters.
-    lines = [line.removeprefix("error: ") for line in stderr.splitlines() if line.strip() and not line.startswith("warning")]
+    # The CLI prints "error: " and the editor "articula: " before the message Articula built;
+    # the message is what is held to one line under 300 characters. Qt's own diagnostics
+    # ("qt.…", "QStandardPaths: …") are not ours.
+    lines = [line.removeprefix("error: ").removeprefix("articula: ") for line in stderr.splitlines()
+             if line.strip() and not line.startswith(("warning", "qt.", "QStandardPaths"))]
     if len(lines) == 1 and len(lines[0]) < 300 and any(path in lines[0] for path in paths):
         return "clear error"
     return "unclear error"
@@ -231,8 +238,21 @@ def validate(node: str, glb: str) -> bool:
     return result.returncode == 0
 
 
+def check_in_editor(args, fmt: str, index: int, what: str, path: Path) -> tuple[str, str]:
+    """The class of the editor showing one mutant and playing it, and a note for the findings."""
+    for _ in range(3):  # a display that refused the connection (a busy Xvfb) is tried again
+        state, status, stderr = run([args.editor, "--benchmark-viewport", "--frames", "10", str(path)], args.seconds,
+                                    args.memory_gb << 30)
+        if "could not connect to display" not in stderr:
+            break
+    verdict = classify(state, status, stderr, [path.name])
+    return verdict, f"{fmt} #{index} ({what}): editor: {state} {status} {stderr.strip()[:400]}"
+
+
 def check_mutant(args, fmt: str, index: int, what: str, path: Path) -> tuple[str, str]:
     """The worst class of the two commands on one mutant, and a note for the findings."""
+    if args.editor:
+        return check_in_editor(args, fmt, index, what, path)
     seconds, memory = args.seconds, args.memory_gb << 30
     state, status, stderr = run([args.cli, "info", "--json", str(path)], seconds, memory)
     worst = classify(state, status, stderr, [str(path)])
@@ -251,10 +271,11 @@ def check_mutant(args, fmt: str, index: int, what: str, path: Path) -> tuple[str
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cli", default=str(ROOT / "build" / "app" / "articula-cli"))
+    parser.add_argument("--editor", help="the articula executable: open each mutant in the window instead")
     parser.add_argument("--per-format", type=int, default=300)
     parser.add_argument("--formats", default=",".join(SEEDS))
     parser.add_argument("--seconds", type=int, default=20)
-    parser.add_argument("--memory-gb", type=int, default=4)
+    parser.add_argument("--memory-gb", type=int, default=4, help="address-space cap per run; 0: none")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--keep", default="mutation-findings")

@@ -240,5 +240,22 @@ TEST(MapHumanoid, Mannequin) {
   EXPECT_GE(map->spine.size(), 3u);
 }
 
+// A crafted file's million empty nodes beside an unnamed character (issue 38): the shape is
+// found as without them. Asking each joint for its children by a scan of the skeleton made
+// this take hours, and the editor hung opening such a file.
+TEST(MapHumanoid, ByShapeBesideAMillionEmptyRoots) {
+  Skeleton renamed = makeMannequin().skeleton;
+  for (int j = 0; j < renamed.jointCount(); ++j) renamed.setName(j, "j" + std::to_string(j));
+  const auto plain = mapHumanoid(renamed);
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  for (int i = 0; i < 1000000; ++i) renamed.addJoint("extra" + std::to_string(i), kNoParent, Transform(), NodeKind::Transform);
+  const auto crowded = mapHumanoid(renamed);
+  ASSERT_TRUE(crowded.ok()) << crowded.error();
+  EXPECT_EQ(crowded->hips, plain->hips);
+  EXPECT_EQ(crowded->leftLeg.ankle, plain->leftLeg.ankle);
+  EXPECT_EQ(crowded->rightArm.hand, plain->rightArm.hand);
+  EXPECT_EQ(crowded->spine, plain->spine);
+}
+
 }  // namespace
 }  // namespace articula
