@@ -235,25 +235,32 @@ std::vector<Vec3> lockOffsets(const FootLock& lock, const Clip& clip, const std:
       eased[k] = offset[static_cast<std::size_t>(nearest)] * static_cast<float>(w);
     }
   }
-  // A foot beside its leg moves by its own keys, a line between two frames: the frame before
-  // a contact comes halfway across to where the foot will hold, or from the animation's
-  // approach speed a player stepping at 120 Hz shows it skidding into its plant
-  // (RobotExpressive Running: 1.2 mm per step). Halfway in the ground's frame: on a treadmill
-  // the foot coming down already travels with the ground (halfway in the model's, Running's
-  // right foot was pulled 52 mm ahead of the source's). Not a foot at the end of its leg: pulled
-  // ahead, the leg straightens and its knee pops (MakeHuman walk1: 41° in one frame).
-  if (lock.joints.legTip >= 0) {
-    for (const ContactInterval& c : lock.foot) {
-      const int f = c.first - 1;
-      if (f < 0 || within(lock.foot, f)) continue;
-      const auto k = static_cast<std::size_t>(f);
-      const auto first = static_cast<std::size_t>(c.first);
-      Vec3 across = anim[first].ankle + eased[first] - anim[k].ankle - eased[k];
-      across -= up * up.dot(across);
-      eased[k] += 0.5f * across;
-    }
-  }
   return eased;
+}
+
+// A foot beside its leg moves by its own keys, a line between two frames: the frame before
+// a contact comes halfway across to where the foot will hold (`offset`: lockOffsets'), or
+// from the animation's approach speed a player stepping at 120 Hz shows it skidding into its
+// plant (RobotExpressive Running: 1.2 mm per step). Halfway in the ground's frame: on a
+// treadmill the foot coming down already travels with the ground (halfway in the model's,
+// Running's right foot was pulled 52 mm ahead of the source's). The foot alone moves, not the
+// leg's tip: a leg straight there would have the pelvis lowered and both knees bent
+// (RobotExpressive Punch: 15 mm, 68 mm). Not a foot at the end of its leg: pulled ahead, the
+// leg straightens and its knee pops (MakeHuman walk1: 41° in one frame). Per frame, the shift.
+std::vector<Vec3> plantApproach(const FootLock& lock, const Clip& clip, const std::vector<FootSample>& samples,
+                                const std::vector<Vec3>& offset, const Vec3& up, const Vec3& groundVelocityModel) {
+  std::vector<Vec3> shift(offset.size(), Vec3::Zero());
+  for (const ContactInterval& c : lock.foot) {
+    const int f = c.first - 1;
+    if (f < 0 || within(lock.foot, f)) continue;
+    const auto k = static_cast<std::size_t>(f);
+    const auto first = static_cast<std::size_t>(c.first);
+    const Vec3 groundStep = groundVelocityModel * static_cast<float>(clip.timeOf(c.first) - clip.timeOf(f));
+    Vec3 across = samples[first].ankle - groundStep + offset[first] - samples[k].ankle - offset[k];
+    across -= up * up.dot(across);
+    shift[k] = 0.5f * across;
+  }
+  return shift;
 }
 
 void writeHandleCurves(Clip& clip, const std::string& handle, const std::vector<Vec3>& targetModel,
@@ -411,11 +418,13 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
       continue;
     }
     // The foot holds itself; the leg's tip follows it at the animation's offset.
+    const std::vector<Vec3> approach = plantApproach(lock, clip, samples[i], offset, up, groundVelocityModel);
     std::vector<Affine> parents;
     std::vector<Vec3> tips(target.size());
     for (std::size_t f = 0; f < target.size(); ++f) {
       parents.push_back(samples[i][f].footParent);
       tips[f] = target[f] + samples[i][f].legTip - samples[i][f].ankle;
+      target[f] += approach[f];
     }
     writeFootTrack(clip, lock.joints.ankle, parents, target, orientation);
     writeHandleCurves(clip, lock.handle, tips, {});
