@@ -304,12 +304,17 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   for (const FootJoints& foot : plan.feet) footJoints.push_back({foot.ankle, foot.toe});
   const SourceMotion sourceMotion(skeleton, working, options.bake.firstFrame, lastFrame, footJoints,
                                   rig->grounding.upModel);
+  writeKneePoleCurves(skeleton, working, *rig, report.feet);
   if (auto error =
           writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
     return makeError("skate cleanup: " + *error);
   lowerPelvisToReachLocks(skeleton, working, *rig, report.feet);
 
-  auto bound = Rig::bind(skeleton, *rig);
+  // The pelvis is lowered above, where the locks need it: the legs' solve lowers it no
+  // further for a leg the animation itself stretches past the rig's reach.
+  RigDefinition legsDefinition = *rig;
+  legsDefinition.grounding.maxReach = 1.0f;
+  auto bound = Rig::bind(skeleton, legsDefinition);
   if (!bound) return makeError("skate cleanup: " + bound.error());
   Rig legs = bindLegs(std::move(*bound), plan);
   RigPoseCorrector corrector(legs);

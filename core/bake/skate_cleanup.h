@@ -58,11 +58,21 @@ struct FootLock {
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
                                                const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero());
 
+// Writes, for each foot's leg handle of `rig` with a pole in a joint's space (the thigh's),
+// `ik.<handle>.pole.x|y|z`, one linear key per frame: a point a leg length from the knee, on
+// the side the knee of `clip` bends to across the hip–tip axis, so the leg's solve keeps the
+// source's knee plane on every frame instead of turning it to the rig's rest pole (the rest
+// pole still decides for a leg within about 1° of straight, eased in, so it never flips).
+void writeKneePoleCurves(const Skeleton& skeleton, Clip& clip, const RigDefinition& rig,
+                         const std::vector<FootLock>& feet);
+
 // Lowers the pelvis (the rig's grounding.pelvis) in `clip` only where a leg cannot reach
 // its lock target (the `ik.<handle>.target` curves writeFootLockCurves wrote for `feet`),
-// by as little as lets it reach (the rig's grounding.maxReach of the leg's rest length),
-// eased in and out over 0.15 s on either side: the pelvis's translation gets one linear
-// key per frame. Leaves the clip as it is where every leg reaches.
+// by as little as lets it reach (the rig's grounding.maxReach of the leg's rest length, or
+// as far as the animation stretches the leg on that frame, up to its length, less how far
+// the target moved from the animation's tip), eased in and out over 0.15 s on either side:
+// the pelvis's translation gets one linear key per frame. Leaves the clip as it is where
+// every leg reaches.
 void lowerPelvisToReachLocks(const Skeleton& skeleton, Clip& clip, const RigDefinition& rig,
                              const std::vector<FootLock>& feet);
 

@@ -235,23 +235,32 @@ std::vector<Vec3> lockOffsets(const FootLock& lock, const Clip& clip, const std:
       eased[k] = offset[static_cast<std::size_t>(nearest)] * static_cast<float>(w);
     }
   }
-  // A foot beside its leg moves by its own keys, a line between two frames: the frame before
-  // a contact comes halfway across to where the foot will hold, or from the animation's
-  // approach speed a player stepping at 120 Hz shows it skidding into its plant
-  // (RobotExpressive Running: 1.2 mm per step). Not a foot at the end of its leg: pulled
-  // ahead, the leg straightens and its knee pops (MakeHuman walk1: 41° in one frame).
-  if (lock.joints.legTip >= 0) {
-    for (const ContactInterval& c : lock.foot) {
-      const int f = c.first - 1;
-      if (f < 0 || within(lock.foot, f)) continue;
-      const auto k = static_cast<std::size_t>(f);
-      const auto first = static_cast<std::size_t>(c.first);
-      Vec3 across = samples[first].ankle + eased[first] - samples[k].ankle - eased[k];
-      across -= up * up.dot(across);
-      eased[k] += 0.5f * across;
-    }
-  }
   return eased;
+}
+
+// A foot beside its leg moves by its own keys, a line between two frames: the frame before
+// a contact comes halfway across to where the foot will hold (`offset`: lockOffsets'), or
+// from the animation's approach speed a player stepping at 120 Hz shows it skidding into its
+// plant (RobotExpressive Running: 1.2 mm per step). Halfway in the ground's frame: on a
+// treadmill the foot coming down already travels with the ground (halfway in the model's,
+// Running's right foot was pulled 52 mm ahead of the source's). The foot alone moves, not the
+// leg's tip: a leg straight there would have the pelvis lowered and both knees bent
+// (RobotExpressive Punch: 15 mm, 68 mm). Not a foot at the end of its leg: pulled ahead, the
+// leg straightens and its knee pops (MakeHuman walk1: 41° in one frame). Per frame, the shift.
+std::vector<Vec3> plantApproach(const FootLock& lock, const Clip& clip, const std::vector<FootSample>& samples,
+                                const std::vector<Vec3>& offset, const Vec3& up, const Vec3& groundVelocityModel) {
+  std::vector<Vec3> shift(offset.size(), Vec3::Zero());
+  for (const ContactInterval& c : lock.foot) {
+    const int f = c.first - 1;
+    if (f < 0 || within(lock.foot, f)) continue;
+    const auto k = static_cast<std::size_t>(f);
+    const auto first = static_cast<std::size_t>(c.first);
+    const Vec3 groundStep = groundVelocityModel * static_cast<float>(clip.timeOf(c.first) - clip.timeOf(f));
+    Vec3 across = samples[first].ankle - groundStep + offset[first] - samples[k].ankle - offset[k];
+    across -= up * up.dot(across);
+    shift[k] = 0.5f * across;
+  }
+  return shift;
 }
 
 void writeHandleCurves(Clip& clip, const std::string& handle, const std::vector<Vec3>& targetModel,
@@ -292,8 +301,8 @@ float dropToReach(const Vec3& hip, const Vec3& target, const Vec3& up, float rea
 std::vector<float> dropsToReach(const Skeleton& skeleton, const Clip& clip, const RigDefinition& rig,
                                 const std::vector<FootLock>& feet, const Vec3& up) {
   struct Leg {
-    int hip = -1;
-    float reach = 0.0f;
+    int hip = -1, tip = -1;
+    float reach = 0.0f, length = 0.0f;
     const Curve* target[3] = {nullptr, nullptr, nullptr};
   };
   const auto rest = localToModel(skeleton, skeleton.restPose());
@@ -306,8 +315,9 @@ std::vector<float> dropsToReach(const Skeleton& skeleton, const Clip& clip, cons
     Leg& leg = legs.emplace_back();
     const std::vector<int>& chain = handle->chain;
     leg.hip = chain[0];
-    leg.reach = rig.grounding.maxReach *
-                ((restAt(chain[1]) - restAt(chain[0])).norm() + (restAt(chain[2]) - restAt(chain[1])).norm());
+    leg.tip = chain[2];
+    leg.length = (restAt(chain[1]) - restAt(chain[0])).norm() + (restAt(chain[2]) - restAt(chain[1])).norm();
+    leg.reach = rig.grounding.maxReach * leg.length;
     const char* channels[3] = {"target.x", "target.y", "target.z"};
     for (int c = 0; c < 3; ++c) {
       const auto curve = clip.curves.find(handleCurveName(lock.handle, channels[c]));
@@ -324,8 +334,14 @@ std::vector<float> dropsToReach(const Skeleton& skeleton, const Clip& clip, cons
       const Vec3 target(static_cast<float>(leg.target[0]->evaluate(t)), static_cast<float>(leg.target[1]->evaluate(t)),
                         static_cast<float>(leg.target[2]->evaluate(t)));
       const Vec3 hip = model[static_cast<std::size_t>(leg.hip)].translation();
+      // A leg the animation stretches past the rig's reach (a jump's take-off) may stay so,
+      // less how far its target moved from the animation's tip: lowering the pelvis under a
+      // straight leg bends its knee far (RobotExpressive Jump: 3.5 mm down, 33 mm out).
+      const Vec3 tip = model[static_cast<std::size_t>(leg.tip)].translation();
+      const float animated = std::min((tip - hip).norm(), leg.length) - (target - tip).norm();
+      const float reach = std::max(leg.reach, animated);
       drops[static_cast<std::size_t>(f)] =
-          std::max(drops[static_cast<std::size_t>(f)], dropToReach(hip, target, up, leg.reach));
+          std::max(drops[static_cast<std::size_t>(f)], dropToReach(hip, target, up, reach));
     }
   }
   return drops;
@@ -402,11 +418,13 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
       continue;
     }
     // The foot holds itself; the leg's tip follows it at the animation's offset.
+    const std::vector<Vec3> approach = plantApproach(lock, clip, samples[i], offset, up, groundVelocityModel);
     std::vector<Affine> parents;
     std::vector<Vec3> tips(target.size());
     for (std::size_t f = 0; f < target.size(); ++f) {
       parents.push_back(samples[i][f].footParent);
       tips[f] = target[f] + samples[i][f].legTip - samples[i][f].ankle;
+      target[f] += approach[f];
     }
     writeFootTrack(clip, lock.joints.ankle, parents, target, orientation);
     writeHandleCurves(clip, lock.handle, tips, {});
