@@ -149,6 +149,7 @@ void MainWindow::createActions() {
   QAction* newAction = fileMenu->addAction(tr("&New"), this, &MainWindow::newDocument);
   newAction->setObjectName(QStringLiteral("actionNew"));
   newAction->setShortcut(QKeySequence::New);
+  fileMenu->addAction(mTimelineDock->timeline()->newClipAction());
   QAction* openAction = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFileToOpen);
   openAction->setObjectName(QStringLiteral("actionOpen"));
   openAction->setShortcut(QKeySequence::Open);
