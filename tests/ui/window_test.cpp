@@ -31,10 +31,12 @@
 #include "core/io/import.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
+#include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
+#include "ui/docks/curve_editor_dock.h"
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/document/document.h"
@@ -80,8 +82,8 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
   {
     MainWindow window;
     toggledSpace = window.viewport()->gizmoSpace() == GizmoSpace::Local ? GizmoSpace::World : GizmoSpace::Local;
-    for (const char* name :
-         {"actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionTrails", "actionAutoKey"}) {
+    for (const char* name : {"actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionTrails", "actionAutoKey",
+                             "actionCurvesTimeInSeconds"}) {
       QAction* action = window.findChild<QAction*>(QLatin1String(name));
       ASSERT_NE(action, nullptr) << name;
       action->trigger();
@@ -92,7 +94,8 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
     loop->trigger();
   }
   MainWindow reopened;
-  for (const char* name : {"actionRotateTool", "actionOnionSkin", "actionTrails", "actionAutoKey"}) {
+  for (const char* name :
+       {"actionRotateTool", "actionOnionSkin", "actionTrails", "actionAutoKey", "actionCurvesTimeInSeconds"}) {
     EXPECT_TRUE(reopened.findChild<QAction*>(QLatin1String(name))->isChecked()) << name;
   }
   EXPECT_FALSE(reopened.findChild<QAction*>(QStringLiteral("actionLoop"))->isChecked());
@@ -102,6 +105,7 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
   EXPECT_EQ(reopened.viewport()->gizmoSpace(), toggledSpace) << "local axes toggled once from the default";
   EXPECT_FALSE(reopened.playback()->isLooping());
   EXPECT_TRUE(reopened.viewport()->showTrails());
+  EXPECT_TRUE(reopened.curveEditorDock()->curveView()->timeInSeconds());
 }
 
 // Issue 35: bones hidden and a filter typed for one character, File ▸ Open of a BVH (no mesh,
