@@ -36,17 +36,18 @@
 #include "ui/commands/clip_list_command.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/commands/replace_clip_command.h"
+#include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
-#include "ui/dialogs/retarget_dialog.h"
 #include "ui/dialogs/recovery_dialog.h"
+#include "ui/dialogs/retarget_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
+#include "ui/docks/characterise_dock.h"
 #include "ui/docks/curve_editor_dock.h"
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
-#include "ui/docks/characterise_dock.h"
 #include "ui/docks/rig_dock.h"
 #include "ui/docks/timeline_dock.h"
 #include "ui/document/document.h"
@@ -149,6 +150,7 @@ void MainWindow::createActions() {
   QAction* newAction = fileMenu->addAction(tr("&New"), this, &MainWindow::newDocument);
   newAction->setObjectName(QStringLiteral("actionNew"));
   newAction->setShortcut(QKeySequence::New);
+  fileMenu->addAction(mTimelineDock->timeline()->newClipAction());
   QAction* openAction = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFileToOpen);
   openAction->setObjectName(QStringLiteral("actionOpen"));
   openAction->setShortcut(QKeySequence::Open);
@@ -238,6 +240,12 @@ void MainWindow::createActions() {
   QAction* frameAction = viewMenu->addAction(tr("Frame &All"), mViewport, &Viewport::frameAll);
   frameAction->setObjectName(QStringLiteral("actionFrameAll"));
   frameAction->setShortcut(Qt::Key_A);
+  // Blender's "lock camera to object": the camera keeps the walking character in view.
+  QAction* followAction = viewMenu->addAction(tr("Fo&llow Character"));
+  followAction->setObjectName(QStringLiteral("actionFollow"));
+  followAction->setToolTip(tr("Move the camera with the character's hips during playback and scrubbing"));
+  followAction->setCheckable(true);
+  connect(followAction, &QAction::toggled, mViewport, &Viewport::setFollow);
   viewMenu->addSeparator();
   // Blender's numpad keys (on the number row too): 1 front, 3 side, 7 top, 5 perspective.
   const struct {
@@ -337,6 +345,7 @@ void MainWindow::createAnimationDocks(QMenu* playbackMenu, QMenu* viewMenu) {
                           timeline->nextKeyAction(), timeline->autoKeyAction()})
     playbackMenu->addAction(action);
   viewMenu->addAction(mCurveEditorDock->toggleViewAction());
+  viewMenu->addAction(mCurveEditorDock->curveView()->timeInSecondsAction());
 }
 
 void MainWindow::createAnimationMenu() {
@@ -607,9 +616,20 @@ void MainWindow::saveLayout() const {
 }
 
 void MainWindow::rememberToggles() {
-  static constexpr const char* kRemembered[] = {
-      "actionSelectTool", "actionMoveTool", "actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionTrails",
-      "actionLoop",       "actionAutoKey",  "actionShowMesh",   "actionShowBones", "actionShowRig",   "actionShowGrid"};
+  static constexpr const char* kRemembered[] = {"actionSelectTool",
+                                                "actionMoveTool",
+                                                "actionRotateTool",
+                                                "actionLocalAxes",
+                                                "actionOnionSkin",
+                                                "actionTrails",
+                                                "actionLoop",
+                                                "actionAutoKey",
+                                                "actionShowMesh",
+                                                "actionShowBones",
+                                                "actionShowRig",
+                                                "actionShowGrid",
+                                                "actionCurvesTimeInSeconds",
+                                                "actionFollow"};
   for (const char* name : kRemembered) {
     QAction* action = findChild<QAction*>(QLatin1String(name));
     if (!action) continue;
@@ -730,7 +750,11 @@ bool MainWindow::openFile(const QString& path) {
   // changed since it was saved): said in the status bar once the new document is shown.
   std::vector<std::string> warnings;
   if ((*outcome)->project) warnings = (*outcome)->project->warnings;
+  const bool asset = !(*outcome)->project;
   mSession->adopt(std::move(**outcome));
+  // A character or capture opens framed on its whole clip, so a walk stays in view at every
+  // frame; a project opens with the camera it was saved with.
+  if (asset) mViewport->frameMotion();
   mLastOpenDirectory = QFileInfo(path).absolutePath();
   if (!warnings.empty()) showResult(tr("Warning: %1").arg(QString::fromStdString(warnings.front())));
   return true;

@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "core/math/euler.h"
 #include "core/samples/mannequin.h"
+#include "ui/commands/replace_clip_command.h"
 #include "ui/curves/curve_edits.h"
 #include "ui/curves/curve_view.h"
 #include "ui/document/document.h"
@@ -134,6 +136,118 @@ TEST_F(CurveEditorTest, DraggingAHandleReshapesTheCurveAndOneUndoRestoresIt) {
   EXPECT_EQ(document.undoStack()->undoText(), QStringLiteral("Move Handle"));
   document.undoStack()->undo();
   EXPECT_EQ(test::serializeDocument(document), original);
+}
+
+// The time axis counts whole frames from the clip's start, as the ruler and dope sheet do;
+// the View menu's choice shows seconds instead.
+TEST_F(CurveEditorTest, TheTimeAxisCountsFramesAsTheRulerDoesOrSecondsOnRequest) {
+  const Clip& clip = *document.currentClip();
+  const double lastFrame = clip.frameCount() - 1;
+  ASSERT_GT(lastFrame, 2.0 * (clip.endTime - clip.startTime)) << "frames and seconds must differ";
+  auto highestLabel = [this](bool wholeNumbers) {
+    double highest = -1.0;
+    for (const QString& label : view.timeLabels()) {
+      bool isInteger = false;
+      label.toLongLong(&isInteger);
+      if (wholeNumbers) {
+        EXPECT_TRUE(isInteger) << label.toStdString();
+      }
+      highest = std::max(highest, label.toDouble());
+    }
+    return highest;
+  };
+  EXPECT_FALSE(view.timeInSeconds());
+  ASSERT_GE(view.timeLabels().size(), 3u);
+  EXPECT_NE(std::find(view.timeLabels().begin(), view.timeLabels().end(), QStringLiteral("0")),
+            view.timeLabels().end());
+  EXPECT_GE(highestLabel(true), 0.6 * lastFrame) << "labelled in frames up to the clip's end";
+  view.timeInSecondsAction()->trigger();
+  EXPECT_TRUE(view.timeInSeconds());
+  EXPECT_LE(highestLabel(false), 1.1 * (clip.endTime - clip.startTime) + 0.1) << "labelled in seconds";
+  const auto [t0, t1] = view.timeRange();
+  view.timeInSecondsAction()->trigger();
+  EXPECT_EQ(view.timeRange(), std::make_pair(t0, t1)) << "only the labels change";
+}
+
+// A joint with no keys shows the stride curves' 0..1 axis; keying it 25° (from elsewhere:
+// the viewport's Key Pose) brings its rotation curves in, framed. While the same curves are
+// edited, a zoom the user made stays.
+TEST_F(CurveEditorTest, NewCurvesAreFramedAndTheUsersZoomStaysWhileTheSameCurvesAreEdited) {
+  const Clip& walk = *document.currentClip();
+  int unkeyed = -1;
+  for (int joint = 0; joint < document.scene().skeleton.jointCount() && unkeyed < 0; ++joint) {
+    if (keyedJointChannels(walk, joint).empty()) unkeyed = joint;
+  }
+  ASSERT_GE(unkeyed, 0) << "the mannequin has a joint its walk does not key";
+  select(unkeyed);
+  ASSERT_LT(view.valueRange().second, 2.0) << "the stride curves' axis";
+  Clip keyed = walk;
+  keyed.trackFor(unkeyed).rotation.insertKey(
+      RotationKey{walk.startTime, Quat(Eigen::AngleAxisf(25.0f * std::numbers::pi_v<float> / 180.0f, Vec3::UnitX()))});
+  document.undoStack()->push(new ReplaceClipCommand(&document, 0, keyed, QStringLiteral("Key Pose")));
+  const QString angle =
+      QString::fromStdString(document.scene().skeleton.name(unkeyed)) + QStringLiteral(".rotation.x (°)");
+  ASSERT_NE(view.findEntry(angle), nullptr);
+  EXPECT_GT(view.valueRange().second, 25.0) << "framed to the new curve";
+  EXPECT_LT(view.valueRange().first, 0.0);
+
+  // Zoomed in on the hips' height, its keys dragged and a key edit from elsewhere: the view
+  // stays where the user put it.
+  select(hips);
+  const KeyChannel bob{KeyChannel::Kind::Translation, hips, 1, {}};
+  const CurveKey key = curve(bob).keys()[2];
+  const QPointF at = *view.keyPixel({bob, key.time});
+  QWheelEvent wheel(at, plot()->mapToGlobal(at), QPoint(), QPoint(0, 360), Qt::NoButton, Qt::NoModifier,
+                    Qt::NoScrollPhase, false);
+  QApplication::sendEvent(plot(), &wheel);
+  const auto zoomedValues = view.valueRange();
+  const auto zoomedTimes = view.timeRange();
+  drag(*view.keyPixel({bob, key.time}), *view.keyPixel({bob, key.time}) + QPointF(0.0, -20.0));
+  EXPECT_EQ(view.valueRange(), zoomedValues);
+  Clip edited = *document.currentClip();
+  Curve& height = edited.trackFor(hips).translation.y;
+  CurveKey raised = height.keys()[4];
+  raised.value += 10.0;
+  height.setKey(4, raised);
+  document.undoStack()->push(new ReplaceClipCommand(&document, 0, edited, QStringLiteral("Edit")));
+  EXPECT_EQ(view.valueRange(), zoomedValues) << "a zoomed-in view is the user's";
+  EXPECT_EQ(view.timeRange(), zoomedTimes);
+  // Framed again (A), the same edit undone and redone from elsewhere: framed to the values.
+  view.frameAll();
+  document.undoStack()->undo();
+  view.frameAll();
+  document.undoStack()->redo();
+  EXPECT_GT(view.valueRange().second, raised.value) << "a view that showed every value keeps showing them";
+}
+
+// A step or linear segment ignores its handles: the editor neither draws them nor lets a
+// drag grab them (a drag where one was changes no key), and the Bézier side keeps its own.
+TEST_F(CurveEditorTest, StepAndLinearSegmentsHaveNoHandlesToDrawOrDrag) {
+  select(hips);
+  const KeyChannel bob{KeyChannel::Kind::Translation, hips, 1, {}};
+  const CurveKey key = curve(bob).keys()[2];
+  const CurveKey next = curve(bob).keys()[3];
+  view.setSelectedKeys({{bob, key.time}, {bob, next.time}});
+  const std::optional<QPointF> right = view.handlePixel({bob, key.time}, true);
+  ASSERT_TRUE(right.has_value()) << "a Bézier key has its handles";
+  ASSERT_GT(QLineF(*right, *view.keyPixel({bob, key.time})).length(), 10.0) << "a press there is on no key";
+  for (const char* action : {"actionInterpolationConstant", "actionInterpolationLinear"}) {
+    view.setSelectedKeys({{bob, key.time}});
+    trigger(action);
+    ASSERT_NE(curve(bob).keys()[2].interpolation, Interpolation::Bezier);
+    EXPECT_FALSE(view.handlePixel({bob, key.time}, true).has_value()) << action;
+    EXPECT_FALSE(view.handlePixel({bob, next.time}, false).has_value()) << action << ": the next key's side of it";
+    EXPECT_TRUE(view.handlePixel({bob, key.time}, false).has_value()) << action << ": the Bézier segment before";
+    view.setSelectedKeys({{bob, key.time}, {bob, next.time}});
+    const int stackBefore = document.undoStack()->count();
+    const std::vector<CurveKey> before = curve(bob).keys();
+    drag(*right, *right + QPointF(0.0, -60.0));
+    EXPECT_EQ(document.undoStack()->count(), stackBefore) << action << ": no handle was dragged";
+    EXPECT_EQ(curve(bob).keys().size(), before.size());
+    EXPECT_EQ(curve(bob).keys()[2].right, before[2].right) << action;
+    EXPECT_FALSE(movedHandle(*document.currentClip(), {bob, key.time}, true, Vec2d(key.time + 0.1, 1.0)))
+        << action << ": nor can an edit move it";
+  }
 }
 
 TEST_F(CurveEditorTest, InterpolationAndHandleTypeChangeTheSampledValues) {

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QSettings>
 #include <QTest>
 #include <QTreeView>
 #include <QWheelEvent>
@@ -22,6 +23,7 @@
 #include "ui/timeline/dope_sheet.h"
 #include "ui/timeline/time_axis.h"
 #include "ui/timeline/timeline_widget.h"
+#include "ui/viewport/viewport.h"
 #include "ui_test_support.h"
 
 namespace articula::ui {
@@ -129,6 +131,38 @@ TEST_F(NavigationTest, TheCurveEditorWheelZoomKeepsTheTimeUnderTheMouse) {
     EXPECT_NEAR(axis.timeToPixel(grabbedTime), at.x(), 1.0) << "step " << step;
   }
   QTest::mouseRelease(plot, Qt::MiddleButton, Qt::NoModifier, (from + QPointF(96.0, 200.0)).toPoint());
+}
+
+// View ▸ Follow: scrubbing the walk carries the camera along with the hips, across the floor
+// only; without it the camera stays where it was.
+TEST_F(NavigationTest, FollowCarriesTheCameraWithTheHipsWhileScrubbing) {
+  struct ForgetToggles {
+    ~ForgetToggles() { QSettings().remove(QStringLiteral("preferences")); }
+  } forget;
+  Viewport* viewport = window.viewport();
+  Document* document = window.document();
+  const int hips = document->scene().skeleton.findJoint("Hips");
+  ASSERT_EQ(viewport->followedJoint(), hips);
+  const Vec3 start = viewport->camera().target();
+  document->setFrame(200);
+  EXPECT_EQ(viewport->camera().target(), start) << "Follow is off at first";
+  document->setFrame(0);
+  QAction* follow = window.findChild<QAction*>(QStringLiteral("actionFollow"));
+  ASSERT_NE(follow, nullptr);
+  follow->trigger();
+  ASSERT_TRUE(viewport->follows());
+  const Vec3 hipsStart = document->modelPose()[static_cast<std::size_t>(hips)].translation();
+  for (int frame : {50, 120, 200}) {
+    document->setFrame(frame);
+    Vec3 travel = document->modelPose()[static_cast<std::size_t>(hips)].translation() - hipsStart;
+    travel.y() = 0.0f;
+    EXPECT_TRUE(viewport->camera().target().isApprox(start + travel, 1e-4f)) << "frame " << frame;
+  }
+  EXPECT_GT((viewport->camera().target() - start).norm(), 0.5f) << "the capture walks";
+  follow->trigger();
+  const Vec3 left = viewport->camera().target();
+  document->setFrame(0);
+  EXPECT_EQ(viewport->camera().target(), left);
 }
 
 }  // namespace

@@ -183,6 +183,34 @@ TEST(RenderViewport, FrameSelectedAimsAtTheSelectionAndNamedViewsLookAlongTheAxe
   EXPECT_EQ(viewport->camera().yawRad(), yawBeforePan);
 }
 
+// A capture opens framed on its whole motion: every joint at every frame is inside the
+// viewport (CMU 02_01 walked out of a view framed on its first frame; MakeHuman's walk1 is
+// a Z-up capture).
+TEST(RenderViewport, AnOpenedCaptureStaysInViewAtEveryFrame) {
+  for (const char* file : {"bvh/cmu-mb-2010/02_01.bvh", "bvh/makehuman/walk1.bvh"}) {
+    MainWindow window;
+    ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath(file))));
+    window.resize(1280, 800);
+    window.show();
+    std::string error;
+    ASSERT_TRUE(test::waitForRenderedFrame(*window.viewport(), &error)) << error;
+    const Mat4 viewProjection = window.viewport()->viewProjection();
+    Document& document = *window.document();
+    float widest = 0.0f;
+    for (int frame = 0; frame < document.frameCount(); frame += 5) {
+      document.setFrame(frame);
+      for (const Affine& joint : document.modelPose()) {
+        const Vec4 clip = viewProjection * joint.translation().homogeneous();
+        ASSERT_GT(clip.w(), 0.0f) << file << " frame " << frame;
+        const Vec2 ndc = clip.head<2>() / clip.w();
+        widest = std::max(widest, ndc.cwiseAbs().maxCoeff());
+      }
+    }
+    EXPECT_LE(widest, 1.0f) << file << ": a joint left the view";
+    EXPECT_GT(widest, 0.3f) << file << ": the motion fills the view";
+  }
+}
+
 TEST(RenderViewport, MoveToolDragsTheJointAlongTheWorldAxisAndWheelZooms) {
   MainWindow window;
   window.openScene(makeMannequin(), QStringLiteral("Mannequin"));

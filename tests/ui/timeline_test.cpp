@@ -75,6 +75,28 @@ TEST_F(TimelineTest, RowsShowTheSelectedJointsChannelsAndTheStrideCurves) {
   EXPECT_EQ(sheet().rows().front().channels.size(), 3u + 1u + 2u);
 }
 
+// With nothing selected the summary row is the whole clip's: a key of any joint shows in
+// it (and can be grabbed there), not only the stride curves' keys.
+TEST_F(TimelineTest, WithNothingSelectedTheSummaryRowShowsEveryKeyOfTheClip) {
+  ASSERT_TRUE(document.selectedJoints().empty());
+  const Clip& clip = *document.currentClip();
+  EXPECT_EQ(sheet().rows().front().channels, allKeyedChannels(clip));
+  // A hips key at a time no stride curve keys: its diamond is on the summary row.
+  const std::vector<double> hipsTimes = keyTimes(clip, {KeyChannel::Kind::Rotation, hips, 0, {}});
+  const auto strideTimes = keyTimes(clip, {KeyChannel::Kind::Curve, -1, 0, "contact.left_foot"});
+  const auto right = keyTimes(clip, {KeyChannel::Kind::Curve, -1, 0, "contact.right_foot"});
+  const auto onlyHips = std::find_if(hipsTimes.begin(), hipsTimes.end(), [&](double t) {
+    auto near = [t](double s) { return sameKeyTime(s, t); };
+    return std::none_of(strideTimes.begin(), strideTimes.end(), near) && std::none_of(right.begin(), right.end(), near);
+  });
+  ASSERT_NE(onlyHips, hipsTimes.end());
+  const std::vector<KeyRef> hit = sheet().keysAt(sheet().keyPosition(0, *onlyHips));
+  EXPECT_TRUE(std::any_of(hit.begin(), hit.end(), [&](const KeyRef& key) { return key.channel.joint == hips; }));
+  // A selection narrows it to the selected joint's rows again.
+  document.setSelectedJoints({hips});
+  EXPECT_EQ(sheet().rows().front().channels.size(), 3u + 1u + 2u);
+}
+
 // A handle's animated target and weight are its keys: under the handle while it is
 // selected, never mixed into the stride curves.
 TEST_F(TimelineTest, TheSelectedHandlesCurvesAreRowsUnderIt) {

@@ -4,13 +4,17 @@
 
 #include <numbers>
 
+#include "core/io/import.h"
 #include "core/samples/mannequin.h"
 #include "core/skeleton/local_to_model.h"
+#include "ui/viewport/camera_follow.h"
 #include "ui/viewport/gizmo.h"
 #include "ui/viewport/onion_skin.h"
 #include "ui/viewport/orbit_camera.h"
+#include "ui/viewport/scene_bounds.h"
 #include "ui/viewport/screen_projection.h"
 #include "ui/viewport/skeleton_overlay.h"
+#include "ui_test_support.h"
 
 namespace articula::ui {
 namespace {
@@ -207,6 +211,74 @@ TEST(OnionSkin, GhostsSitAtMultiplesOfTheSpacingInsideTheClip) {
   EXPECT_FALSE(atStart[1].past);
   EXPECT_TRUE(ghostFrames(10, 30, OnionSkinSettings{0, 3}).empty());
   EXPECT_TRUE(ghostFrames(0, 1, OnionSkinSettings{2, 3}).empty());
+}
+
+// Model-space joints of `clip` at `frame` (its rest pose where it keys nothing).
+std::vector<Affine> modelPoseAt(const Scene& scene, const Clip& clip, int frame) {
+  const auto rest = scene.skeleton.restPose();
+  std::vector<Transform> local(rest.begin(), rest.end());
+  ClipSampler sampler(&clip);
+  sampler.sample(clip.timeOf(frame), local);
+  std::vector<Affine> model(local.size());
+  LocalToModelJob job;
+  job.skeleton = &scene.skeleton;
+  job.local = local;
+  job.model = model;
+  EXPECT_TRUE(job.run());
+  return model;
+}
+
+// A file opens framed on the whole motion: CMU 02_01 walks out of the box of its first
+// frame (the framing before), MakeHuman's walk1 is a Z-up capture. Every joint at every
+// frame lies in the motion's box.
+TEST(MotionBounds, HoldEveryJointAtEveryFrameOfTheClip) {
+  for (const char* file : {"bvh/cmu-mb-2010/02_01.bvh", "bvh/makehuman/walk1.bvh"}) {
+    Result<Scene> scene = importScene(test::dataPath(file));
+    ASSERT_TRUE(scene) << scene.error();
+    const Clip& clip = scene->clips.front();
+    const std::vector<Affine> first = modelPoseAt(*scene, clip, 0);
+    const Eigen::AlignedBox3f motion = motionBounds(*scene, &clip, first);
+    const Eigen::AlignedBox3f posed = posedBounds(*scene, first);
+    EXPECT_TRUE(motion.contains(posed)) << file;
+    const float slack = 1e-4f * motion.diagonal().norm();
+    bool outsideFirstFrame = false;
+    for (int frame = 0; frame < clip.frameCount(); ++frame) {
+      for (const Affine& joint : modelPoseAt(*scene, clip, frame)) {
+        const Vec3 p = joint.translation();
+        EXPECT_TRUE((p.array() >= motion.min().array() - slack).all() &&
+                    (p.array() <= motion.max().array() + slack).all())
+            << file << " frame " << frame;
+        outsideFirstFrame = outsideFirstFrame || !posed.contains(p);
+      }
+    }
+    if (std::string(file).find("02_01") != std::string::npos) {
+      EXPECT_TRUE(outsideFirstFrame) << "it walks away";
+    }
+  }
+}
+
+// View ▸ Follow moves the camera's target with the hips across the floor, never up or down.
+TEST(CameraFollow, MovesTheTargetByTheHipsHorizontalTravel) {
+  Result<Scene> scene = importScene(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  ASSERT_TRUE(scene) << scene.error();
+  const int hips = scene->skeleton.findJoint("Hips");
+  ASSERT_EQ(CameraFollow::followedJoint(*scene), hips);
+  const Clip& clip = scene->clips.front();
+  CameraFollow follow;
+  follow.setJoint(hips);
+  const std::vector<Affine> start = modelPoseAt(*scene, clip, 0);
+  const std::vector<Affine> later = modelPoseAt(*scene, clip, 200);
+  follow.restart(start);
+  const Vec3 target(0.3f, 0.9f, -0.2f);
+  const Vec3 followed = follow.follow(target, later);
+  Vec3 travel =
+      later[static_cast<std::size_t>(hips)].translation() - start[static_cast<std::size_t>(hips)].translation();
+  ASSERT_GT(Vec2(travel.x(), travel.z()).norm(), 0.5f) << "the capture walks";
+  travel.y() = 0.0f;
+  EXPECT_TRUE(followed.isApprox(target + travel, 1e-5f));
+  EXPECT_EQ(follow.follow(followed, later), followed) << "no travel, no move";
+  follow.restart(start);
+  EXPECT_EQ(follow.follow(target, start), target);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -30,10 +31,12 @@
 #include "core/io/import.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
+#include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
+#include "ui/docks/curve_editor_dock.h"
 #include "ui/docks/history_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/document/document.h"
@@ -79,8 +82,8 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
   {
     MainWindow window;
     toggledSpace = window.viewport()->gizmoSpace() == GizmoSpace::Local ? GizmoSpace::World : GizmoSpace::Local;
-    for (const char* name :
-         {"actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionTrails", "actionAutoKey"}) {
+    for (const char* name : {"actionRotateTool", "actionLocalAxes", "actionOnionSkin", "actionTrails", "actionAutoKey",
+                             "actionCurvesTimeInSeconds"}) {
       QAction* action = window.findChild<QAction*>(QLatin1String(name));
       ASSERT_NE(action, nullptr) << name;
       action->trigger();
@@ -91,7 +94,8 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
     loop->trigger();
   }
   MainWindow reopened;
-  for (const char* name : {"actionRotateTool", "actionOnionSkin", "actionTrails", "actionAutoKey"}) {
+  for (const char* name :
+       {"actionRotateTool", "actionOnionSkin", "actionTrails", "actionAutoKey", "actionCurvesTimeInSeconds"}) {
     EXPECT_TRUE(reopened.findChild<QAction*>(QLatin1String(name))->isChecked()) << name;
   }
   EXPECT_FALSE(reopened.findChild<QAction*>(QStringLiteral("actionLoop"))->isChecked());
@@ -101,6 +105,7 @@ TEST(MainWindowPreferences, WorkingTogglesComeBackAsTheyWereLeft) {
   EXPECT_EQ(reopened.viewport()->gizmoSpace(), toggledSpace) << "local axes toggled once from the default";
   EXPECT_FALSE(reopened.playback()->isLooping());
   EXPECT_TRUE(reopened.viewport()->showTrails());
+  EXPECT_TRUE(reopened.curveEditorDock()->curveView()->timeInSeconds());
 }
 
 // Issue 35: bones hidden and a filter typed for one character, File ▸ Open of a BVH (no mesh,
@@ -209,6 +214,45 @@ TEST(MainWindowFiles, ADroppedFileOpens) {
   QApplication::sendEvent(&window, &drop);
   EXPECT_EQ(window.document()->filePath(), QFileInfo(file).absoluteFilePath());
   EXPECT_EQ(window.document()->scene().skeleton.findJoint("Bone.001") >= 0, true);
+}
+
+// File ▸ New Clip asks a name and adds an empty clip to the open character, shown at once
+// (its rest pose, as long and at the rate of the clip that was shown); one undo step.
+TEST(MainWindowFiles, NewClipAddsANamedEmptyClipToTheOpenCharacterAsOneUndoStep) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+  Document& document = *window.document();
+  const std::string before = test::serializeDocument(document);
+  const Clip walk = *document.currentClip();
+  QAction* newClip = window.findChild<QAction*>(QStringLiteral("actionNewClip"));
+  ASSERT_NE(newClip, nullptr);
+  const bool asked = test::useDialog<QInputDialog>(
+      window, [&] { newClip->trigger(); },
+      [](QInputDialog& dialog) {
+        dialog.setTextValue(QStringLiteral("Jump"));
+        dialog.accept();
+      });
+  ASSERT_TRUE(asked);
+  ASSERT_EQ(document.scene().clips.size(), 2u);
+  const Clip* added = document.currentClip();
+  ASSERT_EQ(document.currentClipIndex(), 1);
+  EXPECT_EQ(added->name, "Jump");
+  EXPECT_EQ(added->keyCount(), 0u);
+  EXPECT_EQ(added->frameRate, walk.frameRate);
+  EXPECT_EQ(added->frameCount(), walk.frameCount());
+  const Skeleton& skeleton = document.scene().skeleton;
+  const auto rest = skeleton.restPose();
+  for (int joint = 0; joint < skeleton.jointCount(); ++joint) {
+    const Transform& posed = document.localPose()[static_cast<std::size_t>(joint)];
+    const Transform& atRest = rest[static_cast<std::size_t>(joint)];
+    EXPECT_LT((posed.translation - atRest.translation).norm(), 1e-5f) << skeleton.name(joint);
+    EXPECT_LT(posed.rotation.angularDistance(atRest.rotation), 1e-5f) << skeleton.name(joint);
+  }
+  EXPECT_EQ(document.undoStack()->count(), 1);
+  document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), before);
+  document.undoStack()->redo();
+  EXPECT_EQ(document.currentClip()->name, "Jump");
 }
 
 TEST(MainWindowAnimation, DetectContactsWritesStrideCurvesAsOneUndoStep) {

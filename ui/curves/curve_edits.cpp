@@ -88,12 +88,23 @@ void keepHandlesInStrideRange(Curve& curve, double time) {
 
 }  // namespace
 
+bool handleShapesCurve(const Curve& curve, std::size_t index, bool right) {
+  const std::vector<CurveKey>& keys = curve.keys();
+  if (index >= keys.size()) return false;
+  // The segment this handle is a side of: the key's own (to the next key) for the right
+  // handle, the previous key's for the left one; at an end of the curve, the key's other
+  // segment (a lone key: its own interpolation).
+  std::size_t segment = right ? index : index - (index > 0 ? 1 : 0);
+  if (right && index + 1 == keys.size() && index > 0) segment = index - 1;
+  return keys[segment].interpolation == Interpolation::Bezier;
+}
+
 std::optional<Clip> movedHandle(const Clip& clip, const KeyRef& key, bool right, const Vec2d& handle) {
   Clip edited = clip;
   Curve* curve = findCurve(edited, key.channel);
   if (!curve) return std::nullopt;
   const std::optional<std::size_t> index = keyIndex(*curve, key.time);
-  if (!index) return std::nullopt;
+  if (!index || !handleShapesCurve(*curve, *index, right)) return std::nullopt;
   CurveKey changed = curve->keys()[*index];
   // A handle stays on its side of the key (Curve clamps the rest when it evaluates).
   const Vec2d placed(right ? std::max(handle.x(), changed.time) : std::min(handle.x(), changed.time), handle.y());

@@ -20,11 +20,17 @@ double snappedStrideValue(double value, double tolerance);
 // `offsetValue` in value (handles with them). Rotation keys move in time only.
 Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSeconds, double offsetValue);
 
+// Whether the left (or right) handle of key `index` shapes `curve`: it is a side of a Bézier
+// segment (a constant or linear segment ignores its handles), or at an end of the curve, the
+// outer handle of a key whose one segment is Bézier (its pair, turned with it).
+bool handleShapesCurve(const Curve& curve, std::size_t index, bool right);
+
 // `clip` with the left (or right) handle of scalar key `key` at `handle` (time, value).
 // Automatic handles (Vector, Auto, AutoClamped) a user drags become Aligned, as in
 // Blender, and the other handle of the key turns with them; Free handles move alone. On a
 // stride curve both handles of the key stay within 0..1 (held on the edge, made Free), so
-// the curve cannot leave 0..1. nullopt when `key` names no scalar key.
+// the curve cannot leave 0..1. nullopt when `key` names no scalar key or the handle shapes
+// nothing (handleShapesCurve).
 std::optional<Clip> movedHandle(const Clip& clip, const KeyRef& key, bool right, const Vec2d& handle);
 
 // `clip` with every scalar key of `keys` interpolating as `interpolation` (rotation keys:

@@ -97,6 +97,44 @@ bool showsCurve(const Document& document, const std::string& curve) {
   return true;
 }
 
+// Time-axis ticks on whole frames counted from the clip's start, labelled with frame numbers
+// as the ruler and dope sheet are (steps of 1, 2, 5, 10, 20, 50, … frames); the plot's
+// coordinates stay seconds.
+class FrameTicker : public QCPAxisTicker {
+ public:
+  void setClip(double originTime, double framesPerSecond) {
+    mOriginTime = originTime;
+    mFramesPerSecond = framesPerSecond > 0.0 ? framesPerSecond : 30.0;
+  }
+
+ protected:
+  double getTickStep(const QCPRange& range) override {
+    const double framesPerTick = range.size() * mFramesPerSecond / std::max(1, tickCount());
+    double stepFrames = 1.0;
+    for (int i = 0; stepFrames < framesPerTick && i < 60; ++i) stepFrames *= i % 3 == 1 ? 2.5 : 2.0;
+    return stepFrames / mFramesPerSecond;
+  }
+  int getSubTickCount(double tickStep) override {
+    const long long stepFrames = std::llround(tickStep * mFramesPerSecond);
+    return stepFrames <= 1 ? 0 : stepFrames == 2 ? 1 : 4;
+  }
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return QString::number(std::llround((tick - mOriginTime) * mFramesPerSecond));
+  }
+  QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+    QVector<double> ticks;
+    const double first = std::floor((range.lower - mOriginTime) / tickStep);
+    const double last = std::ceil((range.upper - mOriginTime) / tickStep);
+    if (!std::isfinite(first) || !std::isfinite(last) || last - first > 1000.0) return ticks;
+    for (double k = first; k <= last; ++k) ticks.push_back(mOriginTime + k * tickStep);
+    return ticks;
+  }
+
+ private:
+  double mOriginTime = 0.0;
+  double mFramesPerSecond = 30.0;
+};
+
 }  // namespace
 
 // The QCustomPlot the view draws into; its input and paint go back to the view.
@@ -145,7 +183,6 @@ CurveView::CurveView(Document* document, QWidget* parent)
     axis->grid()->setPen(QPen(QColor(62, 62, 68), 1, Qt::DotLine));
     axis->grid()->setZeroLinePen(QPen(QColor(95, 95, 102)));
   }
-  mPlot->xAxis->setLabel(tr("time (s)"));
   mPlot->legend->setVisible(true);
   mPlot->legend->setBrush(QColor(30, 30, 33, 210));
   mPlot->legend->setTextColor(QColor(215, 215, 220));
@@ -169,6 +206,7 @@ CurveView::CurveView(Document* document, QWidget* parent)
   connect(mPlot, &QCustomPlot::afterReplot, this, &CurveView::updateAxis);
   createActions();
   setContextMenuPolicy(Qt::DefaultContextMenu);
+  updateTimeTicker();
 
   rebuildEntries();
   frameAll();
@@ -212,6 +250,34 @@ void CurveView::createActions() {
     connect(action, &QAction::triggered, this, entry.run);
     addAction(action);
   }
+  // Frames by default, as the ruler and the dope sheet count; the window remembers it.
+  mTimeInSecondsAction = new QAction(tr("Curve Editor Time in &Seconds"), this);
+  mTimeInSecondsAction->setObjectName(QStringLiteral("actionCurvesTimeInSeconds"));
+  mTimeInSecondsAction->setCheckable(true);
+  connect(mTimeInSecondsAction, &QAction::toggled, this, [this] {
+    updateTimeTicker();
+    mPlot->replot();
+  });
+}
+
+bool CurveView::timeInSeconds() const { return mTimeInSecondsAction->isChecked(); }
+
+void CurveView::updateTimeTicker() {
+  if (timeInSeconds()) {
+    mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    mPlot->xAxis->setLabel(tr("time (s)"));
+    return;
+  }
+  const Clip* clip = mDocument->currentClip();
+  auto ticker = QSharedPointer<FrameTicker>::create();
+  ticker->setClip(clip ? clip->startTime : 0.0, clip ? clip->frameRate : 30.0);
+  mPlot->xAxis->setTicker(ticker);
+  mPlot->xAxis->setLabel(tr("frame"));
+}
+
+std::vector<QString> CurveView::timeLabels() const {
+  const QVector<QString> labels = mPlot->xAxis->tickVectorLabels();
+  return {labels.begin(), labels.end()};
 }
 
 CurveView::~CurveView() = default;
@@ -244,6 +310,7 @@ void CurveView::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::SceneReplaced:
     case ChangeEvent::Type::CurrentClipChanged:
       setSelectedKeys({});
+      updateTimeTicker();
       rebuildEntries();
       frameAll();
       break;
@@ -253,27 +320,65 @@ void CurveView::documentChanged(const ChangeEvent& event) {
       break;
     case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::JointRenamed:
-      rebuildEntries();
-      mPlot->replot();
+      rebuildKeepingTheUsersView();
       break;
     case ChangeEvent::Type::TimeChanged:
       mPlot->update();
       break;
     case ChangeEvent::Type::RigChanged:  // handles (which own their curves) came or went
-      rebuildEntries();
-      mPlot->replot();
+      rebuildKeepingTheUsersView();
       break;
     case ChangeEvent::Type::HandleEdited:  // a rename gives its curves another prefix
-      if (event.handle == mDocument->selectedHandle()) {
-        rebuildEntries();
-        mPlot->replot();
-      }
+      if (event.handle == mDocument->selectedHandle()) rebuildKeepingTheUsersView();
       break;
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::RigEnabledChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }
+}
+
+// The user's zoom stays while they edit the curves shown. When other curves come (a key
+// pose gives the selected joint its first rotation keys: degrees on the 0..1 axis of the
+// stride curves) or go, or an edit from elsewhere takes the curves out of a view that showed
+// all their values, the values are framed again; the time range stays where it is.
+void CurveView::rebuildKeepingTheUsersView() {
+  std::vector<std::pair<KeyChannel, int>> shownBefore;
+  for (const Entry& entry : mEntries) shownBefore.emplace_back(entry.channel, entry.eulerAxis);
+  const bool showedAllValues = showsAllValues();
+  rebuildEntries();
+  std::vector<std::pair<KeyChannel, int>> shown;
+  for (const Entry& entry : mEntries) shown.emplace_back(entry.channel, entry.eulerAxis);
+  const bool dragging = mGesture == Gesture::MoveKeys || mGesture == Gesture::MoveHandle;
+  if (shown != shownBefore || (showedAllValues && !showsAllValues() && !dragging)) {
+    const auto [t0, t1] = timeRange();
+    frameAll();
+    mPlot->xAxis->setRange(t0, t1);
+  }
+  mPlot->replot();
+}
+
+std::optional<std::pair<double, double>> CurveView::valueExtent() const {
+  const Clip* clip = mDocument->currentClip();
+  if (!clip) return std::nullopt;
+  double v0 = std::numeric_limits<double>::max();
+  double v1 = std::numeric_limits<double>::lowest();
+  for (const Entry& entry : mEntries) {
+    if (!isEntryShown(entry)) continue;
+    for (const QCPGraphData& sample : *entry.graph->data()) {
+      if (sample.key < clip->startTime || sample.key > clip->endTime) continue;
+      v0 = std::min(v0, sample.value);
+      v1 = std::max(v1, sample.value);
+    }
+  }
+  if (v0 > v1) return std::nullopt;
+  return std::pair{v0, v1};
+}
+
+bool CurveView::showsAllValues() const {
+  const std::optional<std::pair<double, double>> extent = valueExtent();
+  const QCPRange range = mPlot->yAxis->range();
+  return !extent || (range.contains(extent->first) && range.contains(extent->second));
 }
 
 void CurveView::rebuildEntries() {
@@ -431,8 +536,11 @@ std::optional<QPointF> CurveView::handlePixel(const KeyRef& key, bool right) con
   const Curve* curve = clip ? findCurve(*clip, key.channel) : nullptr;
   const std::vector<const Entry*> entries = entriesOf(key.channel);
   if (!curve || entries.empty() || !isEntryShown(*entries.front())) return std::nullopt;
-  for (const CurveKey& curveKey : curve->keys()) {
+  for (std::size_t index = 0; index < curve->keys().size(); ++index) {
+    const CurveKey& curveKey = curve->keys()[index];
     if (!sameKeyTime(curveKey.time, key.time)) continue;
+    // A step or linear segment ignores its handles: none drawn, none to grab.
+    if (!handleShapesCurve(*curve, index, right)) return std::nullopt;
     const Vec2d& handle = right ? curveKey.right : curveKey.left;
     return toPixel(handle.x(), handle.y());
   }
@@ -533,17 +641,7 @@ void CurveView::frameAll() {
     frameRect(clip ? clip->startTime : 0.0, clip ? clip->endTime : 1.0, 0.0, 1.0);
     return;
   }
-  double v0 = std::numeric_limits<double>::max();
-  double v1 = std::numeric_limits<double>::lowest();
-  for (const Entry& entry : mEntries) {
-    if (!isEntryShown(entry)) continue;
-    for (const QCPGraphData& sample : *entry.graph->data()) {
-      if (sample.key < clip->startTime || sample.key > clip->endTime) continue;
-      v0 = std::min(v0, sample.value);
-      v1 = std::max(v1, sample.value);
-    }
-  }
-  if (v0 > v1) v0 = v1 = 0.0;
+  const auto [v0, v1] = valueExtent().value_or(std::pair{0.0, 0.0});
   frameRect(clip->startTime, clip->endTime, v0, v1);
 }
 
@@ -827,6 +925,7 @@ void CurveView::plotContextMenu(QContextMenuEvent* event) {
   menu.addSeparator();
   menu.addAction(action("actionCurvesFrameAll"));
   menu.addAction(action("actionCurvesFrameSelected"));
+  menu.addAction(mTimeInSecondsAction);
   menu.exec(event->globalPos());
 }
 

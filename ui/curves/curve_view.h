@@ -11,6 +11,7 @@
 #include "ui/timeline/key_view.h"
 #include "ui/timeline/time_axis.h"
 
+class QAction;
 class QCPGraph;
 class QCPRange;
 class QCustomPlot;
@@ -74,13 +75,21 @@ class CurveView : public QWidget, public KeyView {
   // to frames uses the same mapping as the ruler and dope sheet.
   const TimeAxis& axis() const { return mAxis; }
 
-  // Pixel of a key and of its handles (widget coordinates); nullopt when not shown.
+  // Pixel of a key and of its handles (widget coordinates); nullopt when not shown (a
+  // handle of a step or linear segment is not: handleShapesCurve).
   std::optional<QPointF> keyPixel(const KeyRef& key, int eulerAxis = -1) const;
   std::optional<QPointF> handlePixel(const KeyRef& key, bool right) const;
   QPointF toPixel(double time, double value) const;
 
   std::vector<KeyRef> keysAt(const QPointF& position) const override;
   std::vector<KeyRef> keysInside(const QRectF& rect) const override;
+
+  // The time axis counts frames from the clip's start (as the ruler does) unless this
+  // checkable action, in the context menu and View menu, switches it to seconds.
+  QAction* timeInSecondsAction() const { return mTimeInSecondsAction; }
+  bool timeInSeconds() const;
+  // The time axis's tick labels as last drawn.
+  std::vector<QString> timeLabels() const;
 
   void setSelectedInterpolation(Interpolation interpolation);
   void setSelectedHandleType(HandleType type);
@@ -122,6 +131,10 @@ class CurveView : public QWidget, public KeyView {
 
   void documentChanged(const ChangeEvent& event);
   void rebuildEntries();
+  void rebuildKeepingTheUsersView();
+  // Lowest and highest value the shown curves take over the clip; nullopt when none.
+  std::optional<std::pair<double, double>> valueExtent() const;
+  bool showsAllValues() const;
   void updateCurveData();
   void updateAxis();
   void frameRect(double t0, double t1, double v0, double v1);
@@ -133,9 +146,11 @@ class CurveView : public QWidget, public KeyView {
   void applyIsolation();
   std::vector<const Entry*> entriesOf(const KeyChannel& channel) const;
   void createActions();
+  void updateTimeTicker();
 
   Document* const mDocument;
   CurvePlot* const mPlot;
+  QAction* mTimeInSecondsAction = nullptr;
   TimeAxis mAxis;
   std::vector<Entry> mEntries;
   QString mIsolatedEntry;

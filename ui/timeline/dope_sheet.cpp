@@ -92,6 +92,7 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
 
 void DopeSheet::rebuildRows() {
   mRows.clear();
+  mRowDiamonds.clear();
   const Clip* clip = mDocument->currentClip();
   if (!clip) {
     updateGeometry();
@@ -147,7 +148,13 @@ void DopeSheet::rebuildRows() {
     mRows.push_back({tr("Curves"), curves, 1});
     for (const KeyChannel& channel : curves) mRows.push_back({QString::fromStdString(channel.curve), {channel}, 2});
   }
-  mRows.front().channels = allChannels(mRows);
+  // With nothing selected the summary row is the whole clip's (Blender's and Maya's summary):
+  // every key of every channel, also of the joints that have no rows now.
+  const bool nothingSelected = mDocument->selectedJoints().empty() && mDocument->selectedHandle() < 0;
+  mRows.front().channels = nothingSelected ? allKeyedChannels(*clip) : allChannels(mRows);
+  // Painted at every time step of playback: a long take's whole-clip summary has hundreds
+  // of thousands of keys, gathered here once per change of rows or keys.
+  for (const Row& row : mRows) mRowDiamonds.push_back(rowDiamonds(row));
   updateGeometry();
 }
 
@@ -179,17 +186,16 @@ QPointF DopeSheet::keyPosition(int row, double time) const {
 std::vector<KeyRef> DopeSheet::keysAt(const QPointF& position) const {
   const int row = rowAt(position.y());
   if (row < 0 || position.x() < kLabelWidth) return {};
-  std::vector<Diamond> diamonds = rowDiamonds(mRows[static_cast<std::size_t>(row)]);
-  Diamond* nearest = nullptr;
+  const Diamond* nearest = nullptr;
   double nearestDistance = 0.0;
-  for (Diamond& diamond : diamonds) {
+  for (const Diamond& diamond : mRowDiamonds[static_cast<std::size_t>(row)]) {
     const double distance = std::abs(mAxis->timeToPixel(diamond.time) - position.x());
     if (distance <= kHitRadius && (!nearest || distance < nearestDistance)) {
       nearest = &diamond;
       nearestDistance = distance;
     }
   }
-  return nearest ? std::move(nearest->keys) : std::vector<KeyRef>{};
+  return nearest ? nearest->keys : std::vector<KeyRef>{};
 }
 
 std::vector<KeyRef> DopeSheet::keysInside(const QRectF& rect) const {
@@ -198,7 +204,7 @@ std::vector<KeyRef> DopeSheet::keysInside(const QRectF& rect) const {
     // Every row the box touches: a drag along a row need not cross its diamonds' centres.
     const double rowTop = static_cast<double>(row) * kRowHeight;
     if (rowTop > rect.bottom() || rowTop + kRowHeight <= rect.top()) continue;
-    for (const Diamond& diamond : rowDiamonds(mRows[row])) {
+    for (const Diamond& diamond : mRowDiamonds[row]) {
       const double x = mAxis->timeToPixel(diamond.time);
       if (x < rect.left() || x > rect.right()) continue;
       keys.insert(keys.end(), diamond.keys.begin(), diamond.keys.end());
@@ -254,7 +260,7 @@ void DopeSheet::paintDiamonds(QPainter& painter, int rowIndex) const {
     bool selected = false;
   };
   std::vector<Shown> shown;
-  for (const Diamond& diamond : rowDiamonds(row)) {
+  for (const Diamond& diamond : mRowDiamonds[static_cast<std::size_t>(rowIndex)]) {
     const QPointF centre = keyPosition(rowIndex, diamond.time);
     // A zoomed axis leaves most of a long clip's diamonds outside the widget.
     if (centre.x() < kLabelWidth - radius || centre.x() > width() + radius) continue;

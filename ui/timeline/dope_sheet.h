@@ -15,9 +15,10 @@ class Document;
 class TimeAxis;
 struct ChangeEvent;
 
-// Keys of the current clip as diamonds, one row per channel group: a summary row, then for
-// each selected joint its translation, rotation and scale rows, then one row per named
-// curve (stride curves `contact.*`). A diamond stands for every key of its row at that time.
+// Keys of the current clip as diamonds, one row per channel group: a summary row (the keys
+// of the rows below it; with nothing selected, every key of the clip), then for each
+// selected joint its translation, rotation and scale rows, then one row per named curve
+// (stride curves `contact.*`). A diamond stands for every key of its row at that time.
 // Click selects (Shift toggles); a drag that starts on a selected diamond moves the selected
 // keys by whole frames as one undo step, any other drag (on an unselected diamond, on empty
 // space, anywhere with Ctrl) box-selects the keys of the rows it touches, as in Maya's and
@@ -78,6 +79,7 @@ class DopeSheet : public QWidget, public KeyView {
   Document* const mDocument;
   const TimeAxis* const mAxis;
   std::vector<Row> mRows;
+  std::vector<std::vector<Diamond>> mRowDiamonds;  // rowDiamonds of each of mRows
   enum class Gesture { None, MoveKeys, BoxSelect };
   Gesture mGesture = Gesture::None;
   QPointF mPressPosition;

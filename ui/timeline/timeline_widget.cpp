@@ -90,14 +90,19 @@ TimelineWidget::TimelineWidget(Document* document, PlaybackController* playback,
   mClipCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   mClipCombo->setMinimumContentsLength(6);
   connect(mClipCombo, &QComboBox::currentIndexChanged, mDocument, &Document::setCurrentClip);
+  mNewClipAction = new QAction(tr("New &Clip…"), this);
+  mNewClipAction->setObjectName(QStringLiteral("actionNewClip"));
+  mNewClipAction->setToolTip(tr("Add an empty clip to the character, to key from its rest pose"));
+  connect(mNewClipAction, &QAction::triggered, this, &TimelineWidget::chooseNewClipName);
   auto* clipMenu = new QMenu(this);
+  clipMenu->addAction(mNewClipAction);
   clipMenu->addAction(tr("&Rename…"), this, &TimelineWidget::chooseClipName);
   clipMenu->addAction(tr("&Duplicate"), this, &TimelineWidget::duplicateCurrentClip);
   clipMenu->addAction(tr("De&lete"), this, &TimelineWidget::deleteCurrentClip);
   auto* clipButton = new QToolButton(this);
   clipButton->setObjectName(QStringLiteral("clipMenuButton"));
   clipButton->setText(tr("…"));
-  clipButton->setToolTip(tr("Rename, duplicate or delete the clip"));
+  clipButton->setToolTip(tr("New clip; rename, duplicate or delete the clip"));
   clipButton->setMenu(clipMenu);
   clipButton->setPopupMode(QToolButton::InstantPopup);
 
@@ -255,6 +260,28 @@ void TimelineWidget::renameCurrentClip(const QString& name) {
   renamed.name = trimmed.toStdString();
   mDocument->undoStack()->push(
       new ReplaceClipCommand(mDocument, mDocument->currentClipIndex(), std::move(renamed), tr("Rename Clip")));
+}
+
+void TimelineWidget::chooseNewClipName() {
+  bool accepted = false;
+  const QString name =
+      QInputDialog::getText(this, tr("New Clip"), tr("Name:"), QLineEdit::Normal,
+                            QString::fromStdString(uniqueClipName(mDocument->scene().clips, "Clip")), &accepted);
+  if (accepted) addEmptyClip(name);
+}
+
+void TimelineWidget::addEmptyClip(const QString& name) {
+  // As long and at the rate of the clip shown, so it lines up with it; a second at 30 fps
+  // on a character without clips.
+  const Clip* shown = mDocument->currentClip();
+  Clip clip;
+  clip.name = name.trimmed().isEmpty() ? "Clip" : name.trimmed().toStdString();
+  clip.frameRate = shown ? shown->frameRate : 30.0;
+  clip.startTime = shown ? shown->startTime : 0.0;
+  clip.endTime = shown && shown->duration() > 0.0 ? shown->endTime : clip.startTime + 1.0;
+  std::vector<Clip> added;
+  added.push_back(std::move(clip));
+  mDocument->undoStack()->push(ClipListCommand::append(mDocument, std::move(added), tr("New Clip")));
 }
 
 void TimelineWidget::duplicateCurrentClip() {

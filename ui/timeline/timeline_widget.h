@@ -19,7 +19,7 @@ class PlaybackController;
 class TimeRuler;
 struct ChangeEvent;
 
-// Transport, time ruler and dope sheet: clip selector (rename, duplicate, delete), play/pause
+// Transport, time ruler and dope sheet: clip selector (new, rename, duplicate, delete), play/pause
 // (Space), loop, step frame (← / →), previous/next key (, / .), auto key, the clip's frame
 // rate and last frame, the current frame, then the ruler with its playhead over the dope
 // sheet. Ruler and dope sheet share one TimeAxis, zoomed (wheel) and panned (middle drag)
@@ -38,6 +38,8 @@ class TimelineWidget : public QWidget {
   QAction* previousKeyAction() const { return mPreviousKeyAction; }
   QAction* nextKeyAction() const { return mNextKeyAction; }
   QAction* autoKeyAction() const { return mAutoKeyAction; }
+  // New Clip…: asks a name, then addEmptyClip (in the clip menu and File ▸ New Clip).
+  QAction* newClipAction() const { return mNewClipAction; }
   QComboBox* clipSelector() const { return mClipCombo; }
   QSpinBox* frameField() const { return mFrameSpin; }
   QDoubleSpinBox* frameRateField() const { return mFrameRateSpin; }
@@ -47,6 +49,9 @@ class TimelineWidget : public QWidget {
   AutoKey* autoKey() const { return mAutoKey; }
   const TimeAxis& axis() const { return mAxis; }
 
+  // A clip without keys named `name` (made unique), as long and at the frame rate of the
+  // current clip, added after the others and shown: one undo step.
+  void addEmptyClip(const QString& name);
   // Clip edits, each one undo step on the current clip (ignored without a clip).
   void renameCurrentClip(const QString& name);
   void duplicateCurrentClip();
@@ -69,6 +74,7 @@ class TimelineWidget : public QWidget {
   void updateFrameDisplay();
   void updatePlayAction(bool playing);
   void chooseClipName();
+  void chooseNewClipName();
   QAction* addAction(const QString& text, const QKeySequence& key, const char* name);
 
   Document* const mDocument;
@@ -78,6 +84,7 @@ class TimelineWidget : public QWidget {
   QAction* const mPlayAction;
   QAction* const mLoopAction;
   QAction* mStepBackAction = nullptr;
+  QAction* mNewClipAction = nullptr;
   QAction* mStepForwardAction = nullptr;
   QAction* mPreviousKeyAction = nullptr;
   QAction* mNextKeyAction = nullptr;

@@ -64,6 +64,7 @@ Viewport::Viewport(Document* document, QWidget* parent) : QOpenGLWidget(parent),
   setFormat(widgetFormat);
   mBones = bonesOf(mDocument->scene().skeleton);
   updateContactFeet();
+  mFollow.setJoint(CameraFollow::followedJoint(mDocument->scene()));
   connect(mDocument, &Document::changed, this, &Viewport::documentChanged);
   frameAll();
 }
@@ -123,6 +124,7 @@ void Viewport::documentChanged(const ChangeEvent& event) {
       mBones = bonesOf(mDocument->scene().skeleton);
       mSceneDirty = true;
       updateContactFeet();
+      mFollow.setJoint(CameraFollow::followedJoint(mDocument->scene()));
       frameAll();
       mTrailsDirty = true;
       break;
@@ -133,8 +135,9 @@ void Viewport::documentChanged(const ChangeEvent& event) {
       mTrailsDirty = true;
       break;
     case ChangeEvent::Type::JointRenamed:
-    case ChangeEvent::Type::RolesChanged:  // the feet are found through the role map
+    case ChangeEvent::Type::RolesChanged:  // the feet (and hips) are found through the role map
       updateContactFeet();
+      mFollow.setJoint(CameraFollow::followedJoint(mDocument->scene()));
       break;
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::SelectionChanged:
@@ -148,6 +151,23 @@ void Viewport::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:  // overrides are not animation
       break;
   }
+  // Playback and scrubbing move the followed camera; any other change starts from where it is.
+  if (mFollowing && event.type == ChangeEvent::Type::TimeChanged) {
+    mCamera.setView(mFollow.follow(mCamera.target(), mDocument->modelPose()), mCamera.yawRad(), mCamera.pitchRad(),
+                    mCamera.distance());
+  } else {
+    mFollow.restart(mDocument->modelPose());
+  }
+  update();
+}
+
+void Viewport::setFollow(bool follow) {
+  mFollowing = follow;
+  mFollow.restart(mDocument->modelPose());
+}
+
+void Viewport::frameMotion() {
+  mPendingFrame = motionBounds(mDocument->scene(), mDocument->currentClip(), mDocument->modelPose());
   update();
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ui/viewport/camera_follow.h"
 #include "ui/viewport/gizmo.h"
 #include "ui/viewport/mesh_renderer.h"
 #include "ui/viewport/onion_skin.h"
@@ -60,6 +61,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   static int multisampleSamples();
 
   const OrbitCamera& camera() const { return mCamera; }
+  bool follows() const { return mFollowing; }
+  // The joint View ▸ Follow follows (-1: none).
+  int followedJoint() const { return mFollow.joint(); }
   GizmoMode gizmoMode() const { return mGizmoMode; }
   GizmoSpace gizmoSpace() const { return mGizmoSpace; }
   // Joint carrying the gizmo (the first selected one), -1 when there is none.
@@ -111,6 +115,12 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   // Fits the camera to the posed scene (bones and meshes) on the next paint, when the
   // widget's final aspect ratio is known.
   void frameAll();
+  // Fits the camera to the character over the whole current clip (motionBounds), on the
+  // next paint: what a character or capture file shows when it opens.
+  void frameMotion();
+  // View ▸ Follow: the camera moves across the floor with the character's hips
+  // (CameraFollow) as the time changes.
+  void setFollow(bool follow);
   // Fits the camera to the selected joints and their bones (frame all without selection).
   void frameSelected();
   void setNamedView(OrbitCamera::NamedView view);
@@ -160,6 +170,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
 
   Document* const mDocument;
   OrbitCamera mCamera;
+  bool mFollowing = false;
+  CameraFollow mFollow;
   std::optional<Eigen::AlignedBox3f> mPendingFrame;
   std::vector<Bone> mBones;
 
