@@ -34,6 +34,7 @@
 #include "core/project/rig_json.h"
 #include "core/io/scene_info.h"
 #include "core/retarget/rest_pose.h"
+#include "core/retarget/standing_contacts.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
 #include "core/util/message_text.h"
@@ -265,24 +266,19 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   if (!clip) return fail(clip.error());
   // A rest lying down is stood up (the motion unchanged) and heights read along the clip's up.
   const auto clipIndex = static_cast<std::size_t>(*clip - scene->clips.data());
-  auto standing = articula::standUpright(std::move(*scene), clipIndex);
+  auto standing = articula::detectStandingContacts(std::move(*scene), clipIndex, {});
   if (!standing) return fail(standing.error());
-  *scene = std::move(standing->scene);
+  *scene = std::move(standing->capture.scene);
   *clip = &scene->clips[clipIndex];
-  auto feet = articula::humanoidFeet(scene->skeleton);
-  if (!feet) return fail(inPath + ": " + feet.error());
-  articula::ContactDetectionOptions detectionOptions;
-  if (standing->convention) detectionOptions.upModel = standing->convention->upModel;
-  auto detection = articula::detectContacts(*scene, **clip, *feet, detectionOptions);
-  if (!detection) return fail(inPath + ": " + detection.error());
+  const articula::ContactDetection& detection = standing->detection;
   if (!heightsPath.empty()) {
-    if (auto error = writeHeights(heightsPath, **clip, *detection)) return fail(*error);
+    if (auto error = writeHeights(heightsPath, **clip, detection)) return fail(*error);
   }
   articula::Clip kept = std::move(**clip);
   scene->clips.assign(1, std::move(kept));
   if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene)))
     return fail(inPath + ": " + *error);
-  for (const articula::FootContacts& foot : detection->feet) {
+  for (const articula::FootContacts& foot : detection.feet) {
     std::cout << foot.curveName << ": " << foot.foot.size() << " contacts";
     for (const articula::ContactInterval& c : foot.foot) std::cout << " [" << c.first << ", " << c.last << "]";
     std::cout << '\n';

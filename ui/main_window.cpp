@@ -23,7 +23,6 @@
 #include <QUrl>
 
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -33,9 +32,7 @@
 #include "core/project/export_options.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
-#include "ui/commands/clip_list_command.h"
 #include "ui/commands/key_pose_command.h"
-#include "ui/commands/replace_clip_command.h"
 #include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
@@ -351,7 +348,7 @@ void MainWindow::createAnimationDocks(QMenu* playbackMenu, QMenu* viewMenu) {
 void MainWindow::createAnimationMenu() {
   QMenu* animationMenu = menuBar()->addMenu(tr("&Animation"));
   QAction* contactsAction = animationMenu->addAction(tr("Detect &Contacts…"), this, [this] {
-    ContactsDialog dialog(mDocument->scene().characterHeight(), this);
+    ContactsDialog dialog(standingHeight(), this);
     if (dialog.exec() != QDialog::Accepted) return;
     QString message;
     const auto connection =
@@ -370,7 +367,7 @@ void MainWindow::createAnimationMenu() {
     }
     const Clip* clip = mDocument->currentClip();
     BakeDialog dialog(mSession->bakeSettings(), clip != nullptr ? clip->frameCount() : 0, this);
-    dialog.showLastCleanup(mLastCleanup, kReferenceHeightMm / mDocument->scene().characterHeight());
+    dialog.showLastCleanup(mLastCleanup, kReferenceHeightMm / standingHeight());
     if (dialog.exec() != QDialog::Accepted) return;
     mSession->setBakeSettings(dialog.settings());
     QString message;
@@ -481,107 +478,6 @@ void MainWindow::createPoseMenus() {
     if (!(QGuiApplication::keyboardModifiers() & Qt::AltModifier))
       mViewportMenu->popup(mViewport->mapToGlobal(position));
   });
-}
-
-// The rig the animator set up (the Rig panel's active rig); without one, the humanoid rig
-// built from the joint names, as `articula-cli bake --rig auto` does. Fails, naming the open
-// file, where there is no clip or no such rig (a character with no skeleton).
-Result<RigDefinition> MainWindow::bakeRig() const {
-  const QString file = mSession->displayName();
-  if (mDocument->currentClipIndex() < 0) return makeError(tr("%1: there is no clip to bake").arg(file).toStdString());
-  if (mDocument->activeRig() != nullptr) return *mDocument->activeRig();
-  Result<RigDefinition> rig = buildHumanoidRig(mDocument->scene().skeleton);
-  if (!rig) return makeError(tr("%1: no rig to bake through: ").arg(file).toStdString() + rig.error());
-  return rig;
-}
-
-bool MainWindow::bake(const ProjectBakeSettings& settings) {
-  const int clipIndex = mDocument->currentClipIndex();
-  const Scene& scene = mDocument->scene();
-  Result<RigDefinition> rig = bakeRig();
-  if (!rig) {
-    emit animationFailed(QString::fromStdString(rig.error()));
-    return false;
-  }
-  BakePipelineOptions options;
-  options.bake.firstFrame = settings.firstFrame;
-  options.bake.lastFrame = settings.lastFrame;
-  options.bake.step = settings.step;
-  options.bake.rootMotion = settings.rootMotion;
-  options.bake.reduction.toleranceModel = settings.toleranceRelative * scene.characterHeight();
-  options.bake.reduction.fewestBytes = settings.fewestBytes;
-  options.bake.reduction.interpolation = settings.cubicKeys ? KeyInterpolation::Cubic : KeyInterpolation::Linear;
-  options.detectContacts = settings.detectContacts;
-  // The worker bakes copies; the document changes only through the command below.
-  std::optional<Result<BakePipelineResult>> outcome = runInBackground<Result<BakePipelineResult>>(
-      this, tr("Baking %1…").arg(QString::fromStdString(mDocument->currentClip()->name)),
-      [scene, clip = *mDocument->currentClip(), definition = std::move(*rig), options](TaskProgress& progress) {
-        return bakeThroughRig(scene, clip, definition, options,
-                              [&progress](int done, int total) { return progress.report(done, total); });
-      });
-  if (!outcome) return false;
-  if (!*outcome) {
-    emit animationFailed(QString::fromStdString(outcome->error()));
-    return false;
-  }
-  const QString sourceName = QString::fromStdString(mDocument->currentClip()->name);
-  const BakeReport report = (*outcome)->report;
-  const std::map<std::string, int> contactsHeld = (*outcome)->contactsHeld;
-  mLastCleanup = (*outcome)->feet;
-  mDocument->undoStack()->push(
-      ClipListCommand::insertAfter(mDocument, clipIndex, std::move((*outcome)->clip), "baked", tr("Bake")));
-  showResult(bakeSummary(sourceName, report, contactsHeld));
-  return true;
-}
-
-QString MainWindow::bakeSummary(const QString& sourceName, const BakeReport& report,
-                                const std::map<std::string, int>& contactsHeld) const {
-  const Clip* baked = mDocument->currentClip();
-  QString summary = tr("Baked “%1” into “%2”: %n frame(s)", nullptr, report.framesBaked)
-                        .arg(sourceName, baked ? QString::fromStdString(baked->name) : QString());
-  if (report.reduced) {
-    const double mmPerModelUnit = kReferenceHeightMm / mDocument->scene().characterHeight();
-    summary += tr(", keys %1 → %2, max error %3 mm at 1.75 m")
-                   .arg(report.reduction.keysBefore)
-                   .arg(report.reduction.keysAfter)
-                   .arg(static_cast<double>(report.reduction.maxDeviationModel) * mmPerModelUnit, 0, 'f', 2);
-  }
-  for (const auto& [curve, count] : contactsHeld)
-    summary += tr(", %1: %n contact(s) held", nullptr, count).arg(QString::fromStdString(curve));
-  std::set<int> unreached;
-  for (const BakeMiss& miss : report.unreached) unreached.insert(miss.frame);
-  if (!unreached.empty())
-    summary += tr(", %n frame(s) with a handle off its target", nullptr, static_cast<int>(unreached.size()));
-  return summary;
-}
-
-bool MainWindow::detectContacts(const ContactDetectionOptions& options) {
-  const int clipIndex = mDocument->currentClipIndex();
-  if (clipIndex < 0) {
-    emit animationFailed(tr("There is no clip to detect contacts in."));
-    return false;
-  }
-  struct Outcome {
-    Result<ContactDetection> detection;
-    Clip clip;
-  };
-  // The worker gets copies; the document changes only through the command below.
-  std::optional<Outcome> outcome = runInBackground<Outcome>(
-      this, tr("Detecting foot contacts…"),
-      [scene = mDocument->scene(), clip = *mDocument->currentClip(), options](TaskProgress&) mutable {
-        Result<std::vector<FootJoints>> feet = humanoidFeet(scene.skeleton);
-        if (!feet) return Outcome{makeError(feet.error()), std::move(clip)};
-        Result<ContactDetection> detection = articula::detectContacts(scene, clip, *feet, options);
-        return Outcome{std::move(detection), std::move(clip)};
-      });
-  if (!outcome) return false;
-  if (!outcome->detection) {
-    emit animationFailed(QString::fromStdString(outcome->detection.error()));
-    return false;
-  }
-  mDocument->undoStack()->push(
-      new ReplaceClipCommand(mDocument, clipIndex, std::move(outcome->clip), tr("Detect Contacts")));
-  return true;
 }
 
 void MainWindow::createWindowAndHelpMenus() {

@@ -98,6 +98,9 @@ class MainWindow : public QMainWindow {
   bool bake(const ProjectBakeSettings& settings);
   // What bake() bakes through, or why it cannot bake the open file (no clip, no rig).
   Result<RigDefinition> bakeRig() const;
+  // The figure's height standing in the current clip (model units): what the bake's and the
+  // contacts' relative settings scale, whatever the rest pose (standingHeightOf).
+  float standingHeight() const;
   // Animation ▸ Retarget…: every clip of the humanoid in `sourcePath` (a BVH, glTF, FBX or
   // project) played by the open character, added after its clips as one undoable command;
   // the first of them becomes current. Returns false on cancel, or on failure (a file that

@@ -233,11 +233,27 @@ class Document {
     writeMeshes();
     writeSkeletonSkins();
     for (const Clip& clip : mScene.clips) writeAnimation(clip);
+    scaleToMetres();
     turnUpOntoY();
     return mUnwritable;
   }
 
   const GltfExportReport& report() const { return mReport; }
+
+  // glTF is in metres: a scene in other units goes under a node that scales it to metres,
+  // last, so every node index written above stays as it is.
+  void scaleToMetres() {
+    const double perMetre = mOptions.unitsPerMetre;
+    if (!std::isfinite(perMetre) || !(perMetre > 0.0) || std::abs(perMetre - 1.0) < 1e-9 || mSceneRoots.empty())
+      return;
+    const double scale = 1.0 / perMetre;
+    Json node;
+    node["name"] = "metres";
+    node["scale"] = {scale, scale, scale};
+    node["children"] = mSceneRoots;
+    mSceneRoots = {static_cast<int>(mNodes.size())};
+    mNodes.push_back(std::move(node));
+  }
 
   // glTF is +Y up: a scene standing along another axis goes under a node that turns that
   // axis onto +Y, last, so every node index written above stays as it is.

@@ -30,6 +30,11 @@ struct GltfExportOptions {
   // any other up puts the scene's roots under one node named "Y up" that turns it onto +Y
   // (a Z-up BVH stands up in every engine); nodes, keys and skins are written as they are.
   Vec3 upModel = Vec3::UnitY();
+  // Model units in one metre (a capture's CaptureConvention::unitsPerMetre). glTF is in
+  // metres, so any other value puts the scene's roots under one node named "metres" scaled
+  // by 1 / unitsPerMetre (inside "Y up" when there is one): a centimetre capture plays at its
+  // size in every engine; nodes, keys and skins are written as they are.
+  double unitsPerMetre = 1.0;
 };
 
 // What exportGltf wrote, for a user to weigh a file: its size and the keys and interpolation

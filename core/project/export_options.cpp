@@ -14,7 +14,9 @@ GltfExportOptions exportOptionsFor(const Scene& scene) {
   job.map = &*map;
   job.clip = conventionClip(scene);
   auto convention = job.run();
-  if (convention && convention->upModel.cwiseAbs().maxCoeff() > 0.999f) options.upModel = convention->upModel;
+  if (!convention) return options;
+  if (convention->upModel.cwiseAbs().maxCoeff() > 0.999f) options.upModel = convention->upModel;
+  options.unitsPerMetre = convention->unitsPerMetre;
   return options;
 }
 

@@ -24,16 +24,6 @@ Vec3 snapToAxis(const Vec3& v) {
   return v.dot(snapped) >= std::cos(25.0f * kDegToRad) ? snapped : v;
 }
 
-std::string axisName(const Vec3& v) {
-  static const char* const kNames[3] = {"X", "Y", "Z"};
-  for (int a = 0; a < 3; ++a) {
-    if (std::abs(std::abs(v[a]) - 1.0f) < 1e-6f) return std::string(v[a] < 0.0f ? "-" : "+") + kNames[a];
-  }
-  char text[64];
-  std::snprintf(text, sizeof text, "(%.2f, %.2f, %.2f)", static_cast<double>(v.x()), static_cast<double>(v.y()),
-                static_cast<double>(v.z()));
-  return text;
-}
 
 float angleDeg(const Vec3& a, const Vec3& b) {
   return std::acos(std::clamp(a.normalized().dot(b.normalized()), -1.0f, 1.0f)) / kDegToRad;
@@ -199,6 +189,17 @@ float floorOf(const std::vector<FigurePoints>& frames, const Vec3& up) {
 }
 
 }  // namespace
+
+std::string axisName(const Vec3& v) {
+  static const char* const kNames[3] = {"X", "Y", "Z"};
+  for (int a = 0; a < 3; ++a) {
+    if (std::abs(std::abs(v[a]) - 1.0f) < 1e-6f) return std::string(v[a] < 0.0f ? "-" : "+") + kNames[a];
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "(%.2f, %.2f, %.2f)", static_cast<double>(v.x()), static_cast<double>(v.y()),
+                static_cast<double>(v.z()));
+  return text;
+}
 
 const char* restPoseKindName(RestPoseKind kind) {
   switch (kind) {

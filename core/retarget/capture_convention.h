@@ -22,6 +22,8 @@ enum class RestPoseKind {
 };
 // "standing T", "standing A", "standing (arms down)", "not standing".
 const char* restPoseKindName(RestPoseKind kind);
+// "+Y", "-Z" for a model axis; "(0.71, 0.71, 0.00)" otherwise.
+std::string axisName(const Vec3& v);
 
 struct CaptureConvention {
   // The figure's up and facing in model space, each snapped to the nearest model axis when

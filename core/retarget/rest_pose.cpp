@@ -106,6 +106,12 @@ Result<Scene> RestPoseJob::run() const {
   return result;
 }
 
+Clip clipOnRest(Clip clip, const Skeleton& keyedOn, const Skeleton& target) {
+  for (int j = 0; j < keyedOn.jointCount() && j < target.jointCount(); ++j)
+    holdOldRest(clip, j, keyedOn.restLocal(j), target.restLocal(j));
+  return clip;
+}
+
 Pose poseAtFrame(const Skeleton& skeleton, const Clip& clip, int frame) {
   Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
   ClipSampler sampler(&clip);
@@ -153,6 +159,17 @@ const Clip* conventionClip(const Scene& scene, std::size_t clipIndex) {
 
 float standingHeight(const StandingCapture& capture) {
   return capture.convention ? capture.convention->heightModel : capture.scene.characterHeight();
+}
+
+float standingHeightOf(const Scene& scene, std::size_t clipIndex) {
+  auto map = mapHumanoid(scene.skeleton);
+  if (!map) return scene.characterHeight();
+  CaptureConventionJob job;
+  job.skeleton = &scene.skeleton;
+  job.map = &*map;
+  job.clip = conventionClip(scene, clipIndex);
+  auto convention = job.run();
+  return convention ? convention->heightModel : scene.characterHeight();
 }
 
 Result<StandingCapture> standUpright(Scene scene, std::size_t clipIndex) {

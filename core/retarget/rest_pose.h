@@ -30,6 +30,11 @@ struct RestPoseJob {
   Result<Scene> run() const;
 };
 
+// `clip`, made for `keyedOn`'s rest, made for `target`'s (the same joints): each channel it
+// leaves unkeyed whose rest differs gets a constant key holding `keyedOn`'s rest, so its motion
+// is unchanged. How a clip baked on a stood-up capture goes back to the document's rest.
+Clip clipOnRest(Clip clip, const Skeleton& keyedOn, const Skeleton& target);
+
 // The local pose of `clip` at `frame` (counted from its start at its frame rate).
 Pose poseAtFrame(const Skeleton& skeleton, const Clip& clip, int frame);
 
@@ -59,6 +64,9 @@ const Clip* conventionClip(const Scene& scene, std::size_t clipIndex = 0);
 
 // The standing figure's height (model units): the convention's, else Scene::characterHeight.
 float standingHeight(const StandingCapture& capture);
+// The standing figure's height (model units) in clip `clipIndex` (conventionClip), whatever
+// the rest pose: the convention's, else Scene::characterHeight.
+float standingHeightOf(const Scene& scene, std::size_t clipIndex = 0);
 // Analyses clip `clipIndex` (through conventionClip). Fails, naming the file, when
 // the convention cannot be decided (CaptureConventionJob::run).
 Result<StandingCapture> standUpright(Scene scene, std::size_t clipIndex = 0);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 
+#include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula {
@@ -154,13 +156,73 @@ void aimBone(const Skeleton& target, std::vector<Transform>& targetLocal, const 
     aimOnce(target, targetLocal, bone.targetTurns, bone.targetFrom, bone.targetTo, wantedModel);
 }
 
+namespace {
+
+// An arm bone's rest direction (source model space) split into its level direction and the
+// turn about the facing that raises or lowers it there: `levelModel` keeps the bone's length
+// and forward part with the rest along its side (`sideModel`, the T-pose's), `lowerRad`
+// turns it about `forwardModel` back onto `restModel`.
+struct ArmDirection {
+  Vec3 levelModel;
+  float lowerRad = 0.0f;
+};
+
+ArmDirection splitAboutFacing(const Vec3& restModel, const Vec3& sideModel, const Vec3& forwardModel) {
+  const Vec3 across = restModel - forwardModel * forwardModel.dot(restModel);
+  const Vec3 level = sideModel * across.norm();
+  return {forwardModel * forwardModel.dot(restModel) + level,
+          std::atan2(forwardModel.dot(level.cross(across)), level.dot(across))};
+}
+
+// Turns `joint` of `pose` by `turnModel` (a rotation in model space about the joint).
+void turnJoint(const Skeleton& skeleton, std::vector<Transform>& pose, int joint, const Quat& turnModel) {
+  const int parent = skeleton.parent(joint);
+  const Quat parentModel =
+      parent == kNoParent ? Quat::Identity() : modelRotations(skeleton, pose)[static_cast<std::size_t>(parent)];
+  Transform& local = pose[static_cast<std::size_t>(joint)];
+  local.rotation = (parentModel.conjugate() * turnModel * parentModel * local.rotation).normalized();
+}
+
+}  // namespace
+
 std::vector<Transform> alignedRestPose(const Skeleton& target, const HumanoidMap& targetMap, const Skeleton& source,
                                        const HumanoidMap& sourceMap, const Quat& sourceToTarget) {
   std::vector<Transform> pose(target.restPose().begin(), target.restPose().end());
   const std::vector<Affine> sourceModel = localToModel(source, source.restPose());
-  for (const MappedBone& bone : longBones(source, sourceMap, target, targetMap)) {
-    aimBone(target, pose, bone,
-            sourceToTarget * (positionOf(sourceModel, bone.sourceTo) - positionOf(sourceModel, bone.sourceFrom)));
+  const auto frame = humanoidFrame(source, sourceMap);
+  const Vec3 upModel = frame ? Vec3(frame->upModel.normalized()) : Vec3::UnitY();
+  const Vec3 forwardModel =
+      frame ? Vec3((frame->forwardModel - upModel * upModel.dot(frame->forwardModel)).normalized()) : Vec3::UnitZ();
+  // The arms are aimed level first (as a T-pose's), then all lowered together about the
+  // facing as the source's rest lowers them: a source resting in an A-pose then gives the
+  // reference of its T-pose turned as its rest is, so its motion lands as the same capture's
+  // from a T-pose does. Aimed straight at the A, the least rotation from the target's own arm
+  // rolls it by another amount than the source's rest does (17-42 mm at the fingers).
+  const std::vector<MappedBone> bones = longBones(source, sourceMap, target, targetMap);
+  std::vector<float> lowerRad(bones.size(), 0.0f);
+  for (std::size_t b = 0; b < bones.size(); ++b) {
+    const MappedBone& bone = bones[b];
+    Vec3 directionModel = positionOf(sourceModel, bone.sourceTo) - positionOf(sourceModel, bone.sourceFrom);
+    if (bone.armIk && frame) {
+      const bool left = bone.sourceFrom == sourceMap.leftArm.upperArm || bone.sourceFrom == sourceMap.leftArm.forearm;
+      const Vec3 leftModel = upModel.cross(forwardModel);
+      const ArmDirection arm = splitAboutFacing(directionModel, left ? leftModel : Vec3(-leftModel), forwardModel);
+      directionModel = arm.levelModel;
+      lowerRad[b] = arm.lowerRad;
+    }
+    aimBone(target, pose, bone, sourceToTarget * directionModel);
+  }
+  // Every turn is about the one facing axis: a forearm, carried by its upper arm's, turns by
+  // the rest of its own.
+  std::vector<float> turnedRad(static_cast<std::size_t>(target.jointCount()), 0.0f);
+  for (std::size_t b = 0; b < bones.size(); ++b) {
+    const int joint = bones[b].targetTurns;
+    if (lowerRad[b] == 0.0f || joint < 0) continue;
+    float carriedRad = 0.0f;
+    for (int a = target.parent(joint); a != kNoParent; a = target.parent(a)) carriedRad += turnedRad[static_cast<std::size_t>(a)];
+    const float turnRad = lowerRad[b] - carriedRad;
+    turnJoint(target, pose, joint, Quat(Eigen::AngleAxisf(turnRad, sourceToTarget * forwardModel)));
+    turnedRad[static_cast<std::size_t>(joint)] += turnRad;
   }
   return pose;
 }

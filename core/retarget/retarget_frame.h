@@ -73,7 +73,9 @@ float armLength(const HumanoidMap& map, std::span<const Affine> restModel);
 
 // The target's rest pose with each mapped bone (mappedBones) turned to point as the source's
 // bone does at rest, carried into the target's model space by `sourceToTarget`: the limbs
-// of a T-pose on an A-pose, a neck bent forward on an upright one. Local transforms; joints
+// of a T-pose on an A-pose, a neck bent forward on an upright one. The arms are aimed level
+// and then lowered about the source's facing as its rest lowers them, so a source resting in
+// an A-pose gives what its T-pose gives turned by its arms' turn. Local transforms; joints
 // that aim no bone keep their rest transform; so do the bones longBones leaves out.
 std::vector<Transform> alignedRestPose(const Skeleton& target, const HumanoidMap& targetMap, const Skeleton& source,
                                        const HumanoidMap& sourceMap, const Quat& sourceToTarget);

@@ -13,6 +13,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/project/humanoid_map_json.h"
+#include "core/retarget/rest_pose.h"
 #include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_roles.h"
 #include "ui/commands/set_roles_command.h"
@@ -47,6 +48,7 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
       mDocument(document),
       mTable(new QTableWidget(static_cast<int>(humanoidRoles().size()), 2, this)),
       mStatus(new QLabel(this)),
+      mConvention(new QLabel(this)),
       mPickButton(button(tr("Assign on Pick"), tr("Each joint picked in the viewport or outliner takes the current "
                                                   "role, then the next role is current"), this)) {
   setObjectName(QStringLiteral("CharacteriseDock"));
@@ -74,6 +76,9 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
   mStatus->setObjectName(QStringLiteral("characteriseStatus"));
   mStatus->setWordWrap(true);
   mStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  mConvention->setObjectName(QStringLiteral("characteriseConvention"));
+  mConvention->setWordWrap(true);
+  mConvention->setTextInteractionFlags(Qt::TextSelectableByMouse);
   mPickButton->setObjectName(QStringLiteral("characterisePick"));
   mPickButton->setCheckable(true);
 
@@ -110,6 +115,7 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
   layout->addLayout(editRow);
   layout->addLayout(mapRow);
   layout->addWidget(mStatus);
+  layout->addWidget(mConvention);
   setWidget(content);
 
   connect(mTable, &QTableWidget::itemSelectionChanged, this, &CharacteriseDock::rowSelected);
@@ -239,6 +245,10 @@ void CharacteriseDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::SelectionChanged:
       jointPicked();
       break;
+    case ChangeEvent::Type::CurrentClipChanged:
+    case ChangeEvent::Type::ClipEdited:
+      refreshConvention();
+      break;
     default:
       break;
   }
@@ -268,6 +278,39 @@ void CharacteriseDock::refresh() {
                             : tr("Found automatically (from the joint names, else the skeleton's shape). Assign a role to set "
                                  "them by hand."));
   }
+  refreshConvention();
+}
+
+void CharacteriseDock::refreshConvention() {
+  const Scene& scene = mDocument->scene();
+  auto map = mapHumanoid(scene.skeleton);
+  if (!map) {
+    mConvention->clear();
+    return;
+  }
+  const int clipIndex = mDocument->currentClipIndex();
+  CaptureConventionJob job;
+  job.skeleton = &scene.skeleton;
+  job.map = &*map;
+  job.clip = conventionClip(scene, clipIndex < 0 ? 0 : static_cast<std::size_t>(clipIndex));
+  const auto c = job.run();
+  if (!c) {
+    mConvention->setText(tr("Capture convention: %1").arg(QString::fromStdString(c.error())));
+    return;
+  }
+  const auto line = [](const QString& label, const std::string& value, const std::string& reason) {
+    return QStringLiteral("<b>%1</b> %2 <span style='color:gray'>(%3)</span>")
+        .arg(label, QString::fromStdString(value).toHtmlEscaped(), QString::fromStdString(reason).toHtmlEscaped());
+  };
+  QStringList lines{
+      line(tr("Up"), axisName(c->upModel), c->upDecidedBy),
+      line(tr("Facing"), axisName(c->forwardModel),
+           tr("the line from the right thigh to the left, crossed with the up").toStdString()),
+      line(tr("Units"), c->units, c->unitsDecidedBy),
+      line(tr("Rest pose"), restPoseKindName(c->restKind), c->restKindDecidedBy)};
+  if (job.clip != nullptr)
+    lines << line(tr("Frame rate"), QString::number(c->frameRate).toStdString(), c->frameRateDecidedBy);
+  mConvention->setText(lines.join(QStringLiteral("<br>")));
 }
 
 }  // namespace articula::ui

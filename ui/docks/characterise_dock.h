@@ -31,6 +31,9 @@ class CharacteriseDock : public QDockWidget {
 
   QTableWidget* roleTable() const { return mTable; }
   QLabel* statusLabel() const { return mStatus; }
+  // What the capture assumes (CaptureConventionJob on the current clip): up, facing, units,
+  // frame rate and rest pose, each with how it was decided.
+  QLabel* conventionLabel() const { return mConvention; }
   QPushButton* pickButton() const { return mPickButton; }  // checkable: assign on pick
 
   // The role of the current row ("leftKnee"), or empty.
@@ -54,6 +57,7 @@ class CharacteriseDock : public QDockWidget {
   void rowSelected();
   void jointPicked();
   void refresh();
+  void refreshConvention();
   // Labels shown: the skeleton's, or the name map's while it has none.
   std::vector<std::string> shownRoles() const;
   bool pushRoles(std::vector<std::string> roles, const QString& text);
@@ -62,6 +66,7 @@ class CharacteriseDock : public QDockWidget {
   Document* const mDocument;
   QTableWidget* const mTable;
   QLabel* const mStatus;
+  QLabel* const mConvention;
   QPushButton* const mPickButton;
   bool mSelectingJoint = false;  // our own row → joint selection, not a pick
 };

@@ -784,6 +784,37 @@ TEST_F(GltfExport, ZUpSceneStandsUpAlongY) {
   }
 }
 
+// A capture in decimetres (MakeHuman walk1) written with its units goes under one "metres"
+// node scaled by 0.1, inside "Y up": read back, every joint stands where the source's stood in
+// metres, so engines play it at its size. Its own nodes and keys stay as they were.
+TEST_F(GltfExport, SceneInOtherUnitsIsMetresInTheFile) {
+  const Scene source = importOrFail(dataPath("bvh/makehuman/walk1.bvh"));
+  GltfExportOptions options;
+  options.upModel = Vec3::UnitZ();
+  options.unitsPerMetre = 10.0;
+  ASSERT_EQ(exportGltf(source, out("metres.glb"), options), std::nullopt);
+  expectValidGltf(out("metres.glb"));
+  const Json json = readGltfJson(out("metres.glb"));
+  const Json& top = json["nodes"][json["scenes"][0]["nodes"][0].get<std::size_t>()];
+  ASSERT_EQ(top["name"], "Y up");
+  ASSERT_EQ(top["children"].size(), 1u);
+  const Json& metres = json["nodes"][top["children"][0].get<std::size_t>()];
+  EXPECT_EQ(metres["name"], "metres");
+  EXPECT_EQ(metres["children"], Json::array({0})) << "the BVH's root, at its own index";
+
+  const Scene copy = importOrFail(out("metres.glb"));
+  const Quat turn = Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitY());
+  const std::vector<Affine> sourceModel = localToModel(source.skeleton, source.skeleton.restPose());
+  const std::vector<Affine> copyModel = localToModel(copy.skeleton, copy.skeleton.restPose());
+  for (int j = 0; j < source.skeleton.jointCount(); ++j) {
+    const int k = copy.skeleton.findJoint(source.skeleton.name(j));
+    ASSERT_GE(k, 0) << source.skeleton.name(j);
+    const Vec3 expected = turn * sourceModel[static_cast<std::size_t>(j)].translation() / 10.0f;
+    EXPECT_LE((copyModel[static_cast<std::size_t>(k)].translation() - expected).norm(), 1e-5f)
+        << source.skeleton.name(j);
+  }
+}
+
 // FBX mocap weights no mesh, so its bones are known from their LimbNodes alone; they too are
 // written as a skin.
 TEST_F(GltfExport, FbxArmatureWithoutMeshGetsASkin) {

@@ -17,7 +17,7 @@ namespace {
 constexpr float kPiF = 3.14159265358979f;
 
 Variant variantOf(const Scene& scene, std::string name) {
-  Variant v{std::move(name), scene, 1.0f, {}, true, true};
+  Variant v{std::move(name), scene, 1.0f, {}, true};
   for (int j = 0; j < scene.skeleton.jointCount(); ++j) v.nodeName.push_back(scene.skeleton.name(j));
   return v;
 }
@@ -261,7 +261,6 @@ Variant aPoseRest(const Scene& scene) {
     model = modelTransforms(scene.skeleton, pose);
   }
   Variant v = variantOf(scene, "A-pose rest");
-  v.restShapeKept = false;
   v.scene = withPoseAsZeroRest(scene, pose);
   return v;
 }

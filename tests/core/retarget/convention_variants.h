@@ -20,8 +20,6 @@ struct Variant {
   std::vector<std::string> nodeName;
   // False when the clips were resampled: the variant's frames are other instants.
   bool framesKept = true;
-  // False when the rest pose takes another shape (an A-pose), not only other joint frames.
-  bool restShapeKept = true;
 };
 
 // The original itself: the identity transform.

@@ -1,0 +1,111 @@
+// Issue 37 through the window: a capture whose rest lies along +X with every rotation zero
+// (LaFAN1's and Bandai-Namco's convention, built from CMU 02_01 by the metamorphic suite's
+// restAlongX) finds the same contacts and bakes the same motion in the editor as the standing
+// original, as articula-cli does.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <QLabel>
+
+#include "convention_variants.h"
+#include "core/io/import.h"
+#include "core/retarget/rest_pose.h"
+#include "core/skeleton/local_to_model.h"
+#include "ui/docks/characterise_dock.h"
+#include "ui/document/document.h"
+#include "ui/main_window.h"
+#include "ui_test_support.h"
+
+namespace articula::ui {
+namespace {
+
+constexpr const char* kCurves[] = {"contact.left_foot", "contact.right_foot"};
+
+Scene cmu0201() {
+  auto scene = importScene(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"));
+  EXPECT_TRUE(scene) << (scene ? "" : scene.error());
+  return std::move(*scene);
+}
+
+// The largest difference of the two clips' stride curves over the clip's frames.
+float strideDifference(const Clip& a, const Clip& b) {
+  float worst = 0.0f;
+  for (const char* name : kCurves) {
+    if (!a.curves.count(name) || !b.curves.count(name)) return 1.0f;
+    for (int f = 0; f < a.frameCount(); ++f) {
+      const double t = a.timeOf(f);
+      worst =
+          std::max(worst, static_cast<float>(std::abs(a.curves.at(name).evaluate(t) - b.curves.at(name).evaluate(t))));
+    }
+  }
+  return worst;
+}
+
+// The largest distance between the joints of two documents' current clips over their frames,
+// in millimetres of a 1.75 m figure.
+float motionDistanceMm(const Scene& a, const Clip& clipA, const Scene& b, const Clip& clipB) {
+  float worst = 0.0f;
+  for (int f = 0; f < clipA.frameCount(); ++f) {
+    const auto modelA = localToModel(a.skeleton, poseAtFrame(a.skeleton, clipA, f));
+    const auto modelB = localToModel(b.skeleton, poseAtFrame(b.skeleton, clipB, f));
+    for (std::size_t j = 0; j < modelA.size(); ++j)
+      worst = std::max(worst, (modelA[j].translation() - modelB[j].translation()).norm());
+  }
+  return worst * kReferenceHeightMm / standingHeightOf(a);
+}
+
+TEST(ConventionWindow, ALyingRestFindsTheContactsOfTheStandingOriginal) {
+  const Scene original = cmu0201();
+  MainWindow standing, lying;
+  standing.openScene(original, QStringLiteral("02_01"));
+  lying.openScene(articula::test::restAlongX(original).scene, QStringLiteral("02_01 lying"));
+  ASSERT_TRUE(standing.detectContacts(ContactDetectionOptions{}));
+  ASSERT_TRUE(lying.detectContacts(ContactDetectionOptions{}));
+  EXPECT_LE(strideDifference(*standing.document()->currentClip(), *lying.document()->currentClip()), 1e-3f);
+  // The stride curves go onto the document's clip; its keys and rest are untouched.
+  EXPECT_LE(
+      motionDistanceMm(original, original.clips.front(), lying.document()->scene(), *lying.document()->currentClip()),
+      0.01f);
+}
+
+TEST(ConventionWindow, ALyingRestBakesTheMotionOfTheStandingOriginal) {
+  const Scene original = cmu0201();
+  const Scene variant = articula::test::restAlongX(original).scene;
+  MainWindow standing, lying;
+  standing.openScene(original, QStringLiteral("02_01"));
+  lying.openScene(variant, QStringLiteral("02_01 lying"));
+  ProjectBakeSettings settings;
+  settings.detectContacts = true;
+  settings.toleranceRelative = 0.05f / kReferenceHeightMm;  // keys within 0.05 mm: the bake is compared
+  ASSERT_TRUE(standing.bake(settings));
+  ASSERT_TRUE(lying.bake(settings));
+  const Document& a = *standing.document();
+  const Document& b = *lying.document();
+  ASSERT_EQ(b.scene().clips.size(), 2u);
+  EXPECT_LE(motionDistanceMm(a.scene(), *a.currentClip(), b.scene(), *b.currentClip()), 1.0f);
+  // The baked clip plays on the document's rest, which still lies down.
+  for (int j = 0; j < variant.skeleton.jointCount(); ++j)
+    EXPECT_TRUE(b.scene().skeleton.restLocal(j).rotation.isApprox(variant.skeleton.restLocal(j).rotation)) << j;
+}
+
+// The Characterise panel says what was assumed and why: the lying rest is "not standing", the
+// up found from the motion; the original's rest stands, the up from the rest.
+TEST(ConventionWindow, TheCharacterisePanelSaysWhatTheCaptureAssumes) {
+  const Scene original = cmu0201();
+  MainWindow window;
+  auto* dock = window.findChild<CharacteriseDock*>();
+  ASSERT_NE(dock, nullptr);
+  window.openScene(articula::test::restAlongX(original).scene, QStringLiteral("02_01 lying"));
+  const QString lying = dock->conventionLabel()->text();
+  EXPECT_TRUE(lying.contains(QStringLiteral("<b>Rest pose</b> not standing"))) << lying.toStdString();
+  EXPECT_TRUE(lying.contains(QStringLiteral("<b>Up</b> +Y"))) << lying.toStdString();
+  EXPECT_TRUE(lying.contains(QStringLiteral("<b>Frame rate</b> 120"))) << lying.toStdString();
+  window.openScene(original, QStringLiteral("02_01"));
+  const QString standing = dock->conventionLabel()->text();
+  EXPECT_FALSE(standing.contains(QStringLiteral("not standing"))) << standing.toStdString();
+  EXPECT_TRUE(standing.contains(QStringLiteral("<b>Units</b> CMU units"))) << standing.toStdString();
+}
+
+}  // namespace
+}  // namespace articula::ui
