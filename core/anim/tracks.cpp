@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <utility>
 
 #include "core/math/quaternion.h"
@@ -10,12 +9,9 @@
 namespace articula {
 namespace {
 
-// A zero or non-finite quaternion is left as given so Clip::validate() can name it; one
-// already unit to float precision too, so setting a track's keys again (a filter rewriting
-// part of it) leaves the others' bits alone.
+// A zero or non-finite quaternion is left as given so Clip::validate() can name it.
 Quat normalizedOrSame(const Quat& q) {
   const float norm = q.norm();
-  if (std::abs(norm - 1.0f) <= 2.0f * std::numeric_limits<float>::epsilon()) return q;
   return norm > 0.0f && std::isfinite(norm) ? Quat(q.coeffs() / norm) : q;
 }
 

@@ -221,7 +221,8 @@ TEST(ClipFilter, OddInputIsRefusedInOneLineAndChangesNothing) {
   (void)original;
 }
 
-// A filter on some joints over some frames changes nothing else, to the bit.
+// A filter on some joints over some frames changes nothing else: translations to the bit,
+// rotations to float rounding (setting a track's keys renormalises each of them).
 TEST(ClipFilter, ARangeOfSomeJointsLeavesEveryOtherFrameAndJointAsItWas) {
   Scene scene = load("bvh/cmu-mb-2010/02_01.bvh");
   const Clip& clip = scene.clips.front();
@@ -245,7 +246,7 @@ TEST(ClipFilter, ARangeOfSomeJointsLeavesEveryOtherFrameAndJointAsItWas) {
         if (touched) continue;
         const Transform& a = before.local[f][std::size_t(j)];
         const Transform& b = after.local[f][std::size_t(j)];
-        ASSERT_TRUE(a.translation == b.translation && a.rotation.coeffs() == b.rotation.coeffs())
+        ASSERT_TRUE(a.translation == b.translation && (a.rotation.coeffs() - b.rotation.coeffs()).norm() < 3e-7f)
             << "frame " << f << " joint " << scene.skeleton.name(j);
       }
     }
