@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/bake/bake_pipeline.h"
 #include "core/bake/key_reduction.h"
 #include "core/clipops/butterworth.h"
 #include "core/clipops/clip_splice.h"
@@ -232,6 +233,14 @@ std::optional<std::string> ClipFilterJob::validate() const {
   if (firstFrame < 0 || last >= frames || last < firstFrame)
     return "clip '" + clip->name + "': frames " + std::to_string(firstFrame) + ".." + std::to_string(last) +
            " are not a range of its " + std::to_string(frames) + " frames";
+  // Sampled frames x joints, as a bake limits them (a clip whose keys sit 1e9 s apart).
+  const double rangeFrames = settings.kind == FilterKind::Resample
+                                 ? (clip->timeOf(last) - clip->timeOf(firstFrame)) * settings.rateHz + 2.0
+                                 : double(last - firstFrame + 1);
+  if (rangeFrames * double(joints.size()) > kMaxBakeJointFrames)
+    return "clip '" + clip->name + "': " + std::to_string(joints.size()) + " joints over " +
+           formatNumber(rangeFrames) + " frames is past the most a filter samples (" +
+           formatNumber(kMaxBakeJointFrames) + " joint-frames)";
   const int needed = minimumFrames(settings);
   if (last - firstFrame + 1 < needed)
     return "clip '" + clip->name + "': " + kindName(settings.kind) + " needs at least " + std::to_string(needed) +

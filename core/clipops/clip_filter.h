@@ -72,7 +72,8 @@ struct ClipFilterJob {
   // frames than the filter needs (Butterworth: butterworthMinimumFrames; Peaks: 3; Reduce
   // and Resample: 2), a cutoff not below half the frame rate, an order outside
   // 1..kMaxButterworthOrder, a resample rate or peak factor that is not a positive number,
-  // a reduction tolerance that is not.
+  // a reduction tolerance that is not, a range whose frames × joints pass
+  // kMaxBakeJointFrames (what a bake samples at most).
   std::optional<std::string> validate() const;
   // Validates first; the clip in the result is the filtered copy.
   Result<FilterResult> run() const;

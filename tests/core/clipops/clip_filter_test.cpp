@@ -203,8 +203,14 @@ TEST(ClipFilter, OddInputIsRefusedInOneLineAndChangesNothing) {
   reversed.lastFrame = 100;
   expectRefused(reversed, "are not a range of its");
 
-  const Clip original = clip;
-  const Skeleton none;
+  Clip endless = clip;  // a key 1e7 s away: 1.2e9 frames at 120 fps
+  RotationKey far;
+  far.time = 1e7;
+  endless.tracks[3].rotation.insertKey(far);
+  endless.updateRange();
+  expectRefused(jobOn(scene, endless, "butterworth:6"), "past the most a filter samples");
+  expectRefused(jobOn(scene, endless, "resample:30"), "past the most a filter samples");
+
   Clip empty;
   empty.name = "empty";
   EXPECT_FALSE(filterWholeClip(scene.skeleton, 1.0f, empty, *parseFilter("butterworth:6")).ok());
@@ -218,7 +224,6 @@ TEST(ClipFilter, OddInputIsRefusedInOneLineAndChangesNothing) {
   EXPECT_NE(refused.error().find("non-finite"), std::string::npos) << refused.error();
   EXPECT_EQ(clip.tracks[3].rotation.keys().size(), withNan.tracks[3].rotation.keys().size());
   EXPECT_TRUE(std::isnan(clip.tracks[3].rotation.keys()[40].value.w()));
-  (void)original;
 }
 
 // A filter on some joints over some frames changes nothing else: translations to the bit,
