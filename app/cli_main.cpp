@@ -187,6 +187,14 @@ void addFileFigures(const articula::GltfExportReport& written, nlohmann::json& j
   json["keys"] = written.keys;
 }
 
+// One line per filter `--filter` ran (applyFilters' reports).
+void printFilters(const nlohmann::json& filters) {
+  for (const nlohmann::json& f : filters)
+    std::cout << "filtered " << f.at("filter").get<std::string>() << " on '" << f.at("clip").get<std::string>()
+              << "': " << f.at("joints").get<int>() << " joints, keys " << f.at("keysBefore").get<std::size_t>()
+              << " -> " << f.at("keysAfter").get<std::size_t>() << '\n';
+}
+
 // The character's height (model units) along its own up where it is a humanoid.
 float heightAlongUp(const articula::Scene& scene) {
   const auto frame = articula::humanoidTravelFrame(scene.skeleton);
@@ -223,6 +231,7 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
     std::cout << report.dump() << '\n';
     return 0;
   }
+  printFilters(filtered);
   std::cout << "wrote " << outPath << ": " << scene->skeleton.jointCount() << " nodes, " << scene->meshes.size()
             << " meshes, " << scene->clips.size() << " clips, " << written.keys << " "
             << articula::interpolationOf(written) << " keys, " << written.bytes << " bytes\n";
@@ -502,9 +511,7 @@ int runBake(const BakeArgs& args) {
     std::cout << json.dump() << '\n';
     return 0;
   }
-  for (const nlohmann::json& f : *filtered)
-    std::cout << "filtered " << f["filter"].get<std::string>() << ": " << f["joints"].get<int>() << " joints, keys "
-              << f["keysBefore"].get<std::size_t>() << " -> " << f["keysAfter"].get<std::size_t>() << '\n';
+  printFilters(*filtered);
   std::cout << "baked " << report.framesBaked << " frames of '" << baked.name << "'\n";
   std::cout << "keys " << articula::channelKeyCount(baked) << ' ' << args.interpolation << " (per-frame "
             << keysPerFrame << "), max error " << report.reduction.maxDeviationModel << " = " << errorMm
