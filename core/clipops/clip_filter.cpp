@@ -41,11 +41,16 @@ std::string formatNumber(double value) {
 
 const char* kindName(FilterKind kind) {
   switch (kind) {
-    case FilterKind::Butterworth: return "butterworth";
-    case FilterKind::Unroll: return "unroll";
-    case FilterKind::Resample: return "resample";
-    case FilterKind::Peaks: return "peaks";
-    case FilterKind::Reduce: return "reduce";
+    case FilterKind::Butterworth:
+      return "butterworth";
+    case FilterKind::Unroll:
+      return "unroll";
+    case FilterKind::Resample:
+      return "resample";
+    case FilterKind::Peaks:
+      return "peaks";
+    case FilterKind::Reduce:
+      return "reduce";
   }
   return "";
 }
@@ -53,11 +58,15 @@ const char* kindName(FilterKind kind) {
 // Frames the range needs at least for the filter to mean something.
 int minimumFrames(const FilterSettings& settings) {
   switch (settings.kind) {
-    case FilterKind::Butterworth: return butterworthMinimumFrames(settings.order);
-    case FilterKind::Peaks: return 3;
+    case FilterKind::Butterworth:
+      return butterworthMinimumFrames(settings.order);
+    case FilterKind::Peaks:
+      return 3;
     case FilterKind::Resample:
-    case FilterKind::Reduce: return 2;
-    case FilterKind::Unroll: return 1;
+    case FilterKind::Reduce:
+      return 2;
+    case FilterKind::Unroll:
+      return 1;
   }
   return 1;
 }
@@ -84,7 +93,8 @@ std::optional<std::string> checkSettings(const FilterSettings& s, double frameRa
       if (!(s.toleranceModel > 0.0f) || !std::isfinite(s.toleranceModel))
         return name + ": the tolerance must be a positive distance";
       return std::nullopt;
-    case FilterKind::Unroll: return std::nullopt;
+    case FilterKind::Unroll:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -227,7 +237,8 @@ std::optional<std::string> ClipFilterJob::validate() const {
       return "clip '" + clip->name + "': joint " + std::to_string(joint) + " is not in the skeleton";
     animated = animated || clip->findTrack(joint) != nullptr;
   }
-  if (!animated) return "clip '" + clip->name + "': none of the " + std::to_string(joints.size()) + " joints is animated";
+  if (!animated)
+    return "clip '" + clip->name + "': none of the " + std::to_string(joints.size()) + " joints is animated";
   const int frames = clip->frameCount();
   const int last = lastFrame < 0 ? frames - 1 : lastFrame;
   if (firstFrame < 0 || last >= frames || last < firstFrame)
@@ -238,9 +249,8 @@ std::optional<std::string> ClipFilterJob::validate() const {
                                  ? (clip->timeOf(last) - clip->timeOf(firstFrame)) * settings.rateHz + 2.0
                                  : double(last - firstFrame + 1);
   if (rangeFrames * double(joints.size()) > kMaxBakeJointFrames)
-    return "clip '" + clip->name + "': " + std::to_string(joints.size()) + " joints over " +
-           formatNumber(rangeFrames) + " frames is past the most a filter samples (" +
-           formatNumber(kMaxBakeJointFrames) + " joint-frames)";
+    return "clip '" + clip->name + "': " + std::to_string(joints.size()) + " joints over " + formatNumber(rangeFrames) +
+           " frames is past the most a filter samples (" + formatNumber(kMaxBakeJointFrames) + " joint-frames)";
   const int needed = minimumFrames(settings);
   if (last - firstFrame + 1 < needed)
     return "clip '" + clip->name + "': " + kindName(settings.kind) + " needs at least " + std::to_string(needed) +
@@ -260,15 +270,23 @@ Result<FilterResult> ClipFilterJob::run() const {
   report.lastFrame = filter.last;
   report.keysBefore = keysInRange(*clip, joints, start, end);
   switch (settings.kind) {
-    case FilterKind::Butterworth: spliceRange(result.clip, filter.butterworth(), start, end); break;
-    case FilterKind::Peaks: spliceRange(result.clip, filter.peaks(report.framesChanged), start, end); break;
-    case FilterKind::Reduce: spliceRange(result.clip, filter.reduce(), start, end); break;
+    case FilterKind::Butterworth:
+      spliceRange(result.clip, filter.butterworth(), start, end);
+      break;
+    case FilterKind::Peaks:
+      spliceRange(result.clip, filter.peaks(report.framesChanged), start, end);
+      break;
+    case FilterKind::Reduce:
+      spliceRange(result.clip, filter.reduce(), start, end);
+      break;
     case FilterKind::Resample:
       spliceRange(result.clip, filter.resample(), start, end);
       if (filter.first == 0 && filter.last == clip->frameCount() - 1 && coversEveryTrack(*clip, joints))
         result.clip.frameRate = settings.rateHz;
       break;
-    case FilterKind::Unroll: report.framesChanged = unrollRotations(result.clip, joints, start, end); break;
+    case FilterKind::Unroll:
+      report.framesChanged = unrollRotations(result.clip, joints, start, end);
+      break;
   }
   report.keysAfter = keysInRange(result.clip, joints, start, end);
   countChannels(*clip, joints, report.joints, report.channels);

@@ -36,11 +36,11 @@ Result<FilterSettings> parseFilter(std::string_view word);
 std::string filterWord(const FilterSettings& settings);
 
 struct FilterReport {
-  std::string filter;   // filterWord
-  int firstFrame = 0;   // frames of the source clip, inclusive
+  std::string filter;  // filterWord
+  int firstFrame = 0;  // frames of the source clip, inclusive
   int lastFrame = 0;
-  int joints = 0;       // joints whose channels the filter rewrote
-  int channels = 0;     // translation, rotation and scale channels rewritten
+  int joints = 0;              // joints whose channels the filter rewrote
+  int channels = 0;            // translation, rotation and scale channels rewritten
   std::size_t keysBefore = 0;  // keys of those channels within the range, as glTF counts them
   std::size_t keysAfter = 0;
   int framesChanged = 0;  // Peaks: spikes replaced (frame × channel); Unroll: keys flipped
@@ -53,11 +53,15 @@ struct FilterResult {
 
 // Runs one filter on the channels (translation, rotation, scale) that `clip` animates of
 // `joints` between frames firstFrame and lastFrame (inclusive, at the clip's frame rate).
-// Butterworth, Peaks and Reduce key the channels at every frame of the range first
-// (linear, slerp): rotations are filtered as quaternions made continuous in sign, their four
-// components filtered then normalised (never as Euler angles); the filter reads only the
-// range, its ends padded by odd reflection so they do not droop. Keys outside the range, the
-// other joints' tracks, named curves and morph weights are copied as they are.
+// Butterworth and Peaks key those channels at every frame of the range (linear, slerp):
+// rotations are filtered as quaternions made continuous in sign, their four components
+// filtered then normalised (never as Euler angles); the filter reads only the range, its ends
+// padded by odd reflection so they do not droop. Reduce keeps the fewest keys within the
+// tolerance (the bake's reduceDenseClip; keys stay at the range's ends). Resample keys the
+// range every 1 / rateHz s and at its end; the clip takes that rate when the range is the
+// whole clip and every track is among the joints. Unroll flips rotation keys into their
+// predecessor's hemisphere. Keys outside the range, the other joints' tracks, named curves and
+// morph weights are copied as they are.
 struct ClipFilterJob {
   const Skeleton* skeleton = nullptr;
   const Clip* clip = nullptr;

@@ -37,12 +37,13 @@ void spliceVec3(Vec3Track& track, const Vec3Track& replacement, double start, do
 }
 
 std::size_t curveKeysIn(const Curve& curve, double start, double end) {
-  return static_cast<std::size_t>(
-      std::count_if(curve.keys().begin(), curve.keys().end(), [&](const CurveKey& k) { return inRange(k.time, start, end); }));
+  return static_cast<std::size_t>(std::count_if(curve.keys().begin(), curve.keys().end(),
+                                                [&](const CurveKey& k) { return inRange(k.time, start, end); }));
 }
 
 std::size_t vec3KeysIn(const Vec3Track& track, double start, double end) {
-  return std::max({curveKeysIn(track.x, start, end), curveKeysIn(track.y, start, end), curveKeysIn(track.z, start, end)});
+  return std::max(
+      {curveKeysIn(track.x, start, end), curveKeysIn(track.y, start, end), curveKeysIn(track.z, start, end)});
 }
 
 Quat negated(const Quat& q) { return Quat(-q.w(), -q.x(), -q.y(), -q.z()); }
@@ -70,7 +71,8 @@ void spliceRange(Clip& clip, const std::vector<JointTrack>& rangeTracks, double 
     JointTrack& track = clip.trackFor(range.joint);
     spliceVec3(track.translation, range.translation, start, end);
     spliceVec3(track.scale, range.scale, start, end);
-    if (!range.rotation.empty()) track.rotation.setKeys(spliced(track.rotation.keys(), range.rotation.keys(), start, end));
+    if (!range.rotation.empty())
+      track.rotation.setKeys(spliced(track.rotation.keys(), range.rotation.keys(), start, end));
   }
 }
 

@@ -11,8 +11,7 @@ namespace {
 
 // Filters one scalar component of `values` (read and written through `component`).
 template <typename T, typename Component>
-void filterComponent(std::vector<T>& values, const std::vector<Biquad>& sections, int padFrames,
-                     Component component) {
+void filterComponent(std::vector<T>& values, const std::vector<Biquad>& sections, int padFrames, Component component) {
   std::vector<double> x(values.size());
   for (std::size_t f = 0; f < values.size(); ++f) x[f] = static_cast<double>(component(values[f]));
   filtfiltInPlace(sections, padFrames, x);

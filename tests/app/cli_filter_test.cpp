@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -14,10 +14,10 @@
 
 namespace {
 
-using articula::testing_tools::TempDir;
 using articula::testing_tools::data;
 using articula::testing_tools::quoted;
 using articula::testing_tools::runCli;
+using articula::testing_tools::TempDir;
 
 nlohmann::json runJson(const std::string& args) {
   const auto run = runCli(args + " --json");

@@ -107,7 +107,8 @@ TEST(FilterWindow, CancelAndRefusedSettingsLeaveTheClipAsItWas) {
   // A range shorter than the filter needs: refused in the dialog, the clip untouched.
   dialog = openFilter(window);
   ASSERT_NE(dialog, nullptr);
-  EXPECT_TRUE(dialog->status()->text().contains(QStringLiteral("frames 10–20"))) << dialog->status()->text().toStdString();
+  EXPECT_TRUE(dialog->status()->text().contains(QStringLiteral("frames 10–20")))
+      << dialog->status()->text().toStdString();
   EXPECT_NE(test::serializeDocument(document), before);
   dialog->order()->setValue(4);
   EXPECT_TRUE(dialog->status()->text().contains(QStringLiteral("needs at least 16 frames, the range has 11")))

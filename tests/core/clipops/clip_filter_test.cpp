@@ -96,7 +96,8 @@ Proof butterworthProof(const char* file, int firstFrame) {
     if (track.rotation.empty()) continue;
     const double noise = fourthDifferenceEnergy(before, track.joint, firstFrame);
     if (noise < 1e-12) continue;  // a joint the capture holds still
-    proof.smallestNoiseRatio = std::min(proof.smallestNoiseRatio, noise / fourthDifferenceEnergy(after, track.joint, firstFrame));
+    proof.smallestNoiseRatio =
+        std::min(proof.smallestNoiseRatio, noise / fourthDifferenceEnergy(after, track.joint, firstFrame));
   }
   double sumAll = 0.0;
   for (int j = 0; j < scene.skeleton.jointCount(); ++j) {
@@ -107,8 +108,9 @@ Proof butterworthProof(const char* file, int firstFrame) {
     proof.largestRmsMm = std::max(proof.largestRmsMm, std::sqrt(sum / double(frames)) * mm);
   }
   proof.allJointsRmsMm = std::sqrt(sumAll / (double(frames) * scene.skeleton.jointCount())) * mm;
-  std::printf("%s butterworth:6: noise energy / %.1f (smallest joint), RMS motion %.2f mm (largest joint), %.2f mm (all)\n",
-              file, proof.smallestNoiseRatio, proof.largestRmsMm, proof.allJointsRmsMm);
+  std::printf(
+      "%s butterworth:6: noise energy / %.1f (smallest joint), RMS motion %.2f mm (largest joint), %.2f mm (all)\n",
+      file, proof.smallestNoiseRatio, proof.largestRmsMm, proof.allJointsRmsMm);
   return proof;
 }
 
@@ -281,7 +283,8 @@ TEST(ClipFilter, PeaksRemovesASpikeAndLeavesACleanCaptureAlone) {
   ASSERT_TRUE(result.ok()) << result.error();
   EXPECT_EQ(result->report.framesChanged, untouched->report.framesChanged + 1);
   const Quat repaired = result->clip.findTrack(forearm)->rotation.evaluate(clip.timeOf(150));
-  EXPECT_LT(repaired.angularDistance(original), 0.01f) << "a 20 degree spike left " << repaired.angularDistance(original);
+  EXPECT_LT(repaired.angularDistance(original), 0.01f)
+      << "a 20 degree spike left " << repaired.angularDistance(original);
 }
 
 // Resampling the whole clip sets its rate; the motion at the new keys is the old motion.
@@ -334,7 +337,8 @@ TEST(ClipFilter, UnrollPutsFlippedKeysBackInOneHemisphere) {
   for (std::size_t i = 0; i < keys.size(); ++i) {
     keys[i].interpolation = RotationInterpolation::CubicSpline;
     keys[i].inControl = keys[i].outControl = Quat(0.0f, 0.0f, 0.0f, 0.0f);
-    if (i % 2 == 1) keys[i].value = Quat(-keys[i].value.w(), -keys[i].value.x(), -keys[i].value.y(), -keys[i].value.z());
+    if (i % 2 == 1)
+      keys[i].value = Quat(-keys[i].value.w(), -keys[i].value.x(), -keys[i].value.y(), -keys[i].value.z());
   }
   track.rotation.setKeys(keys);
   const double between = clip.timeOf(100) + 0.5 / clip.frameRate;
