@@ -21,11 +21,13 @@
 
 #include "app/cli_batch.h"
 #include "app/cli_clipops.h"
+#include "app/cli_filter.h"
 #include "app/cli_rest.h"
 #include "app/cli_retarget.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/contact_detection.h"
 #include "core/bake/key_reduction.h"
+#include "core/clipops/travel.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
 #include "core/io/scene_info.h"
@@ -186,17 +188,43 @@ void addFileFigures(const articula::GltfExportReport& written, nlohmann::json& j
   json["keys"] = written.keys;
 }
 
-int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig, bool json) {
-  if (lowerExtension(outPath) == ".articula") return exportProject(inPath, outPath, rig);
+// One line per filter `--filter` ran (applyFilters' reports).
+void printFilters(const nlohmann::json& filters) {
+  for (const nlohmann::json& f : filters)
+    std::cout << "filtered " << f.at("filter").get<std::string>() << " on '" << f.at("clip").get<std::string>()
+              << "': " << f.at("joints").get<int>() << " joints, keys " << f.at("keysBefore").get<std::size_t>()
+              << " -> " << f.at("keysAfter").get<std::size_t>() << '\n';
+}
+
+// The character's height (model units) along its own up where it is a humanoid.
+float heightAlongUp(const articula::Scene& scene) {
+  const auto frame = articula::humanoidTravelFrame(scene.skeleton);
+  return frame ? frame->heightModel : scene.characterHeight();
+}
+
+int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig, bool json,
+              const std::vector<std::string>& filters) {
+  if (lowerExtension(outPath) == ".articula") {
+    if (!filters.empty()) return fail("--filter writes glTF: the output must end in .glb or .gltf");
+    return exportProject(inPath, outPath, rig);
+  }
   if (!rig.empty()) return fail("--rig is written into projects: the output must end in .articula");
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
   auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
+  nlohmann::json filtered = nlohmann::json::array();
+  for (articula::Clip& clip : scene->clips) {
+    if (filters.empty()) break;
+    auto reports = articula::cli::applyFilters(filters, inPath, scene->skeleton, heightAlongUp(*scene), clip);
+    if (!reports) return fail(reports.error());
+    filtered.insert(filtered.end(), reports->begin(), reports->end());
+  }
   articula::GltfExportReport written;
   if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene), &written))
     return fail(inPath + ": " + *error);
   if (json) {
     nlohmann::json report{{"out", outPath}, {"clips", scene->clips.size()}};
+    if (!filters.empty()) report["filters"] = filtered;
     addFileFigures(written, report);
     const auto deviationMm = readerDeviationMm(outPath);
     if (!deviationMm) return fail(deviationMm.error());
@@ -204,6 +232,7 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
     std::cout << report.dump() << '\n';
     return 0;
   }
+  printFilters(filtered);
   std::cout << "wrote " << outPath << ": " << scene->skeleton.jointCount() << " nodes, " << scene->meshes.size()
             << " meshes, " << scene->clips.size() << " clips, " << written.keys << " "
             << articula::interpolationOf(written) << " keys, " << written.bytes << " bytes\n";
@@ -294,6 +323,7 @@ struct BakeArgs {
   bool keepSource = false;
   bool fewestBytes = false;
   std::string interpolation = "linear";
+  std::vector<std::string> filters;
 };
 
 // "A:B" (frames, inclusive) into the bake's range.
@@ -372,6 +402,12 @@ int runBake(const BakeArgs& args) {
   const float heightModel = articula::standingHeight(*standing);
   *scene = std::move(standing->scene);
   *clip = &scene->clips[clipIndex];
+  // The filters work on a copy, so --keep-source keeps the clip as the file has it.
+  std::optional<articula::Clip> filteredSource;
+  if (!args.filters.empty()) filteredSource = **clip;
+  auto filtered = articula::cli::applyFilters(args.filters, args.in, scene->skeleton, heightModel,
+                                              filteredSource ? *filteredSource : **clip);
+  if (!filtered) return fail(filtered.error());
   // A project bakes through the rig the animator set up in it unless told otherwise.
   const std::string rigChoice = !args.rig.empty() ? args.rig : projectRigs.active >= 0 ? "project" : "auto";
   auto rig = loadRig(rigChoice, args.in, scene->skeleton, projectRigs);
@@ -399,8 +435,10 @@ int runBake(const BakeArgs& args) {
     pipeline.ground = std::move(*ground);
   }
   // Without --keep-source the baked clip replaces the source, so the bake may take its keys.
-  auto result = args.keepSource ? articula::bakeThroughRig(*scene, **clip, *rig, pipeline, progressBar())
-                                : articula::bakeThroughRig(*scene, std::move(**clip), *rig, pipeline, progressBar());
+  articula::Clip& source = filteredSource ? *filteredSource : **clip;
+  auto result = args.keepSource && !filteredSource
+                    ? articula::bakeThroughRig(*scene, source, *rig, pipeline, progressBar())
+                    : articula::bakeThroughRig(*scene, std::move(source), *rig, pipeline, progressBar());
   if (!result) return fail(args.in + ": " + result.error());
   const articula::BakeReport& report = result->report;
   const std::map<std::string, int>& contactCounts = result->contactsHeld;
@@ -440,6 +478,7 @@ int runBake(const BakeArgs& args) {
     json["unreachedHandles"] = unreachedByHandle;
     json["refusedFrames"] = report.refusedFrames;
     json["contacts"] = contactCounts;
+    if (!args.filters.empty()) json["filters"] = *filtered;
     if (!result->feet.empty()) {
       // Millimetres for a 1.75 m character measured along its own up, as the shared report does.
       const articula::CleanupFigures& moved = result->moved;
@@ -468,6 +507,7 @@ int runBake(const BakeArgs& args) {
     std::cout << json.dump() << '\n';
     return 0;
   }
+  printFilters(*filtered);
   std::cout << "baked " << report.framesBaked << " frames of '" << baked.name << "'\n";
   std::cout << "keys " << articula::channelKeyCount(baked) << ' ' << args.interpolation << " (per-frame "
             << keysPerFrame << "), max error " << report.reduction.maxDeviationModel << " = " << errorMm
@@ -507,6 +547,8 @@ int main(int argc, char** argv) {
                           "Print one JSON object: out, clips, interpolation (linear or cubic), bytes, keys and "
                           "maxErrorMm (the largest distance, mm at 1.75 m, between the written file as the glTF "
                           "spec plays it and as Blender plays it, at 120 Hz)");
+  std::vector<std::string> exportFilters;
+  articula::cli::addFilterOption(*exportCommand, exportFilters);
   exportCommand->add_option("--rig", exportRig,
                             "Add a rig to the written project as its active rig: auto (the humanoid rig from joint "
                             "names) or a rig JSON file");
@@ -557,6 +599,7 @@ int main(int argc, char** argv) {
   bake->add_flag("--fewest-bytes", bakeArgs.fewestBytes,
                  "With --interpolation cubic: fit each channel in the form that makes the smallest file (often "
                  "slerps on 16-bit rotations) instead of the fewest keys");
+  articula::cli::addFilterOption(*bake, bakeArgs.filters);
   bake->add_flag("--keep-source", bakeArgs.keepSource,
                  "Write the source clip too, the baked one beside it as '<clip> baked' (default: in its place)");
 
@@ -589,7 +632,7 @@ int main(int argc, char** argv) {
     if (*exportCommand) {
       return articula::cli::runFileCommand(
           *exportCommand, exportIns, exportOut, exportBatch, true,
-          [&](const std::string& in) { return runExport(in, exportOut, exportRig, exportJson); });
+          [&](const std::string& in) { return runExport(in, exportOut, exportRig, exportJson, exportFilters); });
     }
     if (*contacts) {
       return articula::cli::runFileCommand(

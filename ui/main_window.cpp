@@ -36,6 +36,7 @@
 #include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
+#include "ui/dialogs/filter_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/recovery_dialog.h"
 #include "ui/dialogs/retarget_dialog.h"
@@ -358,6 +359,25 @@ void MainWindow::createAnimationMenu() {
     if (!done && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Detect Contacts"), message);
   });
   contactsAction->setObjectName(QStringLiteral("actionDetectContacts"));
+
+  QAction* filterAction = animationMenu->addAction(tr("&Filter…"), this, [this] {
+    const Clip* clip = mDocument->currentClip();
+    if (clip == nullptr) {
+      QMessageBox::warning(this, tr("Cannot Filter"), tr("There is no clip to filter."));
+      return;
+    }
+    // The selected joints (all the clip animates if none) over the timeline's range (the whole clip if none).
+    std::vector<int> joints = mDocument->selectedJoints();
+    if (joints.empty()) {
+      for (const JointTrack& track : clip->tracks) joints.push_back(track.joint);
+    }
+    const bool range = mPlayback->hasRange();
+    auto* dialog = new FilterDialog(mDocument, std::move(joints), range ? mPlayback->firstPlayedFrame() : 0,
+                                    range ? mPlayback->lastPlayedFrame() : -1, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+  });
+  filterAction->setObjectName(QStringLiteral("actionFilter"));
 
   QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
     // Refused before the dialog asks for anything: no clip, or no rig to bake through.
