@@ -14,6 +14,7 @@
 
 #include "core/bake/key_reduction.h"
 #include "core/clipops/clip_filter.h"
+#include "ui/commands/replace_clip_command.h"
 #include "ui/dialogs/filter_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
@@ -63,9 +64,9 @@ TEST(FilterWindow, ButterworthOnTheSelectedArmOverTheRangeIsPreviewedThenOneUndo
   EXPECT_NE(document.localPose()[std::size_t(arm)].rotation.coeffs(), shownBefore.rotation.coeffs());
   EXPECT_TRUE(dialog->status()->text().contains(QStringLiteral("1 joints")));
 
-  // Another cutoff replaces the preview; it never stacks.
+  // Another cutoff replaces the preview; the preview is not on the undo stack.
   dialog->cutoffHz()->setValue(3.0);
-  EXPECT_EQ(document.undoStack()->count(), undoSteps + 1);
+  EXPECT_EQ(document.undoStack()->count(), undoSteps);
   dialog->buttons()->button(QDialogButtonBox::Ok)->click();
   EXPECT_EQ(document.undoStack()->count(), undoSteps + 1) << "one undo step";
   EXPECT_EQ(document.undoStack()->undoText(), QStringLiteral("Filter (butterworth:3:2)"));
@@ -81,6 +82,30 @@ TEST(FilterWindow, ButterworthOnTheSelectedArmOverTheRangeIsPreviewedThenOneUndo
   }
   document.undoStack()->undo();
   EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// An animator who undid an edit, looked at a filter and cancelled can still redo the edit.
+TEST(FilterWindow, APreviewKeepsTheRedoHistory) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+  Document& document = *window.document();
+  const std::string opened = test::serializeDocument(document);
+  Clip renamed = *document.currentClip();
+  renamed.name = "walk, cleaned";
+  document.undoStack()->push(new ReplaceClipCommand(&document, document.currentClipIndex(), renamed, QStringLiteral("Rename Clip")));
+  const std::string keyed = test::serializeDocument(document);
+  ASSERT_NE(keyed, opened);
+  document.undoStack()->undo();
+
+  FilterDialog* dialog = openFilter(window);
+  ASSERT_NE(dialog, nullptr);
+  EXPECT_NE(test::serializeDocument(document), opened) << "previewed";
+  EXPECT_TRUE(document.undoStack()->canRedo());
+  dialog->reject();
+  EXPECT_EQ(test::serializeDocument(document), opened);
+  ASSERT_TRUE(document.undoStack()->canRedo());
+  document.undoStack()->redo();
+  EXPECT_EQ(test::serializeDocument(document), keyed);
 }
 
 TEST(FilterWindow, CancelAndRefusedSettingsLeaveTheClipAsItWas) {

@@ -11,7 +11,7 @@
 
 #include "core/bake/key_reduction.h"
 #include "core/clipops/butterworth.h"
-#include "ui/commands/filter_clip_command.h"
+#include "ui/commands/replace_clip_command.h"
 #include "ui/document/document.h"
 
 namespace articula::ui {
@@ -124,21 +124,25 @@ void FilterDialog::preview() {
     return;
   }
   mStatus->setText(reportText(result->report));
-  mPreview = new FilterClipCommand(mDocument, mClipIndex, std::move(result->clip),
-                                   tr("Filter (%1)").arg(QString::fromStdString(result->report.filter)));
-  mDocument->undoStack()->push(mPreview);
+  mPreview = std::make_unique<ReplaceClipCommand>(mDocument, mClipIndex, std::move(result->clip),
+                                                  tr("Filter (%1)").arg(QString::fromStdString(result->report.filter)));
+  mPreview->redo();
 }
 
 void FilterDialog::dropPreview() {
   if (mPreview == nullptr) return;
-  mPreview->dropOnUndo();
-  mDocument->undoStack()->undo();
-  mPreview = nullptr;
+  mPreview->undo();
+  mPreview.reset();
 }
 
 void FilterDialog::done(int result) {
-  if (result != QDialog::Accepted) dropPreview();
-  mPreview = nullptr;
+  if (result == QDialog::Accepted && mPreview != nullptr) {
+    // Back to the clip as the user left it, then the same edit again through the stack: one
+    // undo step whose undo restores that clip.
+    mPreview->undo();
+    mDocument->undoStack()->push(mPreview.release());
+  }
+  dropPreview();
   QDialog::done(result);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <QDialog>
 
+#include <memory>
 #include <vector>
 
 #include "core/clipops/clip_filter.h"
@@ -14,12 +15,13 @@ class QSpinBox;
 namespace articula::ui {
 
 class Document;
-class FilterClipCommand;
+class ReplaceClipCommand;
 
 // Animation ▸ Filter…: one filter (Butterworth, peaks, unroll, resample, reduce) on the given
-// joints of the current clip over the given frames. While it is open the document shows the
-// filtered clip (a FilterClipCommand, replaced at each change of settings); OK keeps it as
-// one undo step, Cancel (or a refused setting, whose one-line reason the dialog shows with OK
+// joints of the current clip over the given frames. While it is open (window-modal) the
+// document shows the filtered clip: a ReplaceClipCommand run outside the undo stack and
+// replaced at each change of settings, so the user's redo history stays. OK pushes it as one
+// undo step; Cancel (or a refused setting, whose one-line reason the dialog shows with OK
 // disabled) puts the clip back as it was.
 class FilterDialog : public QDialog {
   Q_OBJECT
@@ -56,7 +58,7 @@ class FilterDialog : public QDialog {
   QDoubleSpinBox* const mFactor;
   QLabel* const mStatus;
   QDialogButtonBox* const mButtons;
-  FilterClipCommand* mPreview = nullptr;  // on top of the undo stack while shown
+  std::unique_ptr<ReplaceClipCommand> mPreview;  // applied (redone) while shown, not on the stack
 };
 
 }  // namespace articula::ui
