@@ -820,7 +820,8 @@ namespace {
 // What the editor shows is what the file holds: with the rig on, every clip is baked through
 // it (its handles' curves, the stride curves, the ground plane the document solves on) and
 // reduced to linear keys within 1 mm at 1.75 m (the bake's default, which every reader plays
-// alike) before it is written. `written` receives what the file holds.
+// alike) before it is written; without it, a clip with Bézier keys is written as lines within
+// the same tolerance (writeSceneGltf). `written` receives what the file holds.
 std::optional<std::string> exportThroughRig(Scene scene, const std::optional<RigDefinition>& rig,
                                             const std::string& file, TaskProgress& progress,
                                             GltfExportReport& written) {
@@ -837,7 +838,7 @@ std::optional<std::string> exportThroughRig(Scene scene, const std::optional<Rig
       clip = std::move(baked->clip);
     }
   }
-  return exportGltf(scene, file, exportOptionsFor(scene), &written);
+  return writeSceneGltf(std::move(scene), file, {}, &written);
 }
 
 }  // namespace

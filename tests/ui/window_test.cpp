@@ -168,8 +168,8 @@ TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
   ASSERT_EQ(reimported->clips.size(), 1u);
   EXPECT_EQ(reimported->clips[0].curves.count("contact.left_foot"), 1u);
   // The summary says what the keys are and which readers play them right: the mannequin's
-  // walk is authored with Bézier keys, written as cubic splines.
-  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("cubic keys: exact in three.js")))
+  // walk is authored with Bézier keys, written as lines that every reader plays alike.
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("linear keys: plays alike in Blender")))
       << window.statusBar()->currentMessage().toStdString();
 
   QSignalSpy failed(&window, &MainWindow::exportFailed);
