@@ -971,6 +971,30 @@ print("ARTICULA_BLENDER " + json.dumps(found))
   }
 }
 
+// A clip read from glTF keys its frames at float seconds, a few 1e-8 s off the frames' times:
+// RobotExpressive Wave's last key (1.83333337 s) was kept after the baked frame 44
+// (1.83333333 s), so the written clip jumped back to the source's leg in its last float step,
+// which Blender played 16.5 mm off. The baked range takes the source's keys at its frames.
+TEST(CliBake, AFileClipsLastKeyIsBakedWithoutAJump) {
+  const TempDir dir("articula_cli_bake_last_key");
+  const std::string out = dir / "wave.glb";
+  const CliRun run =
+      runCli("bake " + quoted(data("gltf/RobotExpressive/RobotExpressive.glb")) + " --clip Wave --out " + quoted(out));
+  ASSERT_EQ(run.exitCode, 0) << run.stderrText;
+  auto written = articula::importScene(out);
+  ASSERT_TRUE(written.ok()) << written.error();
+  const auto wave = std::find_if(written->clips.begin(), written->clips.end(),
+                                 [](const articula::Clip& clip) { return clip.name == "Wave"; });
+  ASSERT_NE(wave, written->clips.end());
+  for (const articula::JointTrack& track : wave->tracks) {
+    const auto& keys = track.rotation.keys();
+    for (std::size_t k = 1; k < keys.size(); ++k) {
+      EXPECT_GT(keys[k].time - keys[k - 1].time, 1e-6)
+          << written->skeleton.name(track.joint) << " keys " << k - 1 << " and " << k << " at " << keys[k].time;
+    }
+  }
+}
+
 // The shin tails of RobotExpressive's legs beside its feet skin nothing and its clips do not
 // turn them: what the cleanup's leg solve does to them shows nowhere, so the written file
 // animates them no more than the source did (Blender made each an animated empty with its
