@@ -172,6 +172,14 @@ TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
   EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("linear keys: plays alike in Blender")))
       << window.statusBar()->currentMessage().toStdString();
 
+  // Cubic keys asked for in the Bake dialog: the walk's Bézier keys are written as they are.
+  ProjectBakeSettings cubic = window.session()->bakeSettings();
+  cubic.cubicKeys = true;
+  window.session()->setBakeSettings(cubic);
+  ASSERT_TRUE(test::exportedThroughTheWindow(window, "articula_window_export_cubic").ok());
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("cubic keys: exact in three.js")))
+      << window.statusBar()->currentMessage().toStdString();
+
   QSignalSpy failed(&window, &MainWindow::exportFailed);
   EXPECT_FALSE(window.exportGltfTo(QStringLiteral("/nonexistent/folder/out.glb")));
   ASSERT_EQ(failed.size(), 1);
