@@ -72,7 +72,7 @@ int runOne(const std::string& in, const std::string& out, const std::string& cli
   if (!scene) return fail(scene.error());
   const Json before = clipsJson(*scene, clipName);
   if (auto error = operation(*scene)) return fail(in + ": " + *error);
-  if (auto error = exportGltf(*scene, out, exportOptionsFor(*scene))) return fail(*error);
+  if (auto error = writeSceneGltf(*scene, out)) return fail(*error);
   Json clips = clipsJson(*scene, clipName);
   for (std::size_t i = 0; i < clips.size() && i < before.size(); ++i) clips[i]["seamBefore"] = before[i]["seam"];
   if (json) {

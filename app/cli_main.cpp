@@ -202,14 +202,16 @@ float heightAlongUp(const articula::Scene& scene) {
   return frame ? frame->heightModel : scene.characterHeight();
 }
 
-int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig, bool json,
-              const std::vector<std::string>& filters) {
+int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig,
+              const std::string& interpolationWord, bool json, const std::vector<std::string>& filters) {
   if (lowerExtension(outPath) == ".articula") {
     if (!filters.empty()) return fail("--filter writes glTF: the output must end in .glb or .gltf");
     return exportProject(inPath, outPath, rig);
   }
   if (!rig.empty()) return fail("--rig is written into projects: the output must end in .articula");
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
+  const auto interpolation = articula::parseKeyInterpolation(interpolationWord);
+  if (!interpolation) return fail("--interpolation '" + interpolationWord + "': expected linear or cubic");
   auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
   nlohmann::json filtered = nlohmann::json::array();
@@ -220,15 +222,20 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
     filtered.insert(filtered.end(), reports->begin(), reports->end());
   }
   articula::GltfExportReport written;
-  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene), &written))
+  articula::LinearKeysReport lines;
+  const double mmPerUnit = mmPerModelUnit(*scene);
+  const std::size_t clipCount = scene->clips.size();
+  if (auto error = articula::writeSceneGltf(*scene, outPath, {*interpolation}, &written, &lines))
     return fail(inPath + ": " + *error);
   if (json) {
-    nlohmann::json report{{"out", outPath}, {"clips", scene->clips.size()}};
+    nlohmann::json report{{"out", outPath}, {"clips", clipCount}};
     if (!filters.empty()) report["filters"] = filtered;
     addFileFigures(written, report);
     const auto deviationMm = readerDeviationMm(outPath);
     if (!deviationMm) return fail(deviationMm.error());
-    report["maxErrorMm"] = *deviationMm;
+    // The larger of the lines' distance from the authored curves and Blender's from the spec.
+    report["maxErrorMm"] = std::max(*deviationMm, lines.maxDeviationModel * mmPerUnit);
+    report["clipsToLines"] = lines.clipsConverted;
     std::cout << report.dump() << '\n';
     return 0;
   }
@@ -305,8 +312,7 @@ int runContacts(const std::string& inPath, const std::string& outPath, const std
   }
   articula::Clip kept = std::move(**clip);
   scene->clips.assign(1, std::move(kept));
-  if (auto error = articula::exportGltf(*scene, outPath, articula::exportOptionsFor(*scene)))
-    return fail(inPath + ": " + *error);
+  if (auto error = articula::writeSceneGltf(*scene, outPath)) return fail(inPath + ": " + *error);
   for (const articula::FootContacts& foot : detection.feet) {
     std::cout << foot.curveName << ": " << foot.foot.size() << " contacts";
     for (const articula::ContactInterval& c : foot.foot) std::cout << " [" << c.first << ", " << c.last << "]";
@@ -453,13 +459,17 @@ int runBake(const BakeArgs& args) {
       articula::placeBakedClip(scene->clips, sourceIndex, std::move(result->clip), args.keepSource);
   const articula::Clip& baked = scene->clips[bakedIndex];
   articula::GltfExportReport written;
-  if (auto error = articula::exportGltf(*scene, args.out, articula::exportOptionsFor(*scene), &written))
+  // Clips the bake left as they were (--keep-source, the scene's others) are written with
+  // the keys asked for too: with linear keys, cubic ones become lines within the tolerance.
+  articula::LinearKeysReport lines;
+  const float linesTolerance = args.tolerance ? options.reduction.toleranceModel : 0.0f;  // 0: as export
+  if (auto error = articula::writeSceneGltf(*scene, args.out, {*interpolation, linesTolerance}, &written, &lines))
     return fail(args.in + ": " + *error);
   // A per-frame bake keys every baked channel and the morph weights (copied as they are).
   const std::size_t keysPerFrame =
       report.reduction.keysBefore + baked.morphWeights.size() * std::size_t(report.framesBaked);
-  const double errorMm =
-      report.reduction.maxDeviationModel * articula::kReferenceHeightMm / std::max(heightModel, 1e-6f);
+  const double errorMm = std::max(report.reduction.maxDeviationModel, lines.maxDeviationModel) *
+                         articula::kReferenceHeightMm / std::max(heightModel, 1e-6f);
 
   if (args.json) {
     nlohmann::json json;
@@ -549,6 +559,11 @@ int main(int argc, char** argv) {
                           "spec plays it and as Blender plays it, at 120 Hz)");
   std::vector<std::string> exportFilters;
   articula::cli::addFilterOption(*exportCommand, exportFilters);
+  std::string exportInterpolation = "linear";
+  exportCommand->add_option("--interpolation", exportInterpolation,
+                            "linear (default): clips with Bézier or cubic-spline keys are written as lines within "
+                            "1 mm at 1.75 m, which Blender, three.js and Babylon.js play alike; cubic: keys as they "
+                            "are (exact in three.js, Babylon.js and engines; Blender drops cubic tangents)");
   exportCommand->add_option("--rig", exportRig,
                             "Add a rig to the written project as its active rig: auto (the humanoid rig from joint "
                             "names) or a rig JSON file");
@@ -632,7 +647,9 @@ int main(int argc, char** argv) {
     if (*exportCommand) {
       return articula::cli::runFileCommand(
           *exportCommand, exportIns, exportOut, exportBatch, true,
-          [&](const std::string& in) { return runExport(in, exportOut, exportRig, exportJson, exportFilters); });
+          [&](const std::string& in) {
+            return runExport(in, exportOut, exportRig, exportInterpolation, exportJson, exportFilters);
+          });
     }
     if (*contacts) {
       return articula::cli::runFileCommand(

@@ -91,7 +91,7 @@ int runRest(const RestArgs& args) {
   if (!result) return fail(args.in + ": " + result.error());
   std::size_t keysAfter = 0;
   for (const Clip& c : result->clips) keysAfter += c.keyCount();
-  if (auto error = exportGltf(*result, args.out, exportOptionsFor(*result))) return fail(*error);
+  if (auto error = writeSceneGltf(*result, args.out)) return fail(*error);
   std::cout << "rest set to " << (args.frame ? "frame " + std::to_string(*args.frame) + " of '" + clip->name + "'"
                                              : std::string("a T-pose"))
             << "; " << keysAfter - keysBefore << " keys added to hold channels the clips left at the old rest\n"

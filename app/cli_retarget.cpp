@@ -179,7 +179,9 @@ int runRetarget(const RetargetArgs& args) {
     character->clips.push_back(std::move(*retargeted));
   }
   GltfExportReport file;
-  if (auto error = exportGltf(*character, args.out, exportOptionsFor(*character), &file)) return fail(args.source + ": " + *error);
+  // The character's own clips are written with the keys asked for too.
+  if (auto error = writeSceneGltf(std::move(*character), args.out, {*interpolation}, &file))
+    return fail(args.source + ": " + *error);
   if (args.json) {
     std::cout << nlohmann::json{{"out", args.out},
                                 {"interpolation", interpolationOf(file)},

@@ -760,13 +760,16 @@ namespace {
 // What the editor shows is what the file holds: with the rig on, every clip is baked through
 // it (its handles' curves, the stride curves, the ground plane the document solves on) and
 // reduced to linear keys within 1 mm at 1.75 m (the bake's default, which every reader plays
-// alike) before it is written. `written` receives what the file holds.
+// alike) before it is written; without it, a clip with Bézier keys is written as lines within
+// the same tolerance (writeSceneGltf), unless the user asked the Bake dialog for cubic keys
+// (`keys`). `written` receives what the file holds.
 std::optional<std::string> exportThroughRig(Scene scene, const std::optional<RigDefinition>& rig,
-                                            const std::string& file, TaskProgress& progress,
-                                            GltfExportReport& written) {
+                                            const KeyWriteOptions& keys, const std::string& file,
+                                            TaskProgress& progress, GltfExportReport& written) {
   if (rig) {
     BakePipelineOptions options;
     options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene.characterHeight();
+    options.bake.reduction.interpolation = keys.interpolation;
     Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
     if (ground) options.ground = std::move(ground).value();
     for (Clip& clip : scene.clips) {
@@ -777,7 +780,7 @@ std::optional<std::string> exportThroughRig(Scene scene, const std::optional<Rig
       clip = std::move(baked->clip);
     }
   }
-  return exportGltf(scene, file, exportOptionsFor(scene), &written);
+  return writeSceneGltf(std::move(scene), file, keys, &written);
 }
 
 }  // namespace
@@ -787,12 +790,14 @@ bool MainWindow::exportGltfTo(const QString& path) {
   const std::string file = path.toStdString();
   std::optional<RigDefinition> rig;
   if (mDocument->rigEnabled() && mDocument->boundRig()) rig = *mDocument->activeRig();
+  KeyWriteOptions keys;
+  if (mSession->bakeSettings().cubicKeys) keys.interpolation = KeyInterpolation::Cubic;
   // Shared with the worker, which may outlive a cancelled wait.
   const auto written = std::make_shared<GltfExportReport>();
   std::optional<std::optional<std::string>> outcome = runInBackground<std::optional<std::string>>(
       this, tr("Exporting %1…").arg(QFileInfo(path).fileName()),
-      [scene = mDocument->scene(), rig = std::move(rig), file, written](TaskProgress& progress) {
-        return exportThroughRig(scene, rig, file, progress, *written);
+      [scene = mDocument->scene(), rig = std::move(rig), keys, file, written](TaskProgress& progress) {
+        return exportThroughRig(scene, rig, keys, file, progress, *written);
       });
   if (!outcome) return false;
   if (*outcome) {

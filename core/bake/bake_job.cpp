@@ -13,31 +13,39 @@ namespace {
 
 constexpr int kProgressEveryFrames = 256;
 
+// A source key this close to the baked range's first or last frame, in frames, is that frame's
+// key and the bake replaces it: keys read from a glTF file are float seconds, a few 1e-8 s off
+// the frame's double time (RobotExpressive Wave's last key at 1.83333337 s against frame 44's
+// 1.83333333 s was kept after the baked one, a jump Blender played 16.5 mm off).
+constexpr double kEdgeSlackFrames = 1e-3;
+
 // Keys of `keys` outside [startTime, endTime] (seconds). The last key before and the first
 // after the range get Free handles at their current positions: their automatic handles
 // would otherwise be recomputed from the new keys next to them, and the curve outside the
 // range must not change.
-std::vector<CurveKey> curveKeysOutside(const Curve& curve, double startTime, double endTime) {
+// `slack` (seconds): keys that close outside the range count as inside it.
+std::vector<CurveKey> curveKeysOutside(const Curve& curve, double startTime, double endTime, double slack) {
   std::vector<CurveKey> kept;
   const auto& keys = curve.keys();
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const CurveKey& key = keys[i];
-    const bool before = key.time < startTime - kSameKeyTimeSeconds;
-    const bool after = key.time > endTime + kSameKeyTimeSeconds;
+    const bool before = key.time < startTime - slack;
+    const bool after = key.time > endTime + slack;
     if (!before && !after) continue;
     CurveKey copy = key;
-    const bool lastBefore = before && (i + 1 == keys.size() || keys[i + 1].time >= startTime - kSameKeyTimeSeconds);
-    const bool firstAfter = after && (i == 0 || keys[i - 1].time <= endTime + kSameKeyTimeSeconds);
+    const bool lastBefore = before && (i + 1 == keys.size() || keys[i + 1].time >= startTime - slack);
+    const bool firstAfter = after && (i == 0 || keys[i - 1].time <= endTime + slack);
     if (lastBefore || firstAfter) copy.leftType = copy.rightType = HandleType::Free;
     kept.push_back(copy);
   }
   return kept;
 }
 
-std::vector<RotationKey> rotationKeysOutside(const RotationTrack& track, double startTime, double endTime) {
+std::vector<RotationKey> rotationKeysOutside(const RotationTrack& track, double startTime, double endTime,
+                                             double slack) {
   std::vector<RotationKey> kept;
   for (const RotationKey& key : track.keys()) {
-    if (key.time < startTime - kSameKeyTimeSeconds || key.time > endTime + kSameKeyTimeSeconds) kept.push_back(key);
+    if (key.time < startTime - slack || key.time > endTime + slack) kept.push_back(key);
   }
   return kept;
 }
@@ -56,6 +64,7 @@ CurveKey heldTo(CurveKey key, double endTime) {
 struct Guards {
   std::optional<double> beforeTime, afterTime;
   Pose before, after;
+  double edgeSlack = kSameKeyTimeSeconds;  // seconds (kEdgeSlackFrames)
 };
 
 void spliceVec3(Vec3Track& destination, const Vec3Track& source, const Vec3Track& baked, double startTime,
@@ -65,7 +74,8 @@ void spliceVec3(Vec3Track& destination, const Vec3Track& source, const Vec3Track
   const Curve* add[3] = {&baked.x, &baked.y, &baked.z};
   const bool newChannel = source.empty();
   for (int c = 0; c < 3; ++c) {
-    std::vector<CurveKey> keys = keepOutside ? curveKeysOutside(*src[c], startTime, endTime) : std::vector<CurveKey>{};
+    std::vector<CurveKey> keys =
+        keepOutside ? curveKeysOutside(*src[c], startTime, endTime, guards.edgeSlack) : std::vector<CurveKey>{};
     keys.insert(keys.end(), add[c]->keys().begin(), add[c]->keys().end());
     if (keepOutside && guards.afterTime && add[c]->size() == 1) keys.push_back(heldTo(add[c]->keys().front(), endTime));
     if (keepOutside && newChannel) {
@@ -83,7 +93,7 @@ void spliceVec3(Vec3Track& destination, const Vec3Track& source, const Vec3Track
 void spliceRotation(RotationTrack& destination, const RotationTrack& source, const RotationTrack& baked,
                     double startTime, double endTime, const Guards& guards, int joint, bool keepOutside) {
   std::vector<RotationKey> keys =
-      keepOutside ? rotationKeysOutside(source, startTime, endTime) : std::vector<RotationKey>{};
+      keepOutside ? rotationKeysOutside(source, startTime, endTime, guards.edgeSlack) : std::vector<RotationKey>{};
   keys.insert(keys.end(), baked.keys().begin(), baked.keys().end());
   if (keepOutside && guards.afterTime && baked.keys().size() == 1) {
     RotationKey held = baked.keys().front();
@@ -149,7 +159,8 @@ void reduceMorphWeights(const Clip& source, int first, int last, int step, Clip&
     const std::vector<int> kept = fitLinearChannel(samples, width, ends, kMorphWeightTolerance);
     for (std::size_t c = 0; c < width; ++c) {
       if (track.weights[c].empty()) continue;
-      std::vector<CurveKey> keys = curveKeysOutside(track.weights[c], startTime, endTime);
+      std::vector<CurveKey> keys =
+          curveKeysOutside(track.weights[c], startTime, endTime, kEdgeSlackFrames / source.frameRate);
       for (const int k : kept) {
         keys.push_back(linearKey(source.timeOf(first + k * step), samples[static_cast<std::size_t>(k) * width + c]));
       }
@@ -355,6 +366,7 @@ Result<BakeReport> BakeJob::run() const {
     result.endTime = endTime;
   }
   Guards guards;
+  guards.edgeSlack = kEdgeSlackFrames / clip.frameRate;
   if (options.keepOutsideRange) {
     auto sampleAt = [&](int frame, Pose& out) {
       out = rest;

@@ -232,6 +232,7 @@ class Document {
     writeMaterials();
     writeMeshes();
     writeSkeletonSkins();
+    noteChannelsOfEveryClip();
     for (const Clip& clip : mScene.clips) writeAnimation(clip);
     scaleToMetres();
     turnUpOntoY();
@@ -794,6 +795,7 @@ class Document {
       settings.tolerance = mOptions.scalarTolerance;
       writeVec3Track(track.scale, rest.scale, settings, track.joint, "scale", samplers, channels);
     }
+    writeRestHolds(clip, earliest, settings, samplers, channels);
     settings.tolerance = mOptions.scalarTolerance;
     for (const MorphWeightsTrack& track : clip.morphWeights) {
       const Mesh& mesh = mScene.meshes[static_cast<std::size_t>(track.mesh)];
@@ -822,6 +824,54 @@ class Document {
     animation["samplers"] = std::move(samplers);
     animation["extras"] = {{"articula", articulaClipExtras(clip, offset)}};
     mAnimations.push_back(std::move(animation));
+  }
+
+  // The channels (translation, rotation, scale) some clip of the scene keys, per node.
+  void noteChannelsOfEveryClip() {
+    mKeyedAnywhere.assign(static_cast<std::size_t>(mScene.skeleton.jointCount()), {false, false, false});
+    if (mScene.clips.size() < 2) return;
+    for (const Clip& clip : mScene.clips) {
+      for (const JointTrack& track : clip.tracks) {
+        auto& keyed = mKeyedAnywhere[static_cast<std::size_t>(track.joint)];
+        keyed[0] = keyed[0] || !track.translation.empty();
+        keyed[1] = keyed[1] || !track.rotation.empty();
+        keyed[2] = keyed[2] || !track.scale.empty();
+      }
+    }
+  }
+
+  // A channel another clip keys and `clip` does not gets one STEP key at the node's rest
+  // value, at the clip's first time: readers that follow the spec play the rest there anyway,
+  // but Blender's importer makes an action per clip and a bone no key of the active action
+  // sets keeps the pose the previous action left (RobotExpressive's Wave after Dance: 4.0 mm
+  // off on its keys, Body's rotation left from Dance).
+  void writeRestHolds(const Clip& clip, double firstTime, GltfChannelSettings settings, Json& samplers,
+                      Json& channels) {
+    std::vector<std::array<bool, 3>> keyed(mKeyedAnywhere.size(), {false, false, false});
+    for (const JointTrack& track : clip.tracks) {
+      keyed[static_cast<std::size_t>(track.joint)] = {!track.translation.empty(), !track.rotation.empty(),
+                                                      !track.scale.empty()};
+    }
+    const auto holdVec3 = [&](const Vec3& rest, int node, const char* path) {
+      Vec3Track track;
+      for (int c = 0; c < 3; ++c) {
+        Curve& curve = c == 0 ? track.x : c == 1 ? track.y : track.z;
+        curve.insertKey(firstTime, rest[c], Interpolation::Constant);
+      }
+      writeVec3Track(track, rest, settings, node, path, samplers, channels);
+    };
+    for (std::size_t j = 0; j < mKeyedAnywhere.size(); ++j) {
+      const int node = static_cast<int>(j);
+      const Transform& rest = mScene.skeleton.restLocal(node);
+      if (mKeyedAnywhere[j][0] && !keyed[j][0]) holdVec3(rest.translation, node, "translation");
+      if (mKeyedAnywhere[j][1] && !keyed[j][1]) {
+        RotationTrack track;
+        track.insertKey(RotationKey{firstTime, rest.rotation, RotationInterpolation::Step, Quat::Identity(),
+                                    Quat::Identity()});
+        addChannel(encodeRotationChannel(track, settings), node, "rotation", samplers, channels);
+      }
+      if (mKeyedAnywhere[j][2] && !keyed[j][2]) holdVec3(rest.scale, node, "scale");
+    }
   }
 
   // How far from a joint its rotation moves a node: the farthest node of its subtree at the
@@ -866,6 +916,8 @@ class Document {
   Status mUnwritable;           // the first value encoding could not write
   bool mImagesInBuffer = true;
   double mHeight = 1.0;  // Scene::characterHeight(), the unit of translation tolerances
+  // Per node: translation, rotation, scale keyed by some clip (noteChannelsOfEveryClip).
+  std::vector<std::array<bool, 3>> mKeyedAnywhere;
 
   std::vector<std::uint8_t> mBin;
   std::vector<Json> mBufferViews;

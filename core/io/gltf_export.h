@@ -108,6 +108,10 @@ const char* interpolationOf(const GltfExportReport& report);
 //   Times are written as floats rounded down, so a key that takes effect at a frame time
 //   still does in the file. A clip with keys before 0 is shifted to start at 0 (glTF
 //   forbids negative times).
+//   A channel (translation, rotation or scale of a node) that another clip of the scene keys
+//   and this one does not gets one STEP key at the node's rest value: Blender's importer
+//   makes an action per animation, and a bone the active action does not key keeps the pose
+//   the previous one left (RobotExpressive's Wave played 4.0 mm off there, on its keys).
 // - Each animation's accessors (times shared by samplers with the same keys, outputs) lie in
 //   one bufferView of their own.
 // - Clip data glTF has no place for travels in the animation's extras (see

@@ -21,3 +21,24 @@ GltfExportOptions exportOptionsFor(const Scene& scene) {
 }
 
 }  // namespace articula
+
+namespace articula {
+
+std::optional<std::string> writeSceneGltf(Scene scene, const std::string& path, const KeyWriteOptions& keys,
+                                          GltfExportReport* written, LinearKeysReport* lines) {
+  LinearKeysReport converted;
+  if (keys.interpolation == KeyInterpolation::Linear) {
+    LinearKeysJob job;
+    job.scene = &scene;
+    job.toleranceModel =
+        keys.toleranceModel > 0.0f ? keys.toleranceModel : kDefaultToleranceOfHeight * scene.characterHeight();
+    auto report = job.run();
+    if (!report) return path + ": " + report.error();
+    converted = *report;
+  }
+  if (auto error = exportGltf(scene, path, exportOptionsFor(scene), written)) return error;
+  if (lines) *lines = converted;
+  return std::nullopt;
+}
+
+}  // namespace articula

@@ -173,7 +173,15 @@ TEST(MainWindowFiles, ExportWritesAGlbThatImportsBack) {
   ASSERT_EQ(reimported->clips.size(), 1u);
   EXPECT_EQ(reimported->clips[0].curves.count("contact.left_foot"), 1u);
   // The summary says what the keys are and which readers play them right: the mannequin's
-  // walk is authored with Bézier keys, written as cubic splines.
+  // walk is authored with Bézier keys, written as lines that every reader plays alike.
+  EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("linear keys: plays alike in Blender")))
+      << window.statusBar()->currentMessage().toStdString();
+
+  // Cubic keys asked for in the Bake dialog: the walk's Bézier keys are written as they are.
+  ProjectBakeSettings cubic = window.session()->bakeSettings();
+  cubic.cubicKeys = true;
+  window.session()->setBakeSettings(cubic);
+  ASSERT_TRUE(test::exportedThroughTheWindow(window, "articula_window_export_cubic").ok());
   EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("cubic keys: exact in three.js")))
       << window.statusBar()->currentMessage().toStdString();
 

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -379,20 +380,33 @@ TEST_F(GltfExport, InterpolationTestKeepsItsSamplerKinds) {
   const std::string input = dataPath("gltf/InterpolationTest/InterpolationTest.glb");
   const Scene source = importOrFail(input);
   expectRoundTrip(source, out("interpolation.glb"));
-  const auto kinds = [](const Json& json) {
-    std::map<std::string, std::vector<std::string>> result;  // animation name → sampler kind per channel path
+  // Animation name → sampler kind per channel path, leaving out the one-key STEP holds of the
+  // rest a clip gets for channels other clips key; `targets` receives node/path of each channel.
+  const auto kinds = [](const Json& json, std::map<std::string, std::set<std::string>>& targets) {
+    std::map<std::string, std::vector<std::string>> result;
     for (const Json& animation : json["animations"]) {
+      const std::string name = animation["name"].get<std::string>();
       for (const Json& channel : animation["channels"]) {
         const Json& sampler = animation["samplers"][channel["sampler"].get<std::size_t>()];
-        result[animation["name"].get<std::string>()].push_back(channel["target"]["path"].get<std::string>() + ":" +
-                                                               sampler["interpolation"].get<std::string>());
+        const std::string path = channel["target"]["path"].get<std::string>();
+        targets[name].insert(channel["target"]["node"].dump() + path);
+        const bool hold =
+            sampler["interpolation"] == "STEP" && json["accessors"][sampler["input"].get<std::size_t>()]["count"] == 1;
+        if (!hold) result[name].push_back(path + ":" + sampler["interpolation"].get<std::string>());
       }
     }
     return result;
   };
-  const auto before = kinds(readGltfJson(input));
-  const auto after = kinds(readGltfJson(out("interpolation.glb")));
+  std::map<std::string, std::set<std::string>> sourceTargets;
+  std::map<std::string, std::set<std::string>> writtenTargets;
+  const auto before = kinds(readGltfJson(input), sourceTargets);
+  const auto after = kinds(readGltfJson(out("interpolation.glb")), writtenTargets);
   EXPECT_EQ(after, before);
+  // Every clip keys every channel some clip keys (Blender keeps an unkeyed bone where the
+  // previous action left it).
+  std::set<std::string> everyTarget;
+  for (const auto& [name, targets] : sourceTargets) everyTarget.insert(targets.begin(), targets.end());
+  for (const auto& [name, targets] : writtenTargets) EXPECT_EQ(targets, everyTarget) << name;
   std::size_t step = 0, linear = 0, cubic = 0;
   for (const auto& [name, list] : after) {
     for (const std::string& kind : list) {
