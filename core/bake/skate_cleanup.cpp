@@ -309,7 +309,10 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     return makeError("skate cleanup: " + *error);
   lowerPelvisToReachLocks(skeleton, working, *rig, report.feet);
 
-  auto bound = Rig::bind(skeleton, *rig);
+  // The locks place a foot bone beside its leg themselves: it must not follow the shin off them.
+  RigDefinition legsDefinition = *rig;
+  for (IkHandle& handle : legsDefinition.handles) handle.followers.clear();
+  auto bound = Rig::bind(skeleton, std::move(legsDefinition));
   if (!bound) return makeError("skate cleanup: " + bound.error());
   Rig legs = bindLegs(std::move(*bound), plan);
   RigPoseCorrector corrector(legs);
