@@ -311,10 +311,12 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   lowerPelvisToReachLocks(skeleton, working, *rig, report.feet);
 
   // The pelvis is lowered above, where the locks need it: the legs' solve lowers it no
-  // further for a leg the animation itself stretches past the rig's reach.
+  // further for a leg the animation itself stretches past the rig's reach. The locks place a
+  // foot bone beside its leg themselves: it must not follow the shin off them.
   RigDefinition legsDefinition = *rig;
   legsDefinition.grounding.maxReach = 1.0f;
-  auto bound = Rig::bind(skeleton, legsDefinition);
+  for (IkHandle& handle : legsDefinition.handles) handle.followers.clear();
+  auto bound = Rig::bind(skeleton, std::move(legsDefinition));
   if (!bound) return makeError("skate cleanup: " + bound.error());
   Rig legs = bindLegs(std::move(*bound), plan);
   RigPoseCorrector corrector(legs);

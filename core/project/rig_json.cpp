@@ -297,9 +297,25 @@ bool readHandle(const Reader& r, IkHandle& h, std::string& error) {
   if (!p.enumeration("space", kPoleSpaces, h.pole.space, error) || !p.joint("joint", true, h.pole.joint, error) ||
       !p.vec3("position", h.pole.position, error))
     return false;
-  return r.number("weight", h.weight, error) && r.integer("iterations", h.maxIterations, error) &&
-         r.number("tolerance", h.toleranceModel, error) && r.number("soften", h.soften, error) &&
-         r.boolean("enabled", h.enabled, error);
+  if (!r.number("weight", h.weight, error) || !r.integer("iterations", h.maxIterations, error) ||
+      !r.number("tolerance", h.toleranceModel, error) || !r.number("soften", h.soften, error) ||
+      !r.boolean("enabled", h.enabled, error))
+    return false;
+  // Optional: rigs saved before foot roll and followers existed have neither.
+  std::string ignored;
+  if (r.member("roll", ignored) != nullptr && !r.number("roll", h.rollRad, error)) return false;
+  const Json* followers = r.member("followers", ignored);
+  if (followers == nullptr) return true;
+  if (!followers->is_array()) {
+    error = r.fail("\"followers\" must be an array of joint names");
+    return false;
+  }
+  for (std::size_t k = 0; k < followers->size(); ++k) {
+    int joint = -1;
+    if (!r.joint((*followers)[k], "followers[" + std::to_string(k) + "]", false, joint, error)) return false;
+    h.followers.push_back(joint);
+  }
+  return true;
 }
 
 bool readFoot(const Reader& r, FootGrounding& f, std::string& error) {
@@ -336,6 +352,12 @@ Json rigToJsonValue(const RigDefinition& rig, const Skeleton& skeleton) {
     j["tolerance"] = h.toleranceModel;
     j["soften"] = h.soften;
     j["enabled"] = h.enabled;
+    if (h.rollRad != 0.0f) j["roll"] = h.rollRad;
+    if (!h.followers.empty()) {
+      Json followers = Json::array();
+      for (const int joint : h.followers) followers.push_back(jointName(skeleton, joint));
+      j["followers"] = std::move(followers);
+    }
     handles.push_back(std::move(j));
   }
   root["handles"] = std::move(handles);

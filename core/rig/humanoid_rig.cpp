@@ -94,6 +94,9 @@ class HumanoidBuilder {
       return makeError(std::string("humanoid rig: the ").append(left ? "left" : "right").append(" leg has no length"));
     h.targetSource = TargetSource::InputPose;
     h.orientation = OrientationMode::KeepPose;
+    // A foot bone beside the leg (an IK-foot bone the animation keeps on the shin's tail)
+    // goes with the solved leg.
+    if (l.footBesideLeg()) h.followers = {l.ankle};
     // Pole a leg length in front of the knee, in the thigh's frame.
     h.pole.space = IkPole::Space::Joint;
     h.pole.joint = l.thigh;

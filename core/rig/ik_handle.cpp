@@ -62,7 +62,8 @@ bool IkHandle::operator==(const IkHandle& o) const {
          targetSource == o.targetSource && targetModel == o.targetModel && orientation == o.orientation &&
          orientationModel.coeffs() == o.orientationModel.coeffs() && pole == o.pole && weight == o.weight &&
          maxIterations == o.maxIterations && toleranceModel == o.toleranceModel && soften == o.soften &&
-         enabled == o.enabled;
+         rollRad == o.rollRad &&
+         enabled == o.enabled && followers == o.followers;
 }
 
 std::string handleCurveName(std::string_view handle, std::string_view channel) {

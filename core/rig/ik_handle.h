@@ -12,6 +12,7 @@
 //                                      any of the four present switches the handle to
 //                                      OrientationMode::Target)
 //   ik.<handle>.enabled                on when > 0.5
+//   ik.<handle>.roll                   foot roll, radians (IkHandle::rollRad)
 // Handle names are therefore restricted to letters, digits, '_' and '-' (no '.').
 #include <cstdint>
 #include <optional>
@@ -95,7 +96,16 @@ struct IkHandle {
   int maxIterations = 16;                    // iterative solvers
   float toleranceModel = 1e-4f;              // reached when the tip is this close, model space
   float soften = 1.0f;                       // two-bone softening near full extension (1: off)
+  // Foot roll of a leg whose foot the grounding knows (its toe set), as a reverse-foot rig's:
+  // > 0 lifts the heel about the ball of the foot (past 40° about the toe tip as well), < 0
+  // lifts the toes about the heel. The handle's target stays where it is: the foot turns
+  // about the pivot on the ground.
+  float rollRad = 0.0f;
   bool enabled = true;
+  // Joints outside the chain carried by its tip: each keeps, after the solve, the place and
+  // turn it had relative to the tip in the incoming pose (an IK-foot bone beside the leg,
+  // as RobotExpressive's Foot.L under the armature's root, stays on the solved shin).
+  std::vector<int> followers;
 
   bool operator==(const IkHandle& o) const;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_set>
 
 #include "core/ik/ccd_ik.h"
@@ -64,9 +65,13 @@ constexpr std::size_t kEnabledCurve = 1;
 constexpr std::size_t kTargetCurves = 2;       // x, y, z
 constexpr std::size_t kPoleCurves = 5;         // x, y, z
 constexpr std::size_t kOrientationCurves = 8;  // w, x, y, z
+constexpr std::size_t kRollCurve = 12;
 constexpr std::array<const char*, Rig::kHandleCurves> kHandleCurveChannels = {
-    "weight", "enabled", "target.x",      "target.y",      "target.z",      "pole.x",
-    "pole.y", "pole.z",  "orientation.w", "orientation.x", "orientation.y", "orientation.z"};
+    "weight", "enabled", "target.x",      "target.y",      "target.z",      "pole.x",       "pole.y",
+    "pole.z", "orientation.w", "orientation.x", "orientation.y", "orientation.z", "roll"};
+
+// Foot roll beyond this turns about the toe tip (Maya's toe break).
+constexpr float kToeBreakRad = 40.0f * kPi / 180.0f;
 
 Eigen::Index axis(std::size_t c) { return static_cast<Eigen::Index>(c); }
 
@@ -128,6 +133,25 @@ float plantedByHeight(float lift, float legLength) {
   const float u = std::clamp((lift - 0.1f * legLength) / (0.1f * legLength), 0.0f, 1.0f);
   return 1.0f - u * u * (3.0f - 2.0f * u);
 }
+
+// How far a foot `planted` (stride value, [0, 1]) may stay from its planted state, in units
+// of `scale`: nothing when planted, unbounded when free, scale·(1 − p)/p between. The
+// grounding moves a foot only by what exceeds it, so a foot already within it (a pose the rig
+// solved, keyed and solved again) is left exactly where it is; a blend would move it again
+// on every solve.
+float plantedCap(float planted, float scale) {
+  if (planted >= 1.0f) return 0.0f;
+  if (!(planted > 0.0f)) return std::numeric_limits<float>::infinity();
+  return scale * (1.0f - planted) / planted;
+}
+
+// The fraction of `amount` beyond `cap`, [0, 1).
+float beyondCap(float amount, float cap) { return amount > cap ? (amount - cap) / amount : 0.0f; }
+
+// Height a half-planted foot's ankle may keep over its planted place, and the angle its sole
+// may keep off the ground, per unit of plantedCap: a tenth of the leg, and 30°.
+constexpr float kAnkleCapLegFraction = 0.1f;
+constexpr float kSoleCapRad = kPi / 6.0f;
 
 float dropToReach(const Vec3& hip, const Vec3& target, const Vec3& up, float reach) {
   const Vec3 v = hip - target;
@@ -231,6 +255,15 @@ Result<Rig::BoundHandle> Rig::bindHandle(const Skeleton& skeleton, const IkHandl
   b.hingeSeed = h.solver == IkSolverKind::Ccd && h.chain.size() == 3 && h.limits.size() == 3 &&
                 h.limits[1].kind == JointLimit::Kind::Hinge;
   b.startRotations.resize(h.chain.size());
+  for (const int follower : h.followers) {
+    // Inside the chain's sub-tree a joint is carried by FK already (and would be moved twice).
+    if (follower < 0 || follower >= skeleton.jointCount() ||
+        std::find(b.fkSubtree.begin(), b.fkSubtree.end(), follower) != b.fkSubtree.end())
+      return makeError("follower joint " + std::to_string(follower) +
+                       " is not a joint of the skeleton outside the chain's sub-tree");
+    b.followerSubtrees.push_back(skeleton.subtree(follower));
+  }
+  b.followersOnTip.resize(h.followers.size(), Affine::Identity());
   for (std::size_t c = 0; c < kHandleCurves; ++c) b.curveNames[c] = handleCurveName(h.name, kHandleCurveChannels[c]);
   return b;
 }
@@ -371,6 +404,12 @@ void Rig::setOrientationTarget(int index, const Quat& orientationModel) {
 void Rig::setPolePosition(int index, const Vec3& position) {
   if (index < 0 || index >= handleCount() || !position.allFinite()) return;
   mDefinition.handles[static_cast<std::size_t>(index)].pole.position = position;
+  mBound[static_cast<std::size_t>(index)].poleSetByHand = true;
+}
+
+void Rig::setRoll(int index, float rollRad) {
+  if (index < 0 || index >= handleCount() || !std::isfinite(rollRad)) return;
+  mDefinition.handles[static_cast<std::size_t>(index)].rollRad = rollRad;
 }
 
 void Rig::setWeight(int index, float weight) {
@@ -414,6 +453,15 @@ bool Rig::solve(std::span<Transform> pose, double timeSeconds, const RigCurves& 
   }
   updateModel(pose, {});
   if (curves.curves.size() != mBound.size() * kHandleCurves + 2) return false;
+  // Followers keep their place on the tip as the incoming pose has it, before grounding
+  // lowers the pelvis (which carries the tip, not a bone beside the leg).
+  for (int i = 0; i < handleCount(); ++i) {
+    const IkHandle& h = mDefinition.handles[static_cast<std::size_t>(i)];
+    BoundHandle& b = mBound[static_cast<std::size_t>(i)];
+    const Affine tipInverse = mModel[static_cast<std::size_t>(b.chain.tip())].inverse();
+    for (std::size_t f = 0; f < h.followers.size(); ++f)
+      b.followersOnTip[f] = tipInverse * mModel[static_cast<std::size_t>(h.followers[f])];
+  }
   for (int i = 0; i < handleCount(); ++i) resolveInputs(i, curves, timeSeconds, false);
   for (BoundFoot& foot : mFeet) {
     foot.grounded = false;
@@ -446,15 +494,23 @@ void Rig::resolveInputs(int index, const RigCurves& curves, double timeSeconds, 
   const float weight = valueOr(curve[kWeightCurve], timeSeconds, h.weight);
   b.weight = std::isfinite(weight) ? std::clamp(weight, 0.0f, 1.0f) : 0.0f;
   b.active = enabled && b.weight > 0.0f;
+  const float roll = valueOr(curve[kRollCurve], timeSeconds, h.rollRad);
+  b.rollRad = std::isfinite(roll) ? roll : 0.0f;
   const auto tip = static_cast<std::size_t>(b.chain.tip());
   if (!keepTarget) {
     const Vec3 target = h.targetSource == TargetSource::InputPose ? Vec3(mModel[tip].translation()) : h.targetModel;
-    for (std::size_t c = 0; c < 3; ++c)
+    b.targetPlaced = h.targetSource == TargetSource::Handle;
+    for (std::size_t c = 0; c < 3; ++c) {
       b.targetModel(axis(c)) = valueOr(curve[kTargetCurves + c], timeSeconds, target(axis(c)));
+      b.targetPlaced = b.targetPlaced || curve[kTargetCurves + c] != nullptr;
+    }
   }
   Vec3 pole;
-  for (std::size_t c = 0; c < 3; ++c)
+  b.polePlaced = b.poleSetByHand || h.pole.space == IkPole::Space::Model;
+  for (std::size_t c = 0; c < 3; ++c) {
     pole(axis(c)) = valueOr(curve[kPoleCurves + c], timeSeconds, h.pole.position(axis(c)));
+    b.polePlaced = b.polePlaced || curve[kPoleCurves + c] != nullptr;
+  }
   b.hasPole = h.pole.space != IkPole::Space::None;
   b.poleModel =
       h.pole.space == IkPole::Space::Joint ? Vec3(mModel[static_cast<std::size_t>(h.pole.joint)] * pole) : pole;
@@ -524,8 +580,11 @@ void Rig::groundFeet(std::span<Transform> pose, const RigCurves& curves, double 
     if (above < fg.ankleHeight) free += n * (fg.ankleHeight - above);
     float planted =
         stride ? valueOr(stride, timeSeconds, 1.0f) : plantedByHeight(above - fg.ankleHeight, foot.legLength);
-    planted = std::isfinite(planted) ? std::clamp(planted, 0.0f, 1.0f) : 0.0f;
-    const Vec3 target = free + (plantedAnkle - free) * planted;
+    planted = std::isfinite(planted) && !b.targetPlaced ? std::clamp(planted, 0.0f, 1.0f) : 0.0f;
+    // Down the ray towards the planted ankle by what the ankle is above the cap.
+    const float lift = (free - plantedAnkle).dot(n);
+    const Vec3 target =
+        free + (plantedAnkle - free) * beyondCap(lift, plantedCap(planted, kAnkleCapLegFraction * foot.legLength));
 
     // The sole lies along the ground between the ankle's hit and the toe's hit ahead.
     Vec3 forward = Vec3::Zero();
@@ -638,6 +697,12 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
   }
   updateModel(pose, b.fkSubtree);
   if (foot != nullptr) alignToe(*foot, pose, b.weight);
+  if (b.rollRad != 0.0f) {
+    for (const BoundFoot& f : mFeet) {
+      if (f.handle == index && f.toe >= 0) rollFoot(h, b, f, pose, ik);
+    }
+  }
+  carryFollowers(h, b, pose);
 
   report.solved = true;
   report.iterations = ik.iterations;
@@ -649,9 +714,10 @@ bool Rig::runSolver(const IkHandle& h, BoundHandle& b, std::span<Transform> pose
   switch (h.solver) {
     case IkSolverKind::TwoBone:
     case IkSolverKind::TwoBoneTrigFree:
-      // Without a pole to turn the bend plane to, a tip on its target leaves the chain as it is
-      // (the job would turn the plane about the target axis: a snap to FK was 0.4 rad off).
-      return (!needsWork && !b.hasPole) || solveTwoBone(h, b, pose, report);
+      // Without a placed pole to turn the bend plane to, a tip on its target leaves the chain
+      // as it is (the job would turn the plane about the target axis: a snap to FK was 0.4 rad
+      // off, and a pole carried by the thigh turned the knee again on every solve).
+      return (!needsWork && !(b.hasPole && b.polePlaced)) || solveTwoBone(h, b, pose, report);
     case IkSolverKind::Ccd:
       return solveCcd(h, b, pose, needsWork, report);
     case IkSolverKind::Fabrik:
@@ -732,9 +798,9 @@ void Rig::orientTip(const BoundHandle& b, const BoundFoot* foot, std::span<Trans
                    Vec3(0.0f, s.y() < 0.0f ? -1.0f : 1.0f, 0.0f), b.tipYModel);
   }
   if (foot != nullptr) {
-    const Quat planted =
-        alignLocal(tipParent, foot->soleForwardAnkle, foot->forwardModel, foot->soleUpAnkle, foot->normalModel);
-    q = q.slerp(foot->planted, alignHemisphere(planted, q)).normalized();
+    const Quat planted = alignHemisphere(
+        alignLocal(tipParent, foot->soleForwardAnkle, foot->forwardModel, foot->soleUpAnkle, foot->normalModel), q);
+    q = q.slerp(beyondCap(q.angularDistance(planted), plantedCap(foot->planted, kSoleCapRad)), planted).normalized();
   }
   if (b.tipLimited) q = b.tipConstraint.project(q, b.tipBoneAxisLocal);
   pose[tipIndex].rotation = alignHemisphere(q, b.startRotations.back());
@@ -923,7 +989,73 @@ void Rig::alignToe(BoundFoot& foot, std::span<Transform> pose, float weight) {
   const Quat turnLocal =
       modelRotationToSpace(mModel[static_cast<std::size_t>(parent)].linear(), turn.axis(), turn.angle());
   Quat& r = pose[static_cast<std::size_t>(foot.toe)].rotation;
-  r = r.slerp(foot.planted * weight, (turnLocal * r).normalized()).normalized();
+  const float toward = beyondCap(std::abs(turn.angle()), plantedCap(foot.planted, kSoleCapRad)) * weight;
+  r = r.slerp(toward, (turnLocal * r).normalized()).normalized();
+  updateModel(pose, foot.toeSubtree);
+}
+
+void Rig::carryFollowers(const IkHandle& h, BoundHandle& b, std::span<Transform> pose) {
+  const Affine& tipModel = mModel[static_cast<std::size_t>(b.chain.tip())];
+  for (std::size_t f = 0; f < h.followers.size(); ++f) {
+    const int follower = h.followers[f];
+    const int parent = mSkeleton.parent(follower);
+    const Affine parentModel = parent == kNoParent ? Affine::Identity() : mModel[static_cast<std::size_t>(parent)];
+    // In the parent's space; the follower's own scale stays.
+    const Affine local = parentModel.inverse() * tipModel * b.followersOnTip[f];
+    Transform& t = pose[static_cast<std::size_t>(follower)];
+    t.translation = local.translation();
+    t.rotation = alignHemisphere(Quat(local.rotation()).normalized(), t.rotation);
+    updateModel(pose, b.followerSubtrees[f]);
+  }
+}
+
+void Rig::rollFoot(const IkHandle& h, BoundHandle& b, const BoundFoot& foot, std::span<Transform> pose,
+                   IkReport& report) {
+  const GroundingSetup& g = mDefinition.grounding;
+  const Vec3 up = g.upModel.normalized();
+  const auto at = [&](int joint) -> const Affine& { return mModel[static_cast<std::size_t>(joint)]; };
+  const int tip = b.chain.tip();
+  const Vec3 ankle = at(tip).translation();
+  const Vec3 ball = at(foot.toe).translation();
+  const Vec3 toeTip = foot.toeTip >= 0 ? Vec3(at(foot.toeTip).translation()) : ball;
+  Vec3 forward = ball - ankle;
+  forward -= up * up.dot(forward);
+  if (!(forward.norm() > 1e-6f * foot.legLength)) return;
+  // A positive turn about up × forward lifts what is behind the pivot.
+  const Vec3 lateral = up.cross(forward).normalized();
+  const auto turnAbout = [&](const Vec3& pivot, float angleRad) {
+    Affine turn = Affine::Identity();
+    turn.linear() = Eigen::AngleAxisf(angleRad, lateral).toRotationMatrix();
+    turn.translation() = pivot - turn.linear() * pivot;
+    return turn;
+  };
+  const float ankleHeight = (&foot == &mFeet[0] ? g.left : g.right).ankleHeight;
+  Affine footTurn = Affine::Identity(), toesTurn = Affine::Identity();
+  if (b.rollRad < 0.0f) {
+    footTurn = toesTurn = turnAbout(ankle - up * ankleHeight, b.rollRad);
+  } else {
+    const float ballRad = std::min(b.rollRad, kToeBreakRad);
+    toesTurn = turnAbout(toeTip, b.rollRad - ballRad);
+    footTurn = toesTurn * turnAbout(ball, ballRad);
+  }
+  // The foot's and the toes' axes as they must end, model space.
+  const Vec3 tipX = footTurn.linear() * at(tip).linear().col(0).normalized();
+  const Vec3 tipY = footTurn.linear() * at(tip).linear().col(1).normalized();
+  const Vec3 toeX = toesTurn.linear() * at(foot.toe).linear().col(0).normalized();
+  const Vec3 toeY = toesTurn.linear() * at(foot.toe).linear().col(1).normalized();
+  b.targetModel = footTurn * ankle;
+  if (!runSolver(h, b, pose, true, report)) return;
+  b.chain.updateModel(pose, chainFrame(b), mModel);
+  const auto turnTo = [&](int joint, const Vec3& xModel, const Vec3& yModel) {
+    const Vec3& s = pose[static_cast<std::size_t>(joint)].scale;
+    Quat& r = pose[static_cast<std::size_t>(joint)].rotation;
+    r = alignHemisphere(alignLocal(at(mSkeleton.parent(joint)).linear(), Vec3(s.x() < 0.0f ? -1.0f : 1.0f, 0.0f, 0.0f),
+                                   xModel, Vec3(0.0f, s.y() < 0.0f ? -1.0f : 1.0f, 0.0f), yModel),
+                        r);
+  };
+  turnTo(tip, tipX, tipY);
+  updateModel(pose, b.fkSubtree);
+  turnTo(foot.toe, toeX, toeY);
   updateModel(pose, foot.toeSubtree);
 }
 

@@ -12,8 +12,11 @@
 //     tip orientation, from the handle and the clip's curves (ik_handle.h names them);
 //  2. foot grounding (GroundingSetup): for each leg, a ray from above the hip through the
 //     leg's target finds the planted ankle, a longer one through the toe the ground ahead;
-//     the stride curve blends the animated and the planted ankle; the pelvis is lowered so
-//     no leg has to stretch past its reach;
+//     the stride curve (or, without one, the ankle's height) says how planted the foot is,
+//     which caps the ankle's height over the planted ankle and the sole's turn off the ground
+//     (a cap, not a blend, so a solved pose solved again stays where it is); a target placed
+//     by hand or by curves is only kept above the surface; the pelvis is lowered so no leg
+//     has to stretch past its reach;
 //  3. handles in order: spine, legs, arms, generic. Each one solves from the pose left by the
 //     previous ones, sets its tip's orientation, blends with the pose it started from by its
 //     weight (slerp per joint), and updates FK below it. Two cases where an iterative solver
@@ -23,7 +26,9 @@
 //     root swing. The Jacobian solvers (JacobianIkJob) see the chain as a tree with one
 //     effector, the tip, and in OrientationMode::Target drive its orientation too;
 //  4. grounded feet are turned onto the ground (sole along the ground between the ankle's
-//     and the toe's hits, sole normal on the surface normal) and toes laid along it.
+//     and the toe's hits, sole normal on the surface normal) and toes laid along it; a
+//     a leg's foot roll turns the foot about its heel, ball or toe tip, the leg solved again;
+//     a handle's followers (IK-foot bones beside a leg) go back onto its solved tip.
 // The workspace (FK matrices, solver scratch, curve names) is allocated by bind(): solve()
 // allocates nothing.
 #include <array>
@@ -72,8 +77,9 @@ struct RigCurves {
 
 class Rig {
  public:
-  // Curve channels per handle: weight, enabled, target x y z, pole x y z, orientation w x y z.
-  static constexpr std::size_t kHandleCurves = 12;
+  // Curve channels per handle: weight, enabled, target x y z, pole x y z, orientation w x y z,
+  // roll.
+  static constexpr std::size_t kHandleCurves = 13;
 
   Rig() = default;
 
@@ -95,8 +101,9 @@ class Rig {
   // Per-frame edits that need no rebinding (an out-of-range index changes nothing).
   void setTarget(int index, const Vec3& targetModel);                  // also switches to TargetSource::Handle
   void setOrientationTarget(int index, const Quat& orientationModel);  // and OrientationMode::Target
-  void setPolePosition(int index, const Vec3& position);               // in the pole's space
+  void setPolePosition(int index, const Vec3& position);               // in the pole's space; the pole is then placed
   void setWeight(int index, float weight);                             // clamped to [0, 1]
+  void setRoll(int index, float rollRad);                              // IkHandle::rollRad
   void setEnabled(int index, bool enabled);
   // Turns grounding on only when its setup passed bind's checks (which run even when the
   // definition has it off).
@@ -150,14 +157,27 @@ class Rig {
     std::vector<JointConstraint> treeConstraints;  // empty or one per tree node (same nodes in both trees)
     std::array<IkEffectorTarget, 1> treeTarget;
     std::vector<Quat> startRotations;                   // chain joints' local rotations before the handle
+    std::vector<std::vector<int>> followerSubtrees;      // IkHandle::followers and their descendants
+    std::vector<Affine> followersOnTip;                  // each follower in the tip's frame, incoming pose
     std::array<std::string, kHandleCurves> curveNames;  // in RigCurves' order
     // Inputs of this frame.
     bool active = false;
+    // The target is placed (TargetSource::Handle, or the clip's curves): grounding only keeps
+    // it above the surface, as an animator's control is where they put it.
+    bool targetPlaced = false;
+    // The pole is placed (a model-space point, the clip's curves, or setPolePosition): it
+    // turns the bend plane even where the tip is on its target. A pole only carried by a
+    // joint follows the animation: a tip on its target leaves the chain as it is (else each
+    // solve of the solved pose turned the knee again about the hip–ankle line, the carrying
+    // thigh having turned).
+    bool polePlaced = false;
+    bool poleSetByHand = false;
     float weight = 0.0f;
     Vec3 targetModel = Vec3::Zero();
     Vec3 poleModel = Vec3::Zero();
     bool hasPole = false;
     OrientationMode orientation = OrientationMode::Free;
+    float rollRad = 0.0f;
     Vec3 tipXModel = Vec3::UnitX();  // wanted tip axes, model space (KeepPose / Target)
     Vec3 tipYModel = Vec3::UnitY();
   };
@@ -212,6 +232,12 @@ class Rig {
   bool nearlyStraight(const BoundHandle& b) const;
   Affine chainFrame(const BoundHandle& b) const;  // model matrix of the chain root's parent
   void alignToe(BoundFoot& foot, std::span<Transform> pose, float weight);
+  // The solved foot of `foot`'s leg turned by its roll (IkHandle::rollRad) about the heel, the
+  // ball or the toe tip on the ground: the leg solved again to the turned ankle, the foot and
+  // (about the heel or the toe tip) the toes turned with it.
+  void rollFoot(const IkHandle& h, BoundHandle& b, const BoundFoot& foot, std::span<Transform> pose, IkReport& report);
+  // IkHandle::followers back on the solved tip (followersOnTip, kept before the solve).
+  void carryFollowers(const IkHandle& h, BoundHandle& b, std::span<Transform> pose);
   // FK of a sub-tree (Skeleton::subtree, kept from bind), linear in its size; empty: all.
   void updateModel(std::span<const Transform> pose, std::span<const int> subtree);
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QDoubleSpinBox>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -15,14 +16,18 @@
 #include <vector>
 
 #include "core/anim/clip.h"
+#include "core/bake/contact_detection.h"
 #include "core/skeleton/local_to_model.h"
 #include "ui/commands/clip_list_command.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/ik_fk_snap_command.h"
 #include "ui/commands/rig_set_command.h"
+#include "core/math/euler.h"
+#include "ui/docks/properties_dock.h"
 #include "ui/docks/rig_dock.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
+#include "ui/widgets/handle_editor.h"
 #include "ui_test_support.h"
 
 namespace articula::ui {
@@ -278,6 +283,97 @@ TEST_F(IkControlContract, SnapIkToFkIsExactWithEverySolver) {
           << "the chain keeps its FK rotations: " << document->scene().skeleton.name(joint);
     }
   }
+}
+
+// Issue 35, items 2 and 5: Key Pose (S) and Key All Controls on a frame where a retargeted
+// foot blends between planted and free (stride curves from Animation ▸ Detect Contacts) key
+// the pose on screen, which the rig then solves again to within 0.1 mm (at 1.75 m): the
+// keyed pose is where grounding leaves it.
+TEST_F(IkControlContract, KeyingAPoseWhereAFootBlendsLeavesItOnScreen) {
+  ASSERT_TRUE(window.detectContacts(ContactDetectionOptions{}));
+  const Clip& clip = *document->currentClip();
+  const auto stride = clip.curves.find("contact.right_foot");
+  ASSERT_NE(stride, clip.curves.end());
+  int blending = -1;
+  for (int frame = 0; frame < document->frameCount() && blending < 0; ++frame) {
+    const double value = stride->second.evaluate(document->timeOfFrame(frame));
+    if (value > 0.05 && value < 0.95) blending = frame;
+  }
+  ASSERT_GE(blending, 0);
+  const float tolerance = 1e-4f * height / 1.75f;
+  for (const char* name : {"actionKeyPose", "actionKeyAllControls"}) {
+    document->setFrame(blending);
+    const std::vector<Vec3> shown = shownPositions();
+    window.findChild<QAction*>(QString::fromLatin1(name))->trigger();
+    const float moved = largestDistance({shown}, {shownPositions()});
+    std::printf("%s at frame %d (right stride %.2f): the keyed pose solved again moves a joint %.4f mm at 1.75 m\n",
+                name, blending, stride->second.evaluate(document->time()), moved / height * 1750.0f);
+    EXPECT_LE(moved, tolerance) << name;
+    document->undoStack()->undo();
+  }
+}
+
+// Issue 35, item 2: the selected handle's position and rotation in Properties (model space)
+// show where it is and move it as a drag does: a leg that follows the clip is posed for the
+// frame, lifted off the ground, and turned; each edit one undo step.
+TEST_F(IkControlContract, TheHandlesPositionAndRotationFieldsMoveItAsADragDoes) {
+  document->setFrame(21);
+  document->setSelectedHandle(rightLeg);
+  HandleEditor* editor = window.propertiesDock()->handleEditor();
+  ASSERT_EQ(editor->handle(), rightLeg);
+  const Vec3 target = *shownTargetModel(*document, rightLeg);
+  for (int axis = 0; axis < 3; ++axis) EXPECT_NEAR(editor->targetBox(axis)->value(), target[axis], 1e-4);
+  const std::string before = test::serializeDocument(*document);
+  const int steps = document->undoStack()->count();
+  const int tip = document->activeHandle(rightLeg)->chain.back();
+  const double lifted = target.y() + 0.1 * height;
+  editor->targetBox(1)->setValue(lifted);
+  EXPECT_EQ(document->undoStack()->count(), steps + 1);
+  EXPECT_TRUE(document->isHandlePosed(rightLeg)) << "posed for this frame";
+  EXPECT_NEAR(document->modelPose()[static_cast<std::size_t>(tip)].translation().y(), lifted, 1e-3 * height)
+      << "the foot is lifted where it was typed";
+
+  const Vec3 anglesDeg(editor->orientationBox(0)->value() + 20.0, editor->orientationBox(1)->value(),
+                       editor->orientationBox(2)->value());
+  editor->orientationBox(0)->setValue(anglesDeg.x());
+  EXPECT_EQ(document->undoStack()->count(), steps + 2);
+  const Quat typed = eulerToQuat(anglesDeg * (kPi / 180.0f), RotationOrder::XYZ);
+  const Quat tipModel(document->modelPose()[static_cast<std::size_t>(tip)].rotation());
+  EXPECT_LE(tipModel.angularDistance(typed), 1e-3f) << "the foot turned as typed";
+  EXPECT_LE(shownOrientation(*document, rightLeg)->angularDistance(typed), 1e-5f);
+
+  // The foot's roll, typed: a value of the handle like the others (a static offset in this
+  // clip), which S keys.
+  const std::string rolledBefore = test::serializeDocument(*document);
+  editor->rollBox()->setValue(20.0);
+  EXPECT_EQ(document->undoStack()->count(), steps + 3);
+  EXPECT_NEAR(document->shownHandle(rightLeg)->rollRad, 20.0f * kPi / 180.0f, 1e-6f);
+  window.findChild<QAction*>(QStringLiteral("actionKeyPose"))->trigger();
+  const auto roll = document->currentClip()->curves.find(handleCurveName("right_leg", "roll"));
+  ASSERT_NE(roll, document->currentClip()->curves.end()) << "S keys the roll";
+  EXPECT_NEAR(roll->second.evaluate(document->time()), 20.0 * kPi / 180.0, 1e-6);
+  document->undoStack()->undo();
+  document->undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(*document), rolledBefore);
+  document->undoStack()->undo();
+  document->undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(*document), before);
+}
+
+// Issue 35, item 6: Snap IK to FK also puts an orientation target back on the FK tip's turn
+// (it matched the position and the pole only, leaving the hand turned away).
+TEST_F(IkControlContract, SnapIkToFkAlsoMatchesTheOrientationTarget) {
+  document->setFrame(21);
+  const int leftArm = document->boundRig()->findHandle("left_arm");
+  const int hand = document->activeHandle(leftArm)->chain.back();
+  const Quat fkHand(document->inputModelPose()[static_cast<std::size_t>(hand)].rotation());
+  const Quat turned = Quat(Eigen::AngleAxisf(0.5f, Vec3::UnitX())) * fkHand;
+  document->undoStack()->push(new MoveHandleCommand(document, leftArm, turned));
+  ASSERT_GT(Quat(document->modelPose()[static_cast<std::size_t>(hand)].rotation()).angularDistance(fkHand), 0.4f);
+  document->undoStack()->push(new SnapIkToFkCommand(document, leftArm));
+  EXPECT_LE(shownOrientation(*document, leftArm)->angularDistance(fkHand), 1e-4f);
+  EXPECT_LE(Quat(document->modelPose()[static_cast<std::size_t>(hand)].rotation()).angularDistance(fkHand), 1e-4f)
+      << "the hand turns back as FK has it";
 }
 
 }  // namespace

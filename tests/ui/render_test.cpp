@@ -329,15 +329,14 @@ TEST(RenderViewport, GizmoDragIsOneUndoStepAndRotatesTheJoint) {
   const auto toPoint = [](const Vec2& pixel) {
     return QPoint(static_cast<int>(std::lround(pixel.x())), static_cast<int>(std::lround(pixel.y())));
   };
-  // 50 mouse moves turning 60° about the ring's centre on screen.
+  // 50 mouse moves along the ring's tangent where it was grabbed, 150 px: 60° at 0.4° a pixel.
   const auto dragRing = [&] {
     QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, toPoint(start));
     const Vec2 arm = start - centre;
+    const Vec2 tangent = Vec2(-arm.y(), arm.x()).normalized();
     QPoint last = toPoint(start);
     for (int move = 1; move <= 50; ++move) {
-      const float angleRad = std::numbers::pi_v<float> / 3.0f * static_cast<float>(move) / 50.0f;
-      last = toPoint(centre + Vec2(std::cos(angleRad) * arm.x() - std::sin(angleRad) * arm.y(),
-                                   std::sin(angleRad) * arm.x() + std::cos(angleRad) * arm.y()));
+      last = toPoint(start + tangent * (3.0f * static_cast<float>(move)));
       QTest::mouseMove(viewport, last);
     }
     QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, last);

@@ -133,6 +133,68 @@ TEST_F(RigRenderTest, DraggingATargetSolvesLiveInOneUndoStep) {
   EXPECT_FALSE(document->isHandlePosed(arm));
 }
 
+// Issue 35: a foot's handle lifts off the ground along its gizmo's Y arrow, in the front,
+// the side and the perspective view, and a hand moves in depth along Z in the side view; each
+// drag is one undo step and poses the handle for this frame (it follows the clip). With Shift
+// held the same mouse motion moves a tenth as far.
+TEST_F(RigRenderTest, HandleArrowsLiftAFootAndMoveAHandInDepth) {
+  buildHumanoid();
+  Document* document = window.document();
+  Viewport* viewport = window.viewport();
+  window.findChild<QAction*>(QStringLiteral("actionMoveTool"))->trigger();
+  ASSERT_EQ(viewport->gizmoMode(), GizmoMode::Translate);
+  // Drags `handle`'s arrow `axis`, grabbed two thirds along it, 2 pixels a move along
+  // `direction` with `keys` held; returns how far the handle's tip moved, model space, and
+  // sets how far its target moved.
+  Vec3 targetMoved = Vec3::Zero();
+  const auto dragArrow = [&](int handle, int axis, const QPoint& direction, Qt::KeyboardModifiers keys) {
+    document->setSelectedJoints({});
+    document->setSelectedHandle(handle);
+    EXPECT_TRUE(viewport->renderFrameNow());
+    EXPECT_EQ(viewport->gizmoHandle(), handle);
+    const auto frame = viewport->gizmoFrame();
+    EXPECT_TRUE(frame.has_value());
+    if (!frame) return Vec3(Vec3::Zero());
+    const int tip = document->activeRig()->handles[static_cast<std::size_t>(handle)].chain.back();
+    const Vec3 before = document->modelPose()[static_cast<std::size_t>(tip)].translation();
+    const QPoint start = screenOf(*viewport, frame->originModel + 0.66f * frame->sizeModel * frame->axesModel.col(axis));
+    EXPECT_EQ(pickGizmoAxis(GizmoMode::Translate, *frame, viewport->gizmoView(), Vec2(start.x(), start.y())), axis);
+    const int steps = document->undoStack()->index();
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, start);
+    for (int move = 1; move <= 20; ++move) {
+      const QPointF at = start + 2 * move * direction;
+      QMouseEvent event(QEvent::MouseMove, at, viewport->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, keys);
+      QApplication::sendEvent(viewport, &event);
+    }
+    QTest::mouseRelease(viewport, Qt::LeftButton, keys, start + 40 * direction);
+    EXPECT_EQ(document->undoStack()->index(), steps + 1) << "one drag, one undo step";
+    const auto posed = document->handlePoses().find(handle);
+    targetMoved = posed == document->handlePoses().end() || !posed->second.targetModel
+                      ? Vec3(Vec3::Zero())
+                      : Vec3(*posed->second.targetModel - frame->originModel);
+    return Vec3(document->modelPose()[static_cast<std::size_t>(tip)].translation() - before);
+  };
+  const int leg = document->boundRig()->findHandle("right_leg");
+  for (const auto view : {OrbitCamera::NamedView::Front, OrbitCamera::NamedView::Side,
+                          OrbitCamera::NamedView::Perspective}) {
+    viewport->setNamedView(view);
+    const Vec3 lifted = dragArrow(leg, 1, QPoint(0, -1), Qt::NoModifier);
+    EXPECT_GT(lifted.y(), 0.05f) << "40 px up lifts the foot off the ground";
+    EXPECT_LT(Vec2(lifted.x(), lifted.z()).norm(), 1e-3f) << "straight up";
+    EXPECT_TRUE(document->isHandlePosed(leg)) << "the leg follows the clip: posed for this frame";
+    document->undoStack()->undo();
+  }
+  const int arm = document->boundRig()->findHandle("left_arm");
+  viewport->setNamedView(OrbitCamera::NamedView::Side);
+  const Vec3 deeper = dragArrow(arm, 2, QPoint(-1, 0), Qt::NoModifier);
+  const Vec3 targetDeeper = targetMoved;
+  document->undoStack()->undo();
+  EXPECT_GT(std::abs(deeper.z()), 0.05f) << "the hand moves in depth";
+  EXPECT_LT(std::abs(deeper.x()), 0.1f * std::abs(deeper.z())) << "along the arrow (the arm's CCD within its limits)";
+  dragArrow(arm, 2, QPoint(-1, 0), Qt::ShiftModifier);
+  EXPECT_NEAR(targetMoved.z() / targetDeeper.z(), 0.1f, 0.01f) << "Shift: the target goes a tenth as far";
+}
+
 TEST_F(RigRenderTest, TrailsToggleFromTheViewMenu) {
   buildHumanoid();
   window.document()->setSelectedJoints({window.document()->scene().skeleton.findJoint("LeftForeArm")});

@@ -153,20 +153,25 @@ TEST(Gizmo, TranslateDragFollowsTheMouseAlongTheAxis) {
   EXPECT_TRUE(translateDragModel(frame, 2, view, start, start + Vec2(45.0f, 0.0f)).isZero());
 }
 
-TEST(Gizmo, RotateDragTurnsTheWayTheMouseTurns) {
+TEST(Gizmo, RotateDragTurnsTheWayTheMouseTurnsAtACalmRate) {
   const GizmoView view = frontView();
   const GizmoFrame frame = gizmoFrameOf(Affine::Identity(), GizmoSpace::World, view, 90.0f);
   const Vec2 centre = toPixels(view.viewProjection, Vec3::Zero());
-  // Right of the centre to above it: a quarter turn counter-clockwise as seen from +Z,
-  // which is +90° about +Z (Z points at the eye).
-  const Quat turn = rotateDragModel(frame, 2, view, centre + Vec2(90.0f, 0.0f), centre + Vec2(0.0f, -90.0f));
-  EXPECT_TRUE(turn.isApprox(Quat(Eigen::AngleAxisf(std::numbers::pi_v<float> / 2, Vec3::UnitZ())), 1e-4f));
+  // Grabbed right of the centre and moved 50 px up: along the ring, counter-clockwise as seen
+  // from +Z (which points at the eye), so +20° about +Z at 0.4° a pixel.
+  const Quat turn = rotateDragModel(frame, 2, view, centre + Vec2(90.0f, 0.0f), centre + Vec2(90.0f, -50.0f));
+  const float expectedRad = 50.0f * kRotateRadiansPerPixel;
+  EXPECT_NEAR(expectedRad * 180.0f / std::numbers::pi_v<float>, 20.0f, 1e-3f);
+  EXPECT_TRUE(turn.isApprox(Quat(Eigen::AngleAxisf(expectedRad, Vec3::UnitZ())), 1e-4f));
+  // Motion across the ring (towards the centre) does not turn it.
+  EXPECT_TRUE(rotateDragModel(frame, 2, view, centre + Vec2(90.0f, 0.0f), centre + Vec2(40.0f, 0.0f))
+                  .isApprox(Quat::Identity(), 1e-6f));
   // Seen from behind (the eye on -Z) the same screen motion turns the other way about +Z.
   OrbitCamera back;
   back.setView(Vec3::Zero(), std::numbers::pi_v<float>, 0.0f, 4.0f);
   const GizmoView backView{back.projectionMatrix(kWidth / kHeight) * back.viewMatrix(), kWidth, kHeight};
-  const Quat backTurn = rotateDragModel(frame, 2, backView, centre + Vec2(90.0f, 0.0f), centre + Vec2(0.0f, -90.0f));
-  EXPECT_TRUE(backTurn.isApprox(Quat(Eigen::AngleAxisf(-std::numbers::pi_v<float> / 2, Vec3::UnitZ())), 1e-4f));
+  const Quat backTurn = rotateDragModel(frame, 2, backView, centre + Vec2(90.0f, 0.0f), centre + Vec2(90.0f, -50.0f));
+  EXPECT_TRUE(backTurn.isApprox(Quat(Eigen::AngleAxisf(-expectedRad, Vec3::UnitZ())), 1e-4f));
 }
 
 // Frames of reference: the joint's model-space rotation and position change exactly by

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -17,20 +18,57 @@ namespace {
 
 QString moveText(const IkHandle* handle, MoveHandleCommand::Part part) {
   const QString name = handle ? QString::fromStdString(handle->name) : QStringLiteral("?");
-  return part == MoveHandleCommand::Part::Target
-             ? QCoreApplication::translate("MoveHandleCommand", "Move IK Target %1").arg(name)
-             : QCoreApplication::translate("MoveHandleCommand", "Move IK Pole %1").arg(name);
+  switch (part) {
+    case MoveHandleCommand::Part::Target:
+      return QCoreApplication::translate("MoveHandleCommand", "Move IK Target %1").arg(name);
+    case MoveHandleCommand::Part::Pole:
+      return QCoreApplication::translate("MoveHandleCommand", "Move IK Pole %1").arg(name);
+    case MoveHandleCommand::Part::Roll:
+      return QCoreApplication::translate("MoveHandleCommand", "Roll Foot %1").arg(name);
+    case MoveHandleCommand::Part::Orientation:
+      break;
+  }
+  return QCoreApplication::translate("MoveHandleCommand", "Turn IK Target %1").arg(name);
 }
 
-constexpr std::array<const char*, 3> kAxes = {"x", "y", "z"};
+using PartValue = MoveHandleCommand::PartValue;
 
-std::string partCurveName(const IkHandle& handle, MoveHandleCommand::Part part, const char* axis) {
-  return handleCurveName(handle.name,
-                         std::string(part == MoveHandleCommand::Part::Target ? "target." : "pole.") + axis);
+// A part's curve channels, in PartValue's order.
+std::span<const char* const> channelsOf(MoveHandleCommand::Part part) {
+  static constexpr std::array<const char*, 3> kTarget = {"target.x", "target.y", "target.z"};
+  static constexpr std::array<const char*, 3> kPole = {"pole.x", "pole.y", "pole.z"};
+  static constexpr std::array<const char*, 4> kOrientation = {"orientation.w", "orientation.x", "orientation.y",
+                                                              "orientation.z"};
+  static constexpr std::array<const char*, 1> kRoll = {"roll"};
+  switch (part) {
+    case MoveHandleCommand::Part::Target:
+      return kTarget;
+    case MoveHandleCommand::Part::Pole:
+      return kPole;
+    case MoveHandleCommand::Part::Roll:
+      return kRoll;
+    case MoveHandleCommand::Part::Orientation:
+      break;
+  }
+  return kOrientation;
 }
 
-Vec3 partValue(const IkHandle& handle, MoveHandleCommand::Part part) {
-  return part == MoveHandleCommand::Part::Target ? handle.targetModel : handle.pole.position;
+PartValue fromVec3(const Vec3& v) { return PartValue(v.x(), v.y(), v.z(), 0.0f); }
+PartValue fromQuat(const Quat& q) { return PartValue(q.w(), q.x(), q.y(), q.z()); }
+Quat toQuat(const PartValue& v) { return Quat(v[0], v[1], v[2], v[3]); }
+
+PartValue partValue(const IkHandle& handle, MoveHandleCommand::Part part) {
+  switch (part) {
+    case MoveHandleCommand::Part::Target:
+      return fromVec3(handle.targetModel);
+    case MoveHandleCommand::Part::Pole:
+      return fromVec3(handle.pole.position);
+    case MoveHandleCommand::Part::Roll:
+      return PartValue(handle.rollRad, 0.0f, 0.0f, 0.0f);
+    case MoveHandleCommand::Part::Orientation:
+      break;
+  }
+  return fromQuat(handle.orientationModel);
 }
 
 bool isConstant(const Curve& curve) {
@@ -69,12 +107,13 @@ bool sameCurves(const std::map<std::string, std::optional<Curve>>& a,
 
 // A static offset's value: its constant curves' (found by `curveNamed`, null: none), the
 // handle's own where it has none. Read from the keys, so a value compares exactly.
-Vec3 offsetValue(const IkHandle& handle, MoveHandleCommand::Part part,
-                 const std::function<const Curve*(const std::string&)>& curveNamed) {
-  Vec3 value = partValue(handle, part);
-  for (int axis = 0; axis < 3; ++axis) {
-    const Curve* curve = curveNamed(partCurveName(handle, part, kAxes[static_cast<std::size_t>(axis)]));
-    if (curve && !curve->empty()) value[axis] = static_cast<float>(curve->keys().front().value);
+PartValue offsetValue(const IkHandle& handle, MoveHandleCommand::Part part,
+                      const std::function<const Curve*(const std::string&)>& curveNamed) {
+  PartValue value = partValue(handle, part);
+  const auto channels = channelsOf(part);
+  for (std::size_t c = 0; c < channels.size(); ++c) {
+    const Curve* curve = curveNamed(handleCurveName(handle.name, channels[c]));
+    if (curve && !curve->empty()) value[static_cast<Eigen::Index>(c)] = static_cast<float>(curve->keys().front().value);
   }
   return value;
 }
@@ -114,25 +153,44 @@ bool EditHandleCommand::mergeWith(const QUndoCommand* other) {
 
 MoveHandleCommand::MoveHandleCommand(Document* document, int handle, Part part, const std::optional<Vec3>& position,
                                      QUndoCommand* parent)
+    : MoveHandleCommand(ValueOfPart{}, document, handle, part,
+                        position ? std::optional<PartValue>(fromVec3(*position)) : std::optional<PartValue>(),
+                        parent) {}
+
+MoveHandleCommand::MoveHandleCommand(Document* document, int handle, const std::optional<Quat>& orientationModel,
+                                     QUndoCommand* parent)
+    : MoveHandleCommand(ValueOfPart{}, document, handle, Part::Orientation,
+                        orientationModel ? std::optional<PartValue>(fromQuat(orientationModel->normalized()))
+                                         : std::optional<PartValue>(),
+                        parent) {}
+
+MoveHandleCommand* MoveHandleCommand::roll(Document* document, int handle, const std::optional<float>& rollRad) {
+  return new MoveHandleCommand(
+      ValueOfPart{}, document, handle, Part::Roll,
+      rollRad ? std::optional<PartValue>(PartValue(*rollRad, 0.0f, 0.0f, 0.0f)) : std::optional<PartValue>(), nullptr);
+}
+
+MoveHandleCommand::MoveHandleCommand(ValueOfPart, Document* document, int handle, Part part,
+                                     const std::optional<PartValue>& value, QUndoCommand* parent)
     : QUndoCommand(parent),
       mDocument(document),
       mHandle(handle),
       mPart(part),
       mClipIndex(document->currentClipIndex()),
-      mBackToStart(!position) {
+      mBackToStart(!value) {
   const std::optional<IkHandle> shown = document->shownHandle(handle);
   setText(moveText(shown ? &*shown : nullptr, part));
   // Decided before a drag's step back to its start returns: that step merges only into a
   // move of the same kind.
   if (shown) mPoses = posesPart(*document, handle, part);
-  if (!shown || !position || !position->allFinite()) {
+  if (!shown || !value || !value->allFinite()) {
     setObsolete(true);
     return;
   }
   if (mPoses) {
-    posedState(*document, *position);
+    posedState(*document, *value);
   } else {
-    offsetState(*document, *document->activeHandle(handle), *position);
+    offsetState(*document, *document->activeHandle(handle), *value);
   }
 }
 
@@ -141,48 +199,71 @@ bool MoveHandleCommand::posesPart(const Document& document, int handle, Part par
   const Clip* clip = document.currentClip();
   if (!ik || !clip) return true;
   if (part == Part::Target && ik->targetSource == TargetSource::InputPose) return true;
-  return std::any_of(kAxes.begin(), kAxes.end(), [&](const char* axis) {
-    const auto found = clip->curves.find(partCurveName(*ik, part, axis));
+  const auto channels = channelsOf(part);
+  const bool curvesMove = std::any_of(channels.begin(), channels.end(), [&](const char* channel) {
+    const auto found = clip->curves.find(handleCurveName(ik->name, channel));
     return found != clip->curves.end() && !isConstant(found->second);
   });
+  if (part != Part::Orientation || curvesMove) return curvesMove;
+  // An orientation that follows the chain is animated, unless constant curves set it.
+  const bool curvesSetIt = std::any_of(channels.begin(), channels.end(), [&](const char* channel) {
+    const auto found = clip->curves.find(handleCurveName(ik->name, channel));
+    return found != clip->curves.end() && !found->second.empty();
+  });
+  return ik->orientation != OrientationMode::Target && !curvesSetIt;
 }
 
-void MoveHandleCommand::posedState(const Document& document, const Vec3& position) {
-  const std::optional<Vec3> current = posedPart(document.handlePoses());
-  mPosed = position;
+void MoveHandleCommand::posedState(const Document& document, const PartValue& value) {
+  const std::optional<PartValue> current = posedPart(document.handlePoses());
+  mPosed = value;
   // A part moved onto what the rig and the clip give it is not posed (a snap that changes
   // nothing changes nothing).
-  if (!current && position == partValue(*document.animatedHandle(mHandle), mPart)) mPosed.reset();
+  const IkHandle animated = *document.animatedHandle(mHandle);
+  const bool given = mPart != Part::Orientation || animated.orientation == OrientationMode::Target;
+  if (!current && given && value == partValue(animated, mPart)) mPosed.reset();
   setObsolete(mPosed == current);
 }
 
-std::optional<Vec3> MoveHandleCommand::posedPart(const std::map<int, HandlePose>& poses) const {
+std::optional<PartValue> MoveHandleCommand::posedPart(const std::map<int, HandlePose>& poses) const {
   const auto found = poses.find(mHandle);
   if (found == poses.end()) return std::nullopt;
-  return mPart == Part::Target ? found->second.targetModel : found->second.polePosition;
+  const HandlePose& pose = found->second;
+  switch (mPart) {
+    case Part::Target:
+      return pose.targetModel ? std::optional<PartValue>(fromVec3(*pose.targetModel)) : std::nullopt;
+    case Part::Pole:
+      return pose.polePosition ? std::optional<PartValue>(fromVec3(*pose.polePosition)) : std::nullopt;
+    case Part::Roll:
+      return pose.rollRad ? std::optional<PartValue>(PartValue(*pose.rollRad, 0.0f, 0.0f, 0.0f)) : std::nullopt;
+    case Part::Orientation:
+      break;
+  }
+  return pose.orientationModel ? std::optional<PartValue>(fromQuat(*pose.orientationModel)) : std::nullopt;
 }
 
-void MoveHandleCommand::offsetState(const Document& document, const IkHandle& handle, const Vec3& position) {
+void MoveHandleCommand::offsetState(const Document& document, const IkHandle& handle, const PartValue& value) {
   const Clip& clip = *document.currentClip();
+  const auto channels = channelsOf(mPart);
   Curves start;
-  for (const char* axis : kAxes) {
-    const auto found = clip.curves.find(partCurveName(handle, mPart, axis));
+  for (const char* channel : channels) {
+    const auto found = clip.curves.find(handleCurveName(handle.name, channel));
     if (found != clip.curves.end() && !found->second.empty()) start[found->first] = found->second;
   }
   // Back on the handle's own value without curves: nothing to store.
-  if (start.empty() && position == partValue(handle, mPart)) {
+  if (start.empty() && value == partValue(handle, mPart)) {
     setObsolete(true);
     return;
   }
-  // The offset as a whole: all three curves, constant, the existing ones' keys kept in time.
-  for (int axis = 0; axis < 3; ++axis) {
-    const std::string name = partCurveName(handle, mPart, kAxes[static_cast<std::size_t>(axis)]);
+  // The offset as a whole: every channel's curve, constant, the existing ones' keys kept in time.
+  for (std::size_t c = 0; c < channels.size(); ++c) {
+    const std::string name = handleCurveName(handle.name, channels[c]);
+    const double channelValue = value[static_cast<Eigen::Index>(c)];
     start.try_emplace(name, std::nullopt);
     if (start[name]) {
-      mCurves[name] = shiftedTo(*start[name], position[axis]);
+      mCurves[name] = shiftedTo(*start[name], channelValue);
     } else {
       Curve constant;
-      constant.insertKey(clip.startTime, position[axis]);
+      constant.insertKey(clip.startTime, channelValue);
       mCurves[name] = std::move(constant);
     }
   }
@@ -198,8 +279,23 @@ void MoveHandleCommand::swapState() {
     // Only this part of this handle: a snap's target and pole moves compose.
     std::map<int, HandlePose> poses = mDocument->handlePoses();
     HandlePose& pose = poses[mHandle];
-    std::swap(mPart == Part::Target ? pose.targetModel : pose.polePosition, mPosed);
-    if (!pose.targetModel && !pose.polePosition) poses.erase(mHandle);
+    const std::optional<PartValue> previous = posedPart(poses);
+    switch (mPart) {
+      case Part::Target:
+        pose.targetModel = mPosed ? std::optional<Vec3>(mPosed->head<3>()) : std::nullopt;
+        break;
+      case Part::Pole:
+        pose.polePosition = mPosed ? std::optional<Vec3>(mPosed->head<3>()) : std::nullopt;
+        break;
+      case Part::Orientation:
+        pose.orientationModel = mPosed ? std::optional<Quat>(toQuat(*mPosed)) : std::nullopt;
+        break;
+      case Part::Roll:
+        pose.rollRad = mPosed ? std::optional<float>((*mPosed)[0]) : std::nullopt;
+        break;
+    }
+    mPosed = previous;
+    if (pose.empty()) poses.erase(mHandle);
     mDocument->setHandlePoses({}, std::move(poses));
   } else {
     mCurves = mDocument->setClipCurves({}, mClipIndex, std::move(mCurves), mHandle);
@@ -225,7 +321,7 @@ bool MoveHandleCommand::mergeWith(const QUndoCommand* other) {
   return true;
 }
 
-Vec3 MoveHandleCommand::partValueNow() const {
+PartValue MoveHandleCommand::partValueNow() const {
   if (mPoses) return partValue(*mDocument->shownHandle(mHandle), mPart);
   const auto& curves = mDocument->scene().clips[static_cast<std::size_t>(mClipIndex)].curves;
   return offsetValue(*mDocument->activeHandle(mHandle), mPart, [&](const std::string& name) -> const Curve* {
@@ -234,12 +330,31 @@ Vec3 MoveHandleCommand::partValueNow() const {
   });
 }
 
-Vec3 MoveHandleCommand::partValueAtStart() const {
+PartValue MoveHandleCommand::partValueAtStart() const {
   if (mPoses) return mPosed ? *mPosed : partValue(*mDocument->animatedHandle(mHandle), mPart);
   return offsetValue(*mDocument->activeHandle(mHandle), mPart, [&](const std::string& name) -> const Curve* {
     const auto held = mCurves.find(name);
     return held == mCurves.end() || !held->second ? nullptr : &*held->second;
   });
+}
+
+std::optional<Vec3> shownTargetModel(const Document& document, int handle) {
+  const std::optional<IkHandle> shown = document.shownHandle(handle);
+  if (!shown) return std::nullopt;
+  const Rig* rig = document.boundRig();
+  if (document.rigSolved() && rig && handle < static_cast<int>(rig->reports().size()))
+    return rig->reports()[static_cast<std::size_t>(handle)].targetModel;
+  return shown->targetModel;
+}
+
+std::optional<Quat> shownOrientation(const Document& document, int handle) {
+  const std::optional<IkHandle> shown = document.shownHandle(handle);
+  if (!shown) return std::nullopt;
+  const auto model = document.modelPose();
+  if (shown->orientation == OrientationMode::Target || shown->chain.empty() ||
+      static_cast<std::size_t>(shown->chain.back()) >= model.size())
+    return shown->orientationModel.normalized();
+  return Quat(model[static_cast<std::size_t>(shown->chain.back())].rotation()).normalized();
 }
 
 }  // namespace articula::ui

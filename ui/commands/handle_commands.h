@@ -35,25 +35,37 @@ class EditHandleCommand : public ChangeValue<IkHandle> {
   const int mHandle;
 };
 
-// Moves the target (model space) or the pole (in the pole's space, IkPole::space) of handle
-// `handle` of the active rig, as Maya and Blender move a control:
+// Moves the target (model space), the pole (in the pole's space, IkPole::space) or the tip's
+// orientation target (model space) of handle `handle` of the active rig, as Maya and Blender
+// move a control:
 //  - an animated part (a target that follows the clip, TargetSource::InputPose, or whose
-//    curves in the current clip change over time; a pole whose curves do) is posed for the
-//    current frame only (Document::handlePoses), as a joint's pose override: moving the
+//    curves in the current clip change over time; a pole whose curves do; an orientation that
+//    follows the chain, OrientationMode::Free or KeepPose, or whose curves change; a foot roll
+//    whose curve changes) is posed for
+//    the current frame only (Document::handlePoses), as a joint's pose override: moving the
 //    time drops it, Key Pose (or Auto Key) keys it;
-//  - a part without animation gets a static offset in the current clip only: its three
-//    constant curves ik.<handle>.target.x|y|z (or pole.x|y|z), every key moved to the new
-//    value, or one key at the clip's start where it had none. Other clips and the rig stay as they are.
+//  - a part without animation gets a static offset in the current clip only: its constant
+//    curves ik.<handle>.target.x|y|z (pole.x|y|z, orientation.w|x|y|z, roll), every key moved to
+//    the new value, or one key at the clip's start where it had none. Other clips and the
+//    rig stay as they are.
 // Without a clip the part is posed. The rig's definition never changes. Dragging solves the
 // rig at every mouse move: the tool pushes one command per move, mergeable after the first
 // (Tiled's object drag), so a drag is one undo step; a drag back to the start leaves an
 // obsolete command, which the stack drops.
 class MoveHandleCommand : public QUndoCommand {
  public:
-  enum class Part { Target, Pole };
+  enum class Part { Target, Pole, Orientation, Roll };
+  // A part's value in its curves' channel order: x, y, z (w unused) for the target and the
+  // pole, w, x, y, z for the orientation, the roll in radians first for the roll.
+  using PartValue = Vec4;
 
   // `position` nullopt: back where the drag started (merged into the drag, it undoes it).
   MoveHandleCommand(Document* document, int handle, Part part, const std::optional<Vec3>& position,
+                    QUndoCommand* parent = nullptr);
+  // Part::Roll to `rollRad` (nullopt: back to the start).
+  static MoveHandleCommand* roll(Document* document, int handle, const std::optional<float>& rollRad);
+  // Part::Orientation to `orientationModel` (normalised).
+  MoveHandleCommand(Document* document, int handle, const std::optional<Quat>& orientationModel,
                     QUndoCommand* parent = nullptr);
 
   // Whether moving `part` of `handle` poses it for this frame (true) or writes a static
@@ -72,13 +84,16 @@ class MoveHandleCommand : public QUndoCommand {
 
  private:
   using Curves = std::map<std::string, std::optional<Curve>>;
+  struct ValueOfPart {};  // tells the part-value constructor from the position one
+  MoveHandleCommand(ValueOfPart, Document* document, int handle, Part part, const std::optional<PartValue>& value,
+                    QUndoCommand* parent);
   void swapState();
-  void posedState(const Document& document, const Vec3& position);
-  std::optional<Vec3> posedPart(const std::map<int, HandlePose>& poses) const;
+  void posedState(const Document& document, const PartValue& value);
+  std::optional<PartValue> posedPart(const std::map<int, HandlePose>& poses) const;
   // The moved part's value shown now, and the one this command puts back on undo.
-  Vec3 partValueNow() const;
-  Vec3 partValueAtStart() const;
-  void offsetState(const Document& document, const IkHandle& handle, const Vec3& position);
+  PartValue partValueNow() const;
+  PartValue partValueAtStart() const;
+  void offsetState(const Document& document, const IkHandle& handle, const PartValue& value);
 
   Document* const mDocument;
   const int mHandle;
@@ -89,8 +104,18 @@ class MoveHandleCommand : public QUndoCommand {
   bool mBackToStart = false;
   // What redo puts in place (after the first redo, what undo puts back): the part's pose
   // (nullopt: not posed) or the part's curves in the clip (nullopt: none).
-  std::optional<Vec3> mPosed;
+  std::optional<PartValue> mPosed;
   Curves mCurves;
 };
+
+// Where handle `handle` of the active rig is drawn now, model space: the target its last
+// solve used (after grounding), else its shown target (Document::shownHandle). nullopt for a
+// bad index.
+std::optional<Vec3> shownTargetModel(const Document& document, int handle);
+
+// The orientation handle `handle` of the active rig shows now, model space: its orientation
+// target (its pose, curves or definition) in OrientationMode::Target, else its tip's as solved.
+// nullopt for a bad index.
+std::optional<Quat> shownOrientation(const Document& document, int handle);
 
 }  // namespace articula::ui

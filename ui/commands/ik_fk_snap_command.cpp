@@ -114,7 +114,8 @@ SnapIkToFkCommand::SnapIkToFkCommand(Document* document, int handle, QUndoComman
     setObsolete(true);
     return;
   }
-  const IkHandle matched = handleMatchedToFk(*document->activeHandle(handle), chainFkModel(*document, handle));
+  // The handle as shown: an orientation target set by its curves or its pose is matched too.
+  const IkHandle matched = handleMatchedToFk(*document->shownHandle(handle), chainFkModel(*document, handle));
   const auto* target =
       new MoveHandleCommand(document, handle, MoveHandleCommand::Part::Target, matched.targetModel, this);
   bool obsolete = target->isObsolete();
@@ -122,6 +123,10 @@ SnapIkToFkCommand::SnapIkToFkCommand(Document* document, int handle, QUndoComman
     const auto* pole =
         new MoveHandleCommand(document, handle, MoveHandleCommand::Part::Pole, matched.pole.position, this);
     obsolete = obsolete && pole->isObsolete();
+  }
+  if (matched.orientation == OrientationMode::Target) {
+    const auto* orientation = new MoveHandleCommand(document, handle, matched.orientationModel, this);
+    obsolete = obsolete && orientation->isObsolete();
   }
   setObsolete(obsolete);
 }

@@ -35,8 +35,10 @@ class SnapFkToIkCommand : public QUndoCommand {
 // rig's input) put its tip on the body as the rig solved it (a spine solved before an arm
 // moves the arm's root), in model space, so the solve finds the tip on it and leaves the FK
 // chain exactly; and its pole (when it has one) where it keeps the FK
-// pose's bend. Its children, MoveHandleCommands for the target and the pole, move them as a
-// drag does: an animated part is posed for this frame, a static one offset in this clip.
+// pose's bend, and an orientation target (OrientationMode::Target, or set by curves or a pose)
+// where the FK tip is turned. Its children, MoveHandleCommands for the target, the pole and
+// the orientation, move them as a drag does: an animated part is posed for this frame, a
+// static one offset in this clip.
 class SnapIkToFkCommand : public QUndoCommand {
  public:
   SnapIkToFkCommand(Document* document, int handle, QUndoCommand* parent = nullptr);

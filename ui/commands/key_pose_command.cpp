@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "ui/commands/handle_commands.h"
 #include "ui/document/document.h"
 
 namespace articula::ui {
@@ -126,16 +127,35 @@ Clip keyedHandleClip(const Document& document, Clip clip, double time, int handl
   if (!shown || shown->chain.empty()) return clip;
   static constexpr const char* kTargetChannels[] = {"target.x", "target.y", "target.z"};
   static constexpr const char* kPoleChannels[] = {"pole.x", "pole.y", "pole.z"};
+  // Where the rig solved it (a grounded foot on the ground): a keyed target is placed, so
+  // grounding no longer moves it.
+  const std::optional<Vec3> target = shownTargetModel(document, handle);
+  // A pole is keyed once it is a control (posed, or animated by curves); one only carried by
+  // a joint follows the animation, which a key would stop (a keyed pole turns the bend plane).
+  const auto posed = document.handlePoses().find(handle);
+  const bool keyPole = shown->pole.space != IkPole::Space::None &&
+                       ((posed != document.handlePoses().end() && posed->second.polePosition) ||
+                        clip.curves.contains(handleCurveName(shown->name, "pole.x")) ||
+                        shown->pole.space == IkPole::Space::Model);
   const auto weightCurve = clip.curves.find(handleCurveName(shown->name, "weight"));
   const double weight = weightCurve == clip.curves.end() || weightCurve->second.empty()
                             ? shown->weight
                             : std::clamp(weightCurve->second.evaluate(document.time()), 0.0, 1.0);
   for (int axis = 0; axis < 3; ++axis) {
-    keyHandleChannel(clip, handleCurveName(shown->name, kTargetChannels[axis]), time, shown->targetModel[axis]);
-    if (shown->pole.space != IkPole::Space::None)
+    keyHandleChannel(clip, handleCurveName(shown->name, kTargetChannels[axis]), time, (*target)[axis]);
+    if (keyPole)
       keyHandleChannel(clip, handleCurveName(shown->name, kPoleChannels[axis]), time, shown->pole.position[axis]);
   }
   keyHandleChannel(clip, handleCurveName(shown->name, "weight"), time, weight);
+  if (shown->rollRad != 0.0f || clip.curves.contains(handleCurveName(shown->name, "roll")))
+    keyHandleChannel(clip, handleCurveName(shown->name, "roll"), time, shown->rollRad);
+  if (shown->orientation == OrientationMode::Target) {
+    static constexpr const char* kOrientationChannels[] = {"orientation.w", "orientation.x", "orientation.y",
+                                                           "orientation.z"};
+    const Quat q = shown->orientationModel.normalized();
+    const float wxyz[] = {q.w(), q.x(), q.y(), q.z()};
+    for (int c = 0; c < 4; ++c) keyHandleChannel(clip, handleCurveName(shown->name, kOrientationChannels[c]), time, wxyz[c]);
+  }
   return clip;
 }
 

@@ -16,7 +16,7 @@ namespace articula::ui {
 // solves, every joint the solve moved (its chains, a grounded pelvis and feet), so turning
 // the rig off afterwards shows the same pose. Every posed handle (Document::handlePoses) and
 // the given one (the selected one by default) is keyed too, as the curves ik.<handle>.* the
-// rig reads: target (model space), pole (when it has one) and weight, at the values it is
+// rig reads: target (model space), pole (when it has one), weight and an orientation target, at the values it is
 // solved with (a target that follows the clip, keyed the first time, is then its curves'
 // as any control keyed once). Then drops the overrides and the handle poses, since the clip now gives that
 // pose. One undo step restores the clip, the overrides and the handle poses.
@@ -54,8 +54,10 @@ class KeyPoseCommand : public QUndoCommand {
 std::vector<int> jointsMovedByRig(const Document& document);
 
 // `clip` with keys at `time` for the inputs handle `handle` of the active rig is solved with
-// at the document's time (Document::shownHandle: its definition, curves and pose):
-// target.x|y|z (model space), pole.x|y|z (when it has a pole) and weight. Unchanged for a bad index.
+// at the document's time (Document::shownHandle: its definition, curves and pose; the target
+// where the rig solved it, shownTargetModel): target.x|y|z (model space), pole.x|y|z (a pole
+// posed, animated or in model space), weight, roll (when rolled) and, for an orientation
+// target, orientation.w|x|y|z. Unchanged for a bad index.
 Clip keyedHandleClip(const Document& document, Clip clip, double time, int handle);
 
 // `clip` with keys at `time` (seconds) for `joints`, whose local transforms (each in its

@@ -158,6 +158,11 @@ const Clip* Document::clipForSolve() {
       if (pose.targetModel) mSolveCurves.curves.erase(handleCurveName(name, std::string("target.") + axis));
       if (pose.polePosition) mSolveCurves.curves.erase(handleCurveName(name, std::string("pole.") + axis));
     }
+    if (pose.rollRad) mSolveCurves.curves.erase(handleCurveName(name, "roll"));
+    for (const char* component : {"w", "x", "y", "z"}) {
+      if (pose.orientationModel)
+        mSolveCurves.curves.erase(handleCurveName(name, std::string("orientation.") + component));
+    }
   }
   return &mSolveCurves;
 }
@@ -190,6 +195,19 @@ std::optional<IkHandle> Document::animatedHandle(int handle) const {
   if (targetCurves) shown.targetSource = TargetSource::Handle;
   shown.targetModel = target;
   shown.pole.position = pole;
+  // Orientation curves switch the handle to an orientation target (ik_handle.h).
+  Vec4 wxyz(shown.orientationModel.w(), shown.orientationModel.x(), shown.orientationModel.y(),
+            shown.orientationModel.z());
+  bool orientationCurves = false;
+  static constexpr const char* kComponents[] = {"w", "x", "y", "z"};
+  for (int c = 0; c < 4; ++c)
+    wxyz[c] = curveOver(std::string("orientation.") + kComponents[c], wxyz[c], orientationCurves);
+  bool rollCurve = false;
+  shown.rollRad = curveOver("roll", shown.rollRad, rollCurve);
+  if (orientationCurves && wxyz.allFinite() && wxyz.squaredNorm() > 1e-12f) {
+    shown.orientation = OrientationMode::Target;
+    shown.orientationModel = Quat(wxyz[0], wxyz[1], wxyz[2], wxyz[3]).normalized();
+  }
   return shown;
 }
 
@@ -202,6 +220,11 @@ std::optional<IkHandle> Document::shownHandle(int handle) const {
       shown->targetModel = *posed->second.targetModel;
     }
     if (posed->second.polePosition) shown->pole.position = *posed->second.polePosition;
+    if (posed->second.rollRad) shown->rollRad = *posed->second.rollRad;
+    if (posed->second.orientationModel) {
+      shown->orientation = OrientationMode::Target;
+      shown->orientationModel = *posed->second.orientationModel;
+    }
   }
   return shown;
 }
@@ -234,6 +257,8 @@ void Document::applyHandlePoses() {
   for (const auto& [handle, pose] : mHandlePoses) {
     if (pose.targetModel) mRig->setTarget(handle, *pose.targetModel);
     if (pose.polePosition) mRig->setPolePosition(handle, *pose.polePosition);
+    if (pose.orientationModel) mRig->setOrientationTarget(handle, *pose.orientationModel);
+    if (pose.rollRad) mRig->setRoll(handle, *pose.rollRad);
   }
 }
 
@@ -280,7 +305,8 @@ std::map<int, HandlePose> Document::setHandlePoses(DocumentEditKey, std::map<int
     const auto now = poses.find(handle);
     if (now == poses.end() || now->second != pose) changed.insert(handle);
     if (now == poses.end() || (pose.targetModel && !now->second.targetModel) ||
-        (pose.polePosition && !now->second.polePosition))
+        (pose.polePosition && !now->second.polePosition) || (pose.orientationModel && !now->second.orientationModel) ||
+        (pose.rollRad && !now->second.rollRad))
       partDropped = true;
   }
   for (const auto& entry : poses) {

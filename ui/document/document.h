@@ -34,10 +34,18 @@ struct RigSet {
 // what the handle's definition and the current clip's curves give it, as a pose override
 // replaces a joint's keys; nullopt parts stay as the rig and the clip give them.
 struct HandlePose {
-  std::optional<Vec3> targetModel;   // model space
-  std::optional<Vec3> polePosition;  // in the pole's space (IkPole::space)
+  std::optional<Vec3> targetModel;       // model space
+  std::optional<Vec3> polePosition;      // in the pole's space (IkPole::space)
+  std::optional<Quat> orientationModel;  // the tip's, model space (OrientationMode::Target)
+  std::optional<float> rollRad;          // foot roll (IkHandle::rollRad)
 
-  bool operator==(const HandlePose& other) const = default;
+  bool empty() const { return !targetModel && !polePosition && !orientationModel && !rollRad; }
+  bool operator==(const HandlePose& other) const {
+    const bool sameOrientation = orientationModel.has_value() == other.orientationModel.has_value() &&
+                                 (!orientationModel || orientationModel->coeffs() == other.orientationModel->coeffs());
+    return targetModel == other.targetModel && polePosition == other.polePosition && sameOrientation &&
+           rollRad == other.rollRad;
+  }
 };
 
 // The open character: the scene, the clip and time being looked at, the joint selection,

@@ -102,16 +102,16 @@ Vec3 translateDragModel(const GizmoFrame& frame, int axis, const GizmoView& view
 }
 
 Quat rotateDragModel(const GizmoFrame& frame, int axis, const GizmoView& view, const Vec2& mouseStart,
-                     const Vec2& mouseNow) {
+                     const Vec2& mouseNow, float radiansPerPixel) {
   if (axis < 0 || axis > 2) return Quat::Identity();
   const auto centre = project(view, frame.originModel);
   const auto tip = project(view, frame.originModel + frame.sizeModel * frame.axesModel.col(axis));
   if (!centre || !tip) return Quat::Identity();
   const Vec2 from = mouseStart - centre->pixel;
-  const Vec2 to = mouseNow - centre->pixel;
-  if (from.squaredNorm() < 1.0f || to.squaredNorm() < 1.0f) return Quat::Identity();
-  // Pixels have y down, so a positive cross product is a clockwise turn as seen.
-  const float clockwiseRad = std::atan2(from.x() * to.y() - from.y() * to.x(), from.dot(to));
+  if (from.squaredNorm() < 1.0f) return Quat::Identity();
+  // Pixels have y down: this tangent points the way a clockwise turn (as seen) moves the grab.
+  const Vec2 clockwiseTangent = Vec2(-from.y(), from.x()).normalized();
+  const float clockwiseRad = (mouseNow - mouseStart).dot(clockwiseTangent) * radiansPerPixel;
   // Right-hand rule: a positive angle turns counter-clockwise seen from the axis' tip. When
   // the axis points away from the eye we see the ring from behind.
   const bool axisTowardsEye = tip->depth < centre->depth;

@@ -43,11 +43,16 @@ int pickGizmoAxis(GizmoMode mode, const GizmoFrame& frame, const GizmoView& view
 Vec3 translateDragModel(const GizmoFrame& frame, int axis, const GizmoView& view, const Vec2& mouseStart,
                         const Vec2& mouseNow);
 
-// Rotation in model space of a drag on ring `axis`: the angle the mouse turned about the
-// gizmo's on-screen centre, about the axis, with the sign that makes the ring follow the
-// mouse whichever way the axis faces the eye.
+// How fast a ring turns: radians per pixel of mouse motion along the ring (0.4°, Maya's and
+// Blender's calm rate; the viewport divides motion by 10 while Shift is held).
+inline constexpr float kRotateRadiansPerPixel = 0.4f * 3.14159265f / 180.0f;
+
+// Rotation in model space of a drag on ring `axis` grabbed at `mouseStart`: the mouse motion
+// along the ring's on-screen tangent there (round the gizmo's centre), `radiansPerPixel` per
+// pixel, about the axis, with the sign that makes the ring follow the mouse whichever way the
+// axis faces the eye. Identity when grabbed at the centre itself.
 Quat rotateDragModel(const GizmoFrame& frame, int axis, const GizmoView& view, const Vec2& mouseStart,
-                     const Vec2& mouseNow);
+                     const Vec2& mouseNow, float radiansPerPixel = kRotateRadiansPerPixel);
 
 // A joint's new local transform (in its parent's space) after moving it by `deltaModel` or
 // turning it by `rotationModel` (about its own origin), both in model space; `parentModel`

@@ -19,6 +19,7 @@
 #include "ui/commands/set_joint_transform_command.h"
 #include "ui/document/document.h"
 #include "ui/viewport/scene_bounds.h"
+#include "ui/viewport/screen_projection.h"
 
 namespace articula::ui {
 
@@ -435,6 +436,29 @@ void Viewport::drawRig(const Mat4& view, const Mat4& viewProjection) {
   glDisable(GL_BLEND);
 }
 
+bool Viewport::startHandleGizmoDrag(const Vec2& mouse) {
+  const int handle = gizmoHandle();
+  const auto frame = gizmoFrame();
+  if (handle < 0 || !frame) return false;
+  const GizmoView view = gizmoView();
+  // The target itself (where the arrows meet) keeps its drag in the view's plane.
+  const auto centre = projectToScreen(view.viewProjection, view.width, view.height, frame->originModel);
+  if (mGizmoMode == GizmoMode::Translate && centre && (centre->pixel - mouse).norm() <= kHandleCentrePixels)
+    return false;
+  const int axis = pickGizmoAxis(mGizmoMode, *frame, view, mouse);
+  if (axis < 0) return false;
+  mHandleDrag = HandlePick{handle, false};
+  mHandleGizmoAxis = axis;
+  mGizmoStartFrame = *frame;
+  mHandleStartModel = frame->originModel;
+  mHandleStartOrientation = shownOrientation(*mDocument, handle).value_or(Quat::Identity());
+  mHandleStartMouse = mouse;
+  mDragUndoIndex = mDocument->undoStack()->index();
+  mDrag = Drag::Handle;
+  update();
+  return true;
+}
+
 bool Viewport::startHandleDrag(const Vec2& mouse) {
   if (!mShowRig) return false;
   const HandlePick pick = pickHandle(mHandleMarkers, gizmoView(), mouse);
@@ -447,6 +471,7 @@ bool Viewport::startHandleDrag(const Vec2& mouse) {
   mDocument->setSelectedJoints({});
   mDocument->setSelectedHandle(pick.handle);
   mHandleDrag = pick;
+  mHandleGizmoAxis = -1;
   mHandleStartModel = pick.pole ? marker->poleModel : marker->targetModel;
   mHandleStartMouse = mouse;
   mDragUndoIndex = mDocument->undoStack()->index();
@@ -461,14 +486,28 @@ void Viewport::dragHandle(const Vec2& mouse) {
     mDrag = Drag::None;
     return;
   }
-  const auto part = mHandleDrag.pole ? MoveHandleCommand::Part::Pole : MoveHandleCommand::Part::Target;
-  // Back at the start (nullopt): the drag's step merges into nothing.
-  std::optional<Vec3> position;
-  if (mouse != mHandleStartMouse) {
-    const Vec3 pointModel = dragOnViewPlane(mHandleStartModel, gizmoView(), mHandleStartMouse, mouse);
-    position = mHandleDrag.pole ? poleInPoleSpace(*dragged, mDocument->inputModelPose(), pointModel) : pointModel;
+  const GizmoView view = gizmoView();
+  const bool back = mouse == mHandleStartMouse;  // back at the start: the drag's step merges into nothing
+  MoveHandleCommand* command = nullptr;
+  if (mHandleGizmoAxis >= 0 && mGizmoMode == GizmoMode::Rotate) {
+    std::optional<Quat> orientationModel;
+    if (!back)
+      orientationModel = rotateDragModel(mGizmoStartFrame, mHandleGizmoAxis, view, mHandleStartMouse, mouse) *
+                         mHandleStartOrientation;
+    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, orientationModel);
+  } else {
+    const auto part = mHandleDrag.pole ? MoveHandleCommand::Part::Pole : MoveHandleCommand::Part::Target;
+    std::optional<Vec3> position;
+    if (!back) {
+      const Vec3 pointModel =
+          mHandleGizmoAxis >= 0
+              ? Vec3(mHandleStartModel +
+                     translateDragModel(mGizmoStartFrame, mHandleGizmoAxis, view, mHandleStartMouse, mouse))
+              : dragOnViewPlane(mHandleStartModel, view, mHandleStartMouse, mouse);
+      position = mHandleDrag.pole ? poleInPoleSpace(*dragged, mDocument->inputModelPose(), pointModel) : pointModel;
+    }
+    command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, position);
   }
-  auto* command = new MoveHandleCommand(mDocument, mHandleDrag.handle, part, position);
   command->setMergeable(mDocument->undoStack()->index() > mDragUndoIndex);
   mDocument->undoStack()->push(command);
 }
@@ -487,16 +526,34 @@ GizmoView Viewport::gizmoView() const {
   return GizmoView{viewProjection(), static_cast<float>(width()), static_cast<float>(height())};
 }
 
+int Viewport::gizmoHandle() const {
+  if (!mShowRig || gizmoJoint() >= 0) return -1;
+  const int handle = mDocument->selectedHandle();
+  return mDocument->activeHandle(handle) ? handle : -1;
+}
+
 std::optional<GizmoFrame> Viewport::gizmoFrame() const {
+  if (mGizmoMode == GizmoMode::None) return std::nullopt;
   const int joint = gizmoJoint();
   const auto modelPose = mDocument->modelPose();
-  if (mGizmoMode == GizmoMode::None || joint < 0 || joint >= static_cast<int>(modelPose.size())) return std::nullopt;
-  return gizmoFrameOf(modelPose[static_cast<std::size_t>(joint)], mGizmoSpace, gizmoView(), kGizmoSizePixels);
+  if (joint >= 0 && joint < static_cast<int>(modelPose.size()))
+    return gizmoFrameOf(modelPose[static_cast<std::size_t>(joint)], mGizmoSpace, gizmoView(), kGizmoSizePixels);
+  const int handle = gizmoHandle();
+  const auto marker = std::find_if(mHandleMarkers.begin(), mHandleMarkers.end(),
+                                   [handle](const HandleMarker& m) { return m.handle == handle; });
+  if (handle < 0 || marker == mHandleMarkers.end()) return std::nullopt;
+  // Arrows along the model axes (a foot goes up); rings about the orientation's own axes in
+  // local space.
+  Affine handleModel = Affine::Identity();
+  if (mGizmoMode == GizmoMode::Rotate && mGizmoSpace == GizmoSpace::Local)
+    handleModel.linear() = shownOrientation(*mDocument, handle).value_or(Quat::Identity()).toRotationMatrix();
+  handleModel.translation() = marker->targetModel;
+  return gizmoFrameOf(handleModel, mGizmoSpace, gizmoView(), kGizmoSizePixels);
 }
 
 bool Viewport::startGizmoDrag(const Vec2& mouse) {
   const auto frame = gizmoFrame();
-  if (!frame) return false;
+  if (!frame || gizmoJoint() < 0) return false;
   const int axis = pickGizmoAxis(mGizmoMode, *frame, gizmoView(), mouse);
   if (axis < 0) return false;
   const int joint = gizmoJoint();
@@ -697,7 +754,8 @@ void Viewport::paintGL() {
   // The gizmo over everything, at a constant size on screen.
   if (const auto frame = gizmoFrame()) {
     setDepthLayer(*this, DepthLayer::Gizmo);
-    buildGizmoLines(mGizmoMode, *frame, mDrag == Drag::Gizmo ? mGizmoAxis : -1, mOverlayScratch);
+    const int activeAxis = mDrag == Drag::Gizmo ? mGizmoAxis : mDrag == Drag::Handle ? mHandleGizmoAxis : -1;
+    buildGizmoLines(mGizmoMode, *frame, activeAxis, mOverlayScratch);
     uploadOverlay(mGizmo, mOverlayScratch, GL_STREAM_DRAW);
     drawOverlay(mGizmo, GL_LINES, false, view, viewProjection);
   }
@@ -716,7 +774,8 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
         mDrag = Drag::Orbit;
       } else {
         const Vec2 mouse(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
-        if (!shift && (startGizmoDrag(mouse) || startHandleDrag(mouse))) break;
+        mDragMouse = mouse;
+        if (!shift && (startGizmoDrag(mouse) || startHandleGizmoDrag(mouse) || startHandleDrag(mouse))) break;
         const int joint = mShowBones
                               ? pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(), viewProjection(),
                                           static_cast<float>(width()), static_cast<float>(height()), mouse)
@@ -761,15 +820,21 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
       mCamera.zoom(std::exp(-0.005f * static_cast<float>(delta.x() + delta.y())));
       break;
     case Drag::Gizmo:
-      dragGizmo(Vec2(static_cast<float>(event->position().x()), static_cast<float>(event->position().y())));
+      dragGizmo(dragMouse(*event, delta));
       break;
     case Drag::Handle:
-      dragHandle(Vec2(static_cast<float>(event->position().x()), static_cast<float>(event->position().y())));
+      dragHandle(dragMouse(*event, delta));
       break;
     case Drag::None:
       return;
   }
   update();
+}
+
+Vec2 Viewport::dragMouse(const QMouseEvent& event, const QPoint& delta) {
+  const float scale = event.modifiers() & Qt::ShiftModifier ? kFineDragScale : 1.0f;
+  mDragMouse += scale * Vec2(static_cast<float>(delta.x()), static_cast<float>(delta.y()));
+  return mDragMouse;
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* event) {

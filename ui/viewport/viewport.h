@@ -32,7 +32,9 @@ struct ChangeEvent;
 // Mouse, Maya and Blender conventions both work: Alt+LMB or MMB orbit; Alt+MMB or
 // Shift+MMB pan; wheel, Alt+RMB or Ctrl+MMB zoom. LMB on a gizmo handle drags it (one undo
 // step per drag); elsewhere LMB picks a joint (Shift+LMB adds it to the selection, LMB on
-// nothing clears it). The gizmo sits on the first selected joint.
+// nothing clears it). The gizmo sits on the first selected joint, or else on the selected IK
+// handle's target. A rotate drag turns 0.4° per pixel along the ring; Shift held makes any
+// gizmo or handle drag move a tenth as far.
 //
 // The active rig is drawn over the bones: each IK handle's target (green reached, red not,
 // grey disabled, yellow the document's selected handle) and pole, the limit cone or hinge
@@ -68,7 +70,12 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   GizmoSpace gizmoSpace() const { return mGizmoSpace; }
   // Joint carrying the gizmo (the first selected one), -1 when there is none.
   int gizmoJoint() const;
-  // The gizmo as drawn now (valid once a frame has been drawn), for tests and tools.
+  // Handle carrying the gizmo: the selected handle of the shown rig while no joint is
+  // selected, -1 otherwise. Its arrows (W) move the target along the model axes, its rings
+  // (E) turn the tip's orientation target; its centre still drags in the view's plane.
+  int gizmoHandle() const;
+  // The gizmo as drawn now, on the joint or else on the handle's target (valid once a frame
+  // has been drawn), for tests and tools.
   std::optional<GizmoFrame> gizmoFrame() const;
   GizmoView gizmoView() const;
   const OnionSkinSettings& onionSkin() const { return mOnionSkin; }
@@ -157,7 +164,11 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   bool startGizmoDrag(const Vec2& mouse);
   void dragGizmo(const Vec2& mouse);
   bool startHandleDrag(const Vec2& mouse);
+  bool startHandleGizmoDrag(const Vec2& mouse);
   void dragHandle(const Vec2& mouse);
+  // The mouse position a drag reads: the press plus each move's `delta`, scaled down tenfold
+  // for the moves made while Shift is held (fine adjustment, Maya's and Blender's habit).
+  Vec2 dragMouse(const QMouseEvent& event, const QPoint& delta);
   void updateContactFeet();
   void updateTrails();
   void drawRig(const Mat4& view, const Mat4& viewProjection);
@@ -199,6 +210,8 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   QPoint mLastMouse;
 
   static constexpr float kGizmoSizePixels = 90.0f;
+  static constexpr float kFineDragScale = 0.1f;
+  static constexpr float kHandleCentrePixels = 9.0f;  // pickHandle's radius
   GizmoMode mGizmoMode = GizmoMode::Rotate;
   GizmoSpace mGizmoSpace = GizmoSpace::Local;
   // The drag in progress: everything is measured from its start, so rounding never
@@ -222,6 +235,9 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   HandlePick mHandleDrag;
   Vec3 mHandleStartModel = Vec3::Zero();
   Vec2 mHandleStartMouse = Vec2::Zero();
+  int mHandleGizmoAxis = -1;  // the handle's gizmo axis being dragged, -1: the view-plane drag
+  Quat mHandleStartOrientation = Quat::Identity();
+  Vec2 mDragMouse = Vec2::Zero();  // dragMouse's position (fine moves scaled)
   std::vector<ContactFoot> mContactFeet;
   bool mShowTrails = false;
   int mTrailWindowFrames = 0;

@@ -11,6 +11,8 @@
 
 #include <utility>
 
+#include "core/math/euler.h"
+#include "ui/commands/handle_commands.h"
 #include "ui/document/document.h"
 #include "ui/models/rig_handle_model.h"
 #include "ui/widgets/field_spin_box.h"
@@ -27,6 +29,7 @@ HandleEditor::HandleEditor(Document* document, QWidget* parent)
       mChainLabel(new QLabel(this)),
       mPoleSpaceBox(new QComboBox(this)),
       mPoleJointBox(new QComboBox(this)),
+      mRollBox(makeFieldSpinBox(-180.0, 180.0, 2, 1.0, this)),
       mWeightBox(makeFieldSpinBox(0.0, 1.0, 3, 0.05, this)),
       mIterationsBox(new QSpinBox(this)),
       mToleranceBox(makeFieldSpinBox(0.0, 1e3, 6, 1e-4, this)),
@@ -39,6 +42,31 @@ HandleEditor::HandleEditor(Document* document, QWidget* parent)
   bold.setBold(true);
   mTitleLabel->setFont(bold);
   form->addRow(mTitleLabel);
+  auto* targetRow = new QHBoxLayout;
+  auto* orientationRow = new QHBoxLayout;
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto targetField = static_cast<Field>(static_cast<int>(Field::TargetX) + axis);
+    const auto orientationField = static_cast<Field>(static_cast<int>(Field::OrientationX) + axis);
+    mTargetBoxes[axis] = makeFieldSpinBox(-1e6, 1e6, 4, 0.01, this);
+    mOrientationBoxes[axis] = makeFieldSpinBox(-1e5, 1e5, 2, 1.0, this);
+    targetRow->addWidget(mTargetBoxes[axis]);
+    orientationRow->addWidget(mOrientationBoxes[axis]);
+    connect(mTargetBoxes[axis], &QDoubleSpinBox::valueChanged, this,
+            [this, targetField] { placementEdited(targetField); });
+    connect(mOrientationBoxes[axis], &QDoubleSpinBox::valueChanged, this,
+            [this, orientationField] { placementEdited(orientationField); });
+    for (QDoubleSpinBox* box : {mTargetBoxes[axis], mOrientationBoxes[axis]})
+      connect(box, &QDoubleSpinBox::editingFinished, this, &HandleEditor::endMerge);
+  }
+  mTargetBoxes[0]->setToolTip(tr("Where the target is, model space: typing moves it as a drag does"));
+  form->addRow(tr("Target position"), targetRow);
+  mOrientationBoxes[0]->setToolTip(tr("The tip's orientation, model space, XYZ Euler angles in degrees"));
+  form->addRow(tr("Target rotation (°)"), orientationRow);
+  mRollBox->setToolTip(tr("Foot roll: positive lifts the heel about the ball (past 40° about the toe tip), "
+                          "negative lifts the toes about the heel"));
+  form->addRow(tr("Foot roll (°)"), mRollBox);
+  connect(mRollBox, &QDoubleSpinBox::valueChanged, this, [this] { placementEdited(Field::Roll); });
+  connect(mRollBox, &QDoubleSpinBox::editingFinished, this, &HandleEditor::endMerge);
   for (int kind = 0; kind < kIkSolverKindCount; ++kind)
     mSolverBox->addItem(solverLabel(static_cast<IkSolverKind>(kind)), kind);
   form->addRow(tr("Solver"), mSolverBox);
@@ -108,12 +136,16 @@ void HandleEditor::documentChanged(const ChangeEvent& event) {
       break;
     case ChangeEvent::Type::HandleEdited:
       if (event.handle == mHandle) refreshValues();
+      refreshPlacement();
       break;
+    // Where the handle is shown follows the clip, the pose and the other handles.
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+      refreshPlacement();
+      break;
     case ChangeEvent::Type::RolesChanged:
       break;
   }
@@ -167,6 +199,51 @@ void HandleEditor::refreshValues() {
   mIterationsBox->setValue(handle->maxIterations);
   mToleranceBox->setValue(handle->toleranceModel);
   mRefreshing = false;
+  refreshPlacement();
+}
+
+void HandleEditor::refreshPlacement() {
+  const std::optional<Vec3> target = shownTargetModel(*mDocument, mHandle);
+  const std::optional<Quat> orientation = shownOrientation(*mDocument, mHandle);
+  const std::optional<IkHandle> shown = mDocument->shownHandle(mHandle);
+  if (!target || !orientation || !shown) return;
+  mRefreshing = true;
+  {
+    const QSignalBlocker blockRoll(mRollBox);
+    const bool leg = shown->role == HandleRole::LeftLeg || shown->role == HandleRole::RightLeg;
+    mRollBox->setEnabled(leg);
+    if (!mRollBox->hasFocus()) mRollBox->setValue(static_cast<double>(shown->rollRad) * 180.0 / kPi);
+  }
+  mOrientationRad = quatToEuler(*orientation, RotationOrder::XYZ, &mOrientationRad);
+  for (int axis = 0; axis < 3; ++axis) {
+    const QSignalBlocker blockTarget(mTargetBoxes[axis]), blockOrientation(mOrientationBoxes[axis]);
+    // A field being typed in keeps what is typed.
+    if (!mTargetBoxes[axis]->hasFocus()) mTargetBoxes[axis]->setValue((*target)[axis]);
+    if (!mOrientationBoxes[axis]->hasFocus())
+      mOrientationBoxes[axis]->setValue(static_cast<double>(mOrientationRad[axis]) * 180.0 / kPi);
+  }
+  mRefreshing = false;
+}
+
+void HandleEditor::placementEdited(Field field) {
+  if (mRefreshing || !currentHandle()) return;
+  if (field != mMergeField) endMerge();
+  MoveHandleCommand* command = nullptr;
+  if (field == Field::Roll) {
+    command = MoveHandleCommand::roll(mDocument, mHandle, static_cast<float>(mRollBox->value() * kPi / 180.0));
+  } else if (field == Field::TargetX || field == Field::TargetY || field == Field::TargetZ) {
+    const Vec3 target(static_cast<float>(mTargetBoxes[0]->value()), static_cast<float>(mTargetBoxes[1]->value()),
+                      static_cast<float>(mTargetBoxes[2]->value()));
+    command = new MoveHandleCommand(mDocument, mHandle, MoveHandleCommand::Part::Target, target);
+  } else {
+    for (int axis = 0; axis < 3; ++axis)
+      mOrientationRad[axis] = static_cast<float>(mOrientationBoxes[axis]->value() * kPi / 180.0);
+    command = new MoveHandleCommand(mDocument, mHandle, eulerToQuat(mOrientationRad, RotationOrder::XYZ));
+  }
+  command->setMergeable(mMergeUndo);
+  mDocument->undoStack()->push(command);
+  mMergeField = field;
+  mMergeUndo = true;
 }
 
 void HandleEditor::fieldEdited(Field field) {
@@ -214,6 +291,13 @@ void HandleEditor::fieldEdited(Field field) {
       edited.toleranceModel = static_cast<float>(mToleranceBox->value());
       text = tr("Set IK Tolerance %1");
       break;
+    case Field::TargetX:  // placementEdited's
+    case Field::TargetY:
+    case Field::TargetZ:
+    case Field::OrientationX:
+    case Field::OrientationY:
+    case Field::OrientationZ:
+    case Field::Roll:
     case Field::None:
       return;
   }

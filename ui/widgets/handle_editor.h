@@ -1,6 +1,7 @@
 #pragma once
 #include <QWidget>
 
+#include "core/math/types.h"
 #include "core/rig/ik_handle.h"
 
 class QComboBox;
@@ -13,9 +14,15 @@ namespace articula::ui {
 class Document;
 struct ChangeEvent;
 
-// The settings of the document's selected IK handle: solver, chain (its root chosen among
-// the tip's ancestors), pole (space, joint, position), weight, iterations and tolerance.
-// Hidden while no handle is selected.
+// The settings of the document's selected IK handle: its target's position and orientation
+// as shown now (model space, the document's units, the orientation as XYZ Euler angles in
+// degrees), a leg's foot roll (degrees: heel up about the ball > 0, toes up about the heel
+// < 0), solver, chain (its root chosen among the tip's ancestors), pole (space, joint,
+// position), weight, iterations and tolerance. Hidden while no handle is selected.
+//
+// Position, orientation and roll move the handle as a viewport drag does (MoveHandleCommand: an
+// animated part posed for the frame, a static one offset in the clip); the other fields
+// change the rig.
 //
 // Each edit pushes one EditHandleCommand; repeated changes of one spin box (a held arrow,
 // the wheel) merge into one undo step until its editing finishes or another field is
@@ -28,6 +35,9 @@ class HandleEditor : public QWidget {
   explicit HandleEditor(Document* document, QWidget* parent = nullptr);
 
   int handle() const { return mHandle; }  // -1 when none is shown
+  QDoubleSpinBox* targetBox(int axis) const { return mTargetBoxes[axis]; }
+  QDoubleSpinBox* orientationBox(int axis) const { return mOrientationBoxes[axis]; }
+  QDoubleSpinBox* rollBox() const { return mRollBox; }
   QComboBox* solverBox() const { return mSolverBox; }
   QComboBox* rootBox() const { return mRootBox; }
   QLabel* chainLabel() const { return mChainLabel; }
@@ -43,12 +53,33 @@ class HandleEditor : public QWidget {
   void problem(const QString& message);
 
  private:
-  enum class Field { Solver, Root, PoleSpace, PoleJoint, PoleX, PoleY, PoleZ, Weight, Iterations, Tolerance, None };
+  enum class Field {
+    Solver,
+    Root,
+    PoleSpace,
+    PoleJoint,
+    PoleX,
+    PoleY,
+    PoleZ,
+    Weight,
+    Iterations,
+    Tolerance,
+    TargetX,
+    TargetY,
+    TargetZ,
+    OrientationX,
+    OrientationY,
+    OrientationZ,
+    Roll,
+    None
+  };
 
   void documentChanged(const ChangeEvent& event);
   void showHandle();
   void refreshValues();
   void fieldEdited(Field field);
+  void placementEdited(Field field);
+  void refreshPlacement();
   void endMerge();
   const IkHandle* currentHandle() const;
 
@@ -60,6 +91,10 @@ class HandleEditor : public QWidget {
   QComboBox* const mPoleSpaceBox;
   QComboBox* const mPoleJointBox;
   QDoubleSpinBox* mPoleBoxes[3] = {};
+  QDoubleSpinBox* mTargetBoxes[3] = {};
+  QDoubleSpinBox* mOrientationBoxes[3] = {};
+  QDoubleSpinBox* const mRollBox;
+  Vec3 mOrientationRad = Vec3::Zero();  // the angles shown, kept continuous between refreshes
   QDoubleSpinBox* const mWeightBox;
   QSpinBox* const mIterationsBox;
   QDoubleSpinBox* const mToleranceBox;
