@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QUndoStack>
@@ -104,7 +105,7 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
     saveMap(path);
   });
 
-  auto* content = new QWidget(this);
+  auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(mTable, 1);
@@ -116,7 +117,12 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
   layout->addLayout(mapRow);
   layout->addWidget(mStatus);
   layout->addWidget(mConvention);
-  setWidget(content);
+  // Scrolled, as Properties is: the convention's lines would otherwise set the height of the
+  // dock column it shares and squeeze the timeline and curve editor below it.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(content);
+  setWidget(scroll);
 
   connect(mTable, &QTableWidget::itemSelectionChanged, this, &CharacteriseDock::rowSelected);
   connect(mDocument, &Document::changed, this, &CharacteriseDock::documentChanged);
