@@ -15,6 +15,15 @@ Vec3 positionOf(std::span<const Affine> model, int joint) {
   return model[static_cast<std::size_t>(joint)].translation();
 }
 
+// Turns `joint` of `pose` by `turnModel` (a rotation in model space about the joint).
+void turnJoint(const Skeleton& skeleton, std::vector<Transform>& pose, int joint, const Quat& turnModel) {
+  const int parent = skeleton.parent(joint);
+  const Quat parentModel =
+      parent == kNoParent ? Quat::Identity() : modelRotations(skeleton, pose)[static_cast<std::size_t>(parent)];
+  Transform& local = pose[static_cast<std::size_t>(joint)];
+  local.rotation = (parentModel.conjugate() * turnModel * parentModel * local.rotation).normalized();
+}
+
 // Turns joint `joint` of `pose` (local transforms of `skeleton`) so that the direction
 // `from` → `to` in model space becomes `wantedModel`'s, the turn taken about the joint.
 void aimOnce(const Skeleton& skeleton, std::vector<Transform>& pose, int joint, int from, int to,
@@ -22,12 +31,7 @@ void aimOnce(const Skeleton& skeleton, std::vector<Transform>& pose, int joint, 
   const std::vector<Affine> model = localToModel(skeleton, pose);
   const Vec3 current = positionOf(model, to) - positionOf(model, from);
   if (current.squaredNorm() < 1e-16f) return;
-  const Quat turnModel = Quat::FromTwoVectors(current, wantedModel);
-  const int parent = skeleton.parent(joint);
-  const Quat parentModel =
-      parent == kNoParent ? Quat::Identity() : modelRotations(skeleton, pose)[static_cast<std::size_t>(parent)];
-  Transform& local = pose[static_cast<std::size_t>(joint)];
-  local.rotation = (parentModel.conjugate() * turnModel * parentModel * local.rotation).normalized();
+  turnJoint(skeleton, pose, joint, Quat::FromTwoVectors(current, wantedModel));
 }
 
 }  // namespace
@@ -172,15 +176,6 @@ ArmDirection splitAboutFacing(const Vec3& restModel, const Vec3& sideModel, cons
   const Vec3 level = sideModel * across.norm();
   return {forwardModel * forwardModel.dot(restModel) + level,
           std::atan2(forwardModel.dot(level.cross(across)), level.dot(across))};
-}
-
-// Turns `joint` of `pose` by `turnModel` (a rotation in model space about the joint).
-void turnJoint(const Skeleton& skeleton, std::vector<Transform>& pose, int joint, const Quat& turnModel) {
-  const int parent = skeleton.parent(joint);
-  const Quat parentModel =
-      parent == kNoParent ? Quat::Identity() : modelRotations(skeleton, pose)[static_cast<std::size_t>(parent)];
-  Transform& local = pose[static_cast<std::size_t>(joint)];
-  local.rotation = (parentModel.conjugate() * turnModel * parentModel * local.rotation).normalized();
 }
 
 }  // namespace
