@@ -32,6 +32,7 @@
 #include "core/project/export_options.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
+#include "ui/commands/clip_operation_commands.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
@@ -378,6 +379,22 @@ void MainWindow::createAnimationMenu() {
     dialog->open();
   });
   filterAction->setObjectName(QStringLiteral("actionFilter"));
+
+  // Game-ready clips: the current clip made a seamless loop, or its travel taken out.
+  QAction* loopAction = animationMenu->addAction(tr("Make &Loop"), this, [this] {
+    if (const std::optional<QString> error = makeCurrentClipLoop(*mDocument))
+      QMessageBox::warning(this, tr("Cannot Make Loop"), *error);
+    else
+      showResult(tr("The clip's end now blends into its start: it plays as a seamless loop."));
+  });
+  loopAction->setObjectName(QStringLiteral("actionMakeLoop"));
+  QAction* inPlaceAction = animationMenu->addAction(tr("In &Place"), this, [this] {
+    if (const std::optional<QString> error = makeCurrentClipInPlace(*mDocument))
+      QMessageBox::warning(this, tr("Cannot Make In Place"), *error);
+    else
+      showResult(tr("The clip's travel across the ground is taken out: it plays in place."));
+  });
+  inPlaceAction->setObjectName(QStringLiteral("actionInPlace"));
 
   QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
     // Refused before the dialog asks for anything: no clip, or no rig to bake through.
