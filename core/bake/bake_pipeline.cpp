@@ -64,23 +64,48 @@ std::vector<int> unseenJoints(const Scene& scene, const Clip& source) {
   return unseen;
 }
 
-// The clip's frames times the skeleton's joints, refused past kMaxBakeJointFrames before a
-// byte is allocated for them.
-std::optional<std::string> bakeSizeRefusal(const Skeleton& skeleton, const Clip& source) {
+// How many joints a bake of `source` through `rig` holds samples of: those the clip
+// animates and those the rig's handles move.
+int movedJointCount(const Skeleton& skeleton, const Clip& source, const RigDefinition& rig) {
+  std::vector<bool> moved(static_cast<std::size_t>(skeleton.jointCount()), false);
+  const auto mark = [&](int joint) {
+    if (joint >= 0 && joint < skeleton.jointCount()) moved[static_cast<std::size_t>(joint)] = true;
+  };
+  for (const JointTrack& track : source.tracks) mark(track.joint);
+  for (const IkHandle& handle : rig.handles) {
+    for (const int joint : handle.chain) mark(joint);
+    for (const int joint : handle.followers) mark(joint);
+  }
+  mark(rig.grounding.pelvis);
+  return static_cast<int>(std::count(moved.begin(), moved.end(), true));
+}
+
+// The clip's frames times the joints it moves (kMaxBakeJointFrames) and times every joint
+// (kMaxBakeJointPoses), refused past either before a byte is allocated for them.
+std::optional<std::string> bakeSizeRefusal(const Skeleton& skeleton, const Clip& source, const RigDefinition& rig) {
   const double frames = std::round(source.duration() * source.frameRate) + 1.0;
-  const double jointFrames = frames * std::max(skeleton.jointCount(), 1);
-  if (std::isfinite(jointFrames) && jointFrames <= kMaxBakeJointFrames) return std::nullopt;
+  const int moved = movedJointCount(skeleton, source, rig);
+  const double jointFrames = frames * std::max(moved, 1);
+  const double jointPoses = frames * std::max(skeleton.jointCount(), 1);
   std::ostringstream text;
-  text << std::setprecision(3) << "clip '" << shortName(source.name) << "' lasts " << source.duration()
-       << " s: " << frames << " frames x " << skeleton.jointCount() << " joints is more than the "
-       << kMaxBakeJointFrames / 1e6 << " million joint-frames a bake takes";
-  return text.str();
+  text << std::setprecision(3) << "clip '" << shortName(source.name) << "' lasts " << source.duration() << " s: ";
+  if (!std::isfinite(jointFrames) || jointFrames > kMaxBakeJointFrames) {
+    text << frames << " frames x " << moved << " moving joints is more than the " << kMaxBakeJointFrames / 1e6
+         << " million joint-frames a bake takes";
+    return text.str();
+  }
+  if (!std::isfinite(jointPoses) || jointPoses > kMaxBakeJointPoses) {
+    text << frames << " frames x " << skeleton.jointCount() << " joints is more than the "
+         << kMaxBakeJointPoses / 1e6 << " million joint poses a bake computes";
+    return text.str();
+  }
+  return std::nullopt;
 }
 
 // `consumed`: the source, when the caller gives its keys away (then the cleanup takes them).
 Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* consumed, const RigDefinition& rig,
                                 BakePipelineOptions options, const std::function<bool(int, int)>& progress) {
-  if (auto refusal = bakeSizeRefusal(scene.skeleton, source)) return makeError(*refusal);
+  if (auto refusal = bakeSizeRefusal(scene.skeleton, source, rig)) return makeError(*refusal);
   BakePipelineResult result;
   const std::string name = source.name;
   const std::vector<int> unseen = unseenJoints(scene, source);

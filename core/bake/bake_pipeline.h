@@ -45,17 +45,22 @@ struct BakePipelineResult {
   CleanupFigures moved;                     // cleanup only: displacement and foot turn against the source
 };
 
-// Most joint-frames (frames sampled x joints of the skeleton) one bake takes: about 1 GB of
-// dense poses and stride samples, three hours of a 65-joint character at 30 fps. A clip whose
-// keys sit 1e9 s apart would otherwise sample 2^31 frames until memory runs out.
+// Most joint-frames one bake holds (frames sampled x the joints the clip animates or the rig
+// moves): about 1 GB of dense poses and stride samples, three hours of a 65-joint character
+// at 30 fps. A clip whose keys sit 1e9 s apart would otherwise sample 2^31 frames until
+// memory runs out. Joints nothing moves hold no samples.
 inline constexpr double kMaxBakeJointFrames = 20'000'000.0;
+// Most joint poses one bake computes (frames x every joint of the skeleton, each posed every
+// frame): about a minute. CesiumMan beside a million empty nodes is 49 million; a clip of
+// 20 million frames over them would be weeks.
+inline constexpr double kMaxBakeJointPoses = 200'000'000.0;
 
 // Leaves of a skinned character that skin no vertex and that the source does not turn get no
 // rotation or scale channel (KeyReductionOptions::unseenJoints): what a rig does to them
 // shows nowhere, and a reader would make each an animated node of its own.
 // Fails, naming the reason, when the rig does not bind to the scene's skeleton, a ground is
-// given with detectContacts, the clip is too long to bake (kMaxBakeJointFrames, the message
-// says the limit), or the bake or cleanup refuses its input; "bake cancelled"
+// given with detectContacts, the clip is too long to bake (kMaxBakeJointFrames or
+// kMaxBakeJointPoses, the message says which), or the bake or cleanup refuses its input; "bake cancelled"
 // when `progress` returned false.
 Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
                                           const BakePipelineOptions& options,

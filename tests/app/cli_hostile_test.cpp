@@ -108,6 +108,31 @@ TEST_F(CliHostile, AClipEndingAtABillionSecondsIsRefusedByItsLimit) {
   EXPECT_FALSE(fs::exists(out("billion_baked.glb")));
 }
 
+// Joints nothing moves hold no samples: CesiumMan's walk with its last key at 1,000 s (24,001
+// frames at its 24 fps) beside 828 empty roots is 20.4 million joint-frames over every joint,
+// which the bake refused; it holds 0.5 million of the 22 joints that move (a million empty
+// roots and 49 frames: refused, now baked in 32 s). Every joint is still posed every frame,
+// so that work has its own limit.
+TEST_F(CliHostile, ABakeHoldsOnlyTheJointsThatMove) {
+  Glb glb = cesiumMan();
+  articula::testing_tools::addNodeTree(glb, 828, TreeShape::Roots);
+  const int times = glb.json["animations"][0]["samplers"][0]["input"].get<int>();
+  const int last = glb.json["accessors"][times]["count"].get<int>() - 1;
+  articula::testing_tools::setFloats(glb, times, last, {1000.0f});
+  glb.json["accessors"][times]["max"] = {1000.0f};
+  const std::string in = write(glb, "long.glb");
+  const CliRun bake = runCli("bake " + quoted(in) + " --out " + quoted(out("long_baked.glb")));
+  EXPECT_EQ(bake.exitCode, 0) << bake.stderrText;
+  forgetTrees();
+
+  articula::testing_tools::addNodeTree(glb, 8000, TreeShape::Roots);
+  const std::string wide = write(glb, "long_wide.glb");
+  expectOneLineNaming(runCli("bake " + quoted(wide) + " --out " + quoted(out("long_wide_baked.glb"))), wide,
+                      "million joint poses a bake computes");
+  EXPECT_FALSE(fs::exists(out("long_wide_baked.glb")));
+  forgetTrees();
+}
+
 // 2,004 times over, CesiumMan's walk peaked at 3.9 GB before bad_alloc; under a 1 GiB address
 // space limit the import refuses it by name while it is still small.
 TEST_F(CliHostile, AnimationsRepeatedThousandsOfTimesAreRefusedByTheirLimit) {
