@@ -29,6 +29,7 @@
 
 #include "core/io/frame_rate.h"
 #include "core/io/gltf_accessor.h"
+#include "core/io/gltf_draco.h"
 #include "core/io/gltf_export_extras.h"
 #include "core/io/gltf_tinygltf.h"
 #include "core/io/import.h"
@@ -125,16 +126,6 @@ std::string_view jsonText(std::span<const std::uint8_t> bytes, bool isGlb) {
   return {text + kGlbFirstChunkOffset, readU32(bytes, 12)};
 }
 
-// Draco-compressed meshes keep their vertices in a buffer view only a Draco decoder reads,
-// and their accessors have no buffer view of their own: tinygltf can fail on them before the
-// converter sees extensionsRequired, with a message about buffer views. Users re-export
-// without compression far more easily than we could vouch for a second mesh decoder, so the
-// file is refused by name, in the converter's words for required extensions.
-constexpr std::string_view kDraco = "KHR_draco_mesh_compression";
-constexpr std::string_view kDracoRefusal =
-    "requires extension KHR_draco_mesh_compression, which this importer cannot decode: the meshes are "
-    "Draco-compressed; export the file again without mesh compression";
-
 std::string oneLine(std::string text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   std::string out;
@@ -184,7 +175,8 @@ std::string percentDecode(const std::string& uri) {
 // shading on top of the metallic-roughness base colour, the only material data imported.
 // (KHR_materials_pbrSpecularGlossiness replaces that base colour, so it is not honoured.)
 bool isHonouredExtension(const std::string& name) {
-  if (name == "KHR_mesh_quantization") return true;
+  // Draco primitives were decoded before tinygltf parsed the file (gltf_draco.h).
+  if (name == "KHR_mesh_quantization" || name == kDracoExtension) return true;
   return name.rfind("KHR_materials_", 0) == 0 && name != "KHR_materials_pbrSpecularGlossiness";
 }
 
@@ -959,8 +951,17 @@ Result<Scene> importParsed(std::span<const std::uint8_t> bytes, const std::strin
   if (isGlb) {
     if (Status e = checkGlbHeader(bytes)) return makeError(name + ": " + *e);
   }
-  const std::string_view json = jsonText(bytes, isGlb);
+  std::string_view json = jsonText(bytes, isGlb);
   if (Status e = checkJsonDepth(json)) return makeError(name + ": " + *e);
+  // Draco-compressed primitives are decoded first, into a plain file read as any other.
+  std::vector<std::uint8_t> decoded;
+  if (mentionsDraco(json)) {
+    auto plain = decodeDracoPrimitives(bytes, isGlb, baseDir);
+    if (!plain) return makeError(name + ": " + plain.error());
+    decoded = std::move(*plain);
+    bytes = decoded;
+    json = jsonText(bytes, isGlb);
+  }
   if (isGlb) {
     loaded = loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), readU32(bytes, 8), baseDir);
   } else {
@@ -968,7 +969,6 @@ Result<Scene> importParsed(std::span<const std::uint8_t> bytes, const std::strin
                                         static_cast<unsigned int>(bytes.size()), baseDir);
   }
   if (!loaded) {
-    if (json.find("extensionsRequired") != std::string_view::npos && json.find(kDraco) != std::string_view::npos) return makeError(name + ": " + std::string(kDracoRefusal));
     err = oneLine(err);
     // tinygltf returns the JSON parser's exception text unchanged: importErrorLine says it in
     // our words.
