@@ -29,7 +29,9 @@
 
 #include "core/io/frame_rate.h"
 #include "core/io/gltf_accessor.h"
+#include "core/io/gltf_decompress.h"
 #include "core/io/gltf_draco.h"
+#include "core/io/gltf_meshopt_decode.h"
 #include "core/io/gltf_export_extras.h"
 #include "core/io/gltf_tinygltf.h"
 #include "core/io/import.h"
@@ -175,8 +177,8 @@ std::string percentDecode(const std::string& uri) {
 // shading on top of the metallic-roughness base colour, the only material data imported.
 // (KHR_materials_pbrSpecularGlossiness replaces that base colour, so it is not honoured.)
 bool isHonouredExtension(const std::string& name) {
-  // Draco primitives were decoded before tinygltf parsed the file (gltf_draco.h).
-  if (name == "KHR_mesh_quantization" || name == kDracoExtension) return true;
+  // Compressed primitives and views were decoded before tinygltf parsed the file (gltf_decompress.h).
+  if (name == "KHR_mesh_quantization" || name == kDracoExtension || name == kMeshoptExtension) return true;
   return name.rfind("KHR_materials_", 0) == 0 && name != "KHR_materials_pbrSpecularGlossiness";
 }
 
@@ -953,10 +955,10 @@ Result<Scene> importParsed(std::span<const std::uint8_t> bytes, const std::strin
   }
   std::string_view json = jsonText(bytes, isGlb);
   if (Status e = checkJsonDepth(json)) return makeError(name + ": " + *e);
-  // Draco-compressed primitives are decoded first, into a plain file read as any other.
+  // Compressed primitives and buffer views are decoded first, into a plain file read as any other.
   std::vector<std::uint8_t> decoded;
-  if (mentionsDraco(json)) {
-    auto plain = decodeDracoPrimitives(bytes, isGlb, baseDir);
+  if (mentionsCompression(json)) {
+    auto plain = decompressGltf(bytes, isGlb, baseDir);
     if (!plain) return makeError(name + ": " + plain.error());
     decoded = std::move(*plain);
     bytes = decoded;
