@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake g++ pkg-config
   libgtest-dev libbenchmark-dev
-  libeigen3-dev libassimp-dev libtinygltf-dev nlohmann-json3-dev libcli11-dev
+  libeigen3-dev libassimp-dev libtinygltf-dev nlohmann-json3-dev libcli11-dev libmeshoptimizer-dev
   qt6-base-dev libqt6opengl6-dev libqcustomplot-dev
   xvfb xauth libgl1-mesa-dri
   clang libclang-rt-14-dev
