@@ -184,8 +184,17 @@ articula::Result<double> readerDeviationMm(const std::string& path) {
 // What a written glTF file holds, for --json: its interpolation, bytes and keys.
 void addFileFigures(const articula::GltfExportReport& written, nlohmann::json& json) {
   json["interpolation"] = articula::interpolationOf(written);
+  json["compression"] = articula::compressionName(written.compression);
   json["bytes"] = written.bytes;
   json["keys"] = written.keys;
+}
+
+// `--compress`, shared by the commands that write glTF with their keys.
+void addCompressOption(CLI::App& command, std::string& word) {
+  command.add_option("--compress", word,
+                     "none (default): core glTF 2.0, which every reader opens; meshopt: the animation data "
+                     "with EXT_meshopt_compression (lossless; three.js and Babylon.js read it, Blender 3.4 does "
+                     "not)");
 }
 
 // One line per filter `--filter` ran (applyFilters' reports).
@@ -203,7 +212,8 @@ float heightAlongUp(const articula::Scene& scene) {
 }
 
 int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig,
-              const std::string& interpolationWord, bool json, const std::vector<std::string>& filters) {
+              const std::string& interpolationWord, const std::string& compressionWord, bool json,
+              const std::vector<std::string>& filters) {
   if (lowerExtension(outPath) == ".articula") {
     if (!filters.empty()) return fail("--filter writes glTF: the output must end in .glb or .gltf");
     return exportProject(inPath, outPath, rig);
@@ -212,6 +222,8 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
   const auto interpolation = articula::parseKeyInterpolation(interpolationWord);
   if (!interpolation) return fail("--interpolation '" + interpolationWord + "': expected linear or cubic");
+  const auto compression = articula::parseCompression(compressionWord);
+  if (!compression) return fail("--compress '" + compressionWord + "': expected none or meshopt");
   auto scene = loadInput(inPath);
   if (!scene) return fail(scene.error());
   nlohmann::json filtered = nlohmann::json::array();
@@ -225,15 +237,17 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
   articula::LinearKeysReport lines;
   const double mmPerUnit = mmPerModelUnit(*scene);
   const std::size_t clipCount = scene->clips.size();
-  if (auto error = articula::writeSceneGltf(*scene, outPath, {*interpolation}, &written, &lines))
+  if (auto error = articula::writeSceneGltf(*scene, outPath, {*interpolation, 0.0f, *compression}, &written, &lines))
     return fail(inPath + ": " + *error);
   if (json) {
     nlohmann::json report{{"out", outPath}, {"clips", clipCount}};
     if (!filters.empty()) report["filters"] = filtered;
     addFileFigures(written, report);
+    // The larger of the lines' distance from the authored curves and Blender's from the spec,
+    // measured on the file read back (a compressed one too: the importer decodes meshopt,
+    // though Blender 3.4 does not open it).
     const auto deviationMm = readerDeviationMm(outPath);
     if (!deviationMm) return fail(deviationMm.error());
-    // The larger of the lines' distance from the authored curves and Blender's from the spec.
     report["maxErrorMm"] = std::max(*deviationMm, lines.maxDeviationModel * mmPerUnit);
     report["clipsToLines"] = lines.clipsConverted;
     std::cout << report.dump() << '\n';
@@ -329,6 +343,7 @@ struct BakeArgs {
   bool keepSource = false;
   bool fewestBytes = false;
   std::string interpolation = "linear";
+  std::string compression = "none";
   std::vector<std::string> filters;
 };
 
@@ -431,6 +446,8 @@ int runBake(const BakeArgs& args) {
   const auto interpolation = articula::parseKeyInterpolation(args.interpolation);
   if (!interpolation) return fail("--interpolation '" + args.interpolation + "': expected linear or cubic");
   options.reduction.interpolation = *interpolation;
+  const auto compression = articula::parseCompression(args.compression);
+  if (!compression) return fail("--compress '" + args.compression + "': expected none or meshopt");
 
   articula::BakePipelineOptions pipeline;
   pipeline.bake = options;
@@ -463,7 +480,8 @@ int runBake(const BakeArgs& args) {
   // the keys asked for too: with linear keys, cubic ones become lines within the tolerance.
   articula::LinearKeysReport lines;
   const float linesTolerance = args.tolerance ? options.reduction.toleranceModel : 0.0f;  // 0: as export
-  if (auto error = articula::writeSceneGltf(*scene, args.out, {*interpolation, linesTolerance}, &written, &lines))
+  if (auto error = articula::writeSceneGltf(*scene, args.out, {*interpolation, linesTolerance, *compression}, &written,
+                                             &lines))
     return fail(args.in + ": " + *error);
   // A per-frame bake keys every baked channel and the morph weights (copied as they are).
   const std::size_t keysPerFrame =
@@ -564,6 +582,8 @@ int main(int argc, char** argv) {
                             "linear (default): clips with Bézier or cubic-spline keys are written as lines within "
                             "1 mm at 1.75 m, which Blender, three.js and Babylon.js play alike; cubic: keys as they "
                             "are (exact in three.js, Babylon.js and engines; Blender drops cubic tangents)");
+  std::string exportCompression = "none";
+  addCompressOption(*exportCommand, exportCompression);
   exportCommand->add_option("--rig", exportRig,
                             "Add a rig to the written project as its active rig: auto (the humanoid rig from joint "
                             "names) or a rig JSON file");
@@ -615,6 +635,7 @@ int main(int argc, char** argv) {
                  "With --interpolation cubic: fit each channel in the form that makes the smallest file (often "
                  "slerps on 16-bit rotations) instead of the fewest keys");
   articula::cli::addFilterOption(*bake, bakeArgs.filters);
+  addCompressOption(*bake, bakeArgs.compression);
   bake->add_flag("--keep-source", bakeArgs.keepSource,
                  "Write the source clip too, the baked one beside it as '<clip> baked' (default: in its place)");
 
@@ -648,7 +669,7 @@ int main(int argc, char** argv) {
       return articula::cli::runFileCommand(
           *exportCommand, exportIns, exportOut, exportBatch, true,
           [&](const std::string& in) {
-            return runExport(in, exportOut, exportRig, exportInterpolation, exportJson, exportFilters);
+            return runExport(in, exportOut, exportRig, exportInterpolation, exportCompression, exportJson, exportFilters);
           });
     }
     if (*contacts) {

@@ -200,7 +200,11 @@ constexpr float kLerpApartShare = 0.4f;
 // `lerpApartChord`: the keys lie on the slerp, so the spec plays the same motion, and each
 // part turns 1/n as far, which brings the two readers n³ times closer (RobotExpressive's
 // 24 fps feet turn up to 0.25 rad a frame: 1.05 mm apart at 1.75 m with a key per frame).
-std::vector<RotationKey> cutForComponentLerp(const std::vector<RotationKey>& keys, float lerpApartChord) {
+// `sharedCuts`: a segment that needs a cut takes kMaxLerpParts parts, so channels keyed on
+// every frame that are cut on the same segments (the jump from a capture's rest frame to the
+// take) keep the same key times.
+std::vector<RotationKey> cutForComponentLerp(const std::vector<RotationKey>& keys, float lerpApartChord,
+                                             bool sharedCuts) {
   std::vector<RotationKey> cut;
   cut.reserve(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -211,6 +215,7 @@ std::vector<RotationKey> cutForComponentLerp(const std::vector<RotationKey>& key
     const float apart = componentLerpApart(a.value, b.value);
     int parts = 1;
     while (parts < kMaxLerpParts && apart > lerpApartChord * static_cast<float>(parts * parts * parts)) ++parts;
+    if (sharedCuts && parts > 1) parts = kMaxLerpParts;
     for (int m = 1; m < parts; ++m) {
       const float u = static_cast<float>(m) / static_cast<float>(parts);
       RotationKey between = a;
@@ -223,9 +228,9 @@ std::vector<RotationKey> cutForComponentLerp(const std::vector<RotationKey>& key
 }
 
 // `lerpApartChord`: with slerp keys, how far Blender's per-component lerp may part from the
-// slerp between keys (cutForComponentLerp).
+// slerp between keys (cutForComponentLerp, with `sharedCuts`).
 void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, const DenseClip& clip, bool quantize,
-                        float lerpApartChord, RotationTrack& track) {
+                        float lerpApartChord, RotationTrack& track, bool sharedCuts = false) {
   std::vector<RotationKey> keys(fit.frames.size());
   for (std::size_t i = 0; i < fit.frames.size(); ++i) {
     RotationKey& key = keys[i];
@@ -250,7 +255,7 @@ void writeRotationTrack(const RotationFit& fit, std::span<const Quat> samples, c
   if (fit.cubicSpline) {
     for (std::size_t i = 0; i + 1 < keys.size(); ++i) keys[i].interpolation = RotationInterpolation::CubicSpline;
   } else {
-    keys = cutForComponentLerp(keys, lerpApartChord);
+    keys = cutForComponentLerp(keys, lerpApartChord, sharedCuts);
   }
   if (quantize) quantizeRotationKeys(keys);
   track.setKeys(std::move(keys));
@@ -266,6 +271,13 @@ bool tangentsFitShortGrid(const RotationTrack& track) {
                      [](const RotationKey& k) { return fitsShortGrid(k.inControl) && fitsShortGrid(k.outControl); });
 }
 
+// How far Blender's lerp may part from a channel's slerps: as fitRotationChannel holds them,
+// half the budget, within the cap; a refinement's last pass (budget 0, every frame kept) cuts
+// at the cap.
+float lerpApartFor(float chordBudget, float lerpApartCap) {
+  return chordBudget > 0.0f ? std::min(0.5f * chordBudget, lerpApartCap) : lerpApartCap;
+}
+
 // A rotation channel fitted within `chordBudget` (splines allowed with `cubic`) and, with
 // `quantize`, where every tangent of that fit lies within the grid's [-1, 1], fitted again
 // with the rounding's share taken from the budget and rounded to the grid: a channel that
@@ -274,9 +286,7 @@ bool tangentsFitShortGrid(const RotationTrack& track) {
 // (chord), whatever the budget.
 void fitRotationTrack(std::span<const Quat> samples, std::span<const int> breakpoints, float chordBudget,
                       float lerpApartCap, bool cubic, bool quantize, const DenseClip& clip, RotationTrack& track) {
-  // As fitRotationChannel holds its slerps, half the budget, within the cap; a refinement's
-  // last pass (budget 0, every frame kept) cuts at the cap.
-  const float lerpApart = chordBudget > 0.0f ? std::min(0.5f * chordBudget, lerpApartCap) : lerpApartCap;
+  const float lerpApart = lerpApartFor(chordBudget, lerpApartCap);
   writeRotationTrack(fitRotationChannel(samples, breakpoints, chordBudget, cubic), samples, clip, false, lerpApart,
                      track);
   if (!quantize || !tangentsFitShortGrid(track)) return;
@@ -302,6 +312,32 @@ std::size_t rotationBytes(const RotationTrack& track, bool quantized) {
   return keys.size() * (kTimeBytes + 4 * (shorts ? 2 : 4) * (isCubicSpline(track) ? 3 : 1));
 }
 
+// A key on every frame: the line between frames is what a per-frame bake plays, so the
+// channel is exact but for the rounding to the grid.
+template <typename Fit>
+Fit everyFrameFit(int frames) {
+  Fit fit;
+  fit.frames.resize(static_cast<std::size_t>(frames));
+  for (int f = 0; f < frames; ++f) fit.frames[static_cast<std::size_t>(f)] = f;
+  fit.segments.resize(fit.frames.size() - 1);
+  return fit;
+}
+
+// A noisy channel (a capture's hips, spine and legs at 1 mm) keeps most frames as a reduced
+// channel, each key with a time of its own: keyed on every frame instead it costs the
+// elements only, since such channels share one time accessor in the file (the root's
+// translation keeps every frame of a capture; cuts for Blender's lerp are shared, see
+// cutForComponentLerp), so it is smaller once it keeps two thirds of the frames (CMU 02_01's
+// bake: 115,088 -> 98,212 bytes). `quantize`: rounded to the 16-bit grid, as the reduced
+// channel was.
+void keepSmallerEveryFrame(std::span<const Quat> samples, float lerpApart, bool quantize, const DenseClip& clip,
+                           RotationTrack& track) {
+  if (clip.frames < 2) return;
+  RotationTrack everyFrame;
+  writeRotationTrack(everyFrameFit<RotationFit>(clip.frames), samples, clip, quantize, lerpApart, everyFrame, true);
+  if (everyFrame.size() * (quantize ? 8 : 16) < rotationBytes(track, quantize)) track = std::move(everyFrame);
+}
+
 // A translation or scale channel fitted with lines, or with Bézier segments where those reach
 // further; with `fewestBytes`, the Bézier fit only when it costs fewer bytes than lines alone
 // (one Bézier segment makes the whole channel a cubic spline in the file).
@@ -311,10 +347,15 @@ void fitVec3Track(std::span<const Vec3> samples, std::span<const int> breakpoint
   writeVec3Track(fit, samples, clip, track);
   const bool anyBezier =
       std::any_of(fit.segments.begin(), fit.segments.end(), [](const Vec3Segment& segment) { return segment.bezier; });
-  if (!anyBezier || !fewestBytes) return;
-  Vec3Track lines;
-  writeVec3Track(fitVec3Channel(samples, breakpoints, budget, false, false), samples, clip, lines);
-  if (vec3Bytes(lines) < vec3Bytes(track)) track = std::move(lines);
+  if (anyBezier && !fewestBytes) return;
+  if (anyBezier) {
+    Vec3Track lines;
+    writeVec3Track(fitVec3Channel(samples, breakpoints, budget, false, false), samples, clip, lines);
+    if (vec3Bytes(lines) < vec3Bytes(track)) track = std::move(lines);
+  }
+  // As keepSmallerEveryFrame does for rotations.
+  if (clip.frames > 1 && static_cast<std::size_t>(clip.frames) * 12 < vec3Bytes(track))
+    writeVec3Track(everyFrameFit<Vec3Fit>(clip.frames), samples, clip, track);
 }
 
 // Largest model-space distance between the dense source's nodes and the reduced clip's on
@@ -498,6 +539,10 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
                          slerps);
         if (rotationBytes(slerps, quantize) < rotationBytes(track.rotation, quantize))
           track.rotation = std::move(slerps);
+      }
+      if (!cubic || options.fewestBytes) {
+        keepSmallerEveryFrame(source.rotation, lerpApartFor(chordBudget, lerpApartCap), quantize, dense,
+                              track.rotation);
       }
     }
     if (source.scales && !unseen[joint]) {

@@ -113,7 +113,10 @@ struct KeyReductionReport {
 // (stride curves, handle weights) and morph weights are copied unchanged. Translation and
 // scale keep their three components keyed at the same times. Consecutive rotation keys are
 // never more than 180° apart along the source motion, so a spin survives. A channel that
-// never moves by more than its budget keeps a single key.
+// never moves by more than its budget keeps a single key. With lines (or fewestBytes), a
+// channel whose reduced keys would cost more bytes in a glTF file than a key on every frame
+// (whose key times every such channel shares) is keyed on every frame: a capture's noisy
+// hips, spine and legs.
 struct KeyReductionJob {
   const Skeleton* skeleton = nullptr;  // the skeleton the clip animates (rest pose fills gaps)
   const Clip* source = nullptr;

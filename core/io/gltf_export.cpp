@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <span>
@@ -24,6 +25,7 @@
 #include "core/io/gltf_export_checks.h"
 #include "core/io/gltf_export_channels.h"
 #include "core/io/gltf_export_extras.h"
+#include "core/io/gltf_meshopt.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula {
@@ -303,6 +305,13 @@ class Document {
       Json buffer = {{"byteLength", mBin.size()}};
       if (!bufferUri.empty()) buffer["uri"] = bufferUri;
       gltf["buffers"] = Json::array({buffer});
+      if (mFallbackBytes > 0) {
+        Json fallback = {{"byteLength", mFallbackBytes}};
+        fallback["extensions"][kMeshoptExtension] = {{"fallback", true}};
+        gltf["buffers"].push_back(std::move(fallback));
+        gltf["extensionsUsed"] = Json::array({kMeshoptExtension});
+        gltf["extensionsRequired"] = Json::array({kMeshoptExtension});
+      }
       put("bufferViews", mBufferViews);
       put("accessors", mAccessors);
     }
@@ -673,31 +682,51 @@ class Document {
   // ---- animations ----
 
   // An accessor of the animation being written: its bytes follow the animation's earlier
-  // ones in the buffer, and finishAnimationData gives them all one bufferView, so a clip of
-  // many channels costs no JSON per channel beyond its accessor and sampler. Every accessor
-  // starts 4-byte aligned.
+  // ones of its group, and finishAnimationData gives each group one bufferView, so a clip of
+  // many channels costs no JSON per channel beyond its accessor and sampler. One group holds
+  // every accessor, or with meshopt compression one per element size (the codec encodes a
+  // view of equal-sized elements). Every accessor starts 4-byte aligned.
   int addAnimationAccessor(const void* data, std::size_t bytes, int componentType, std::size_t count, const char* type,
                            bool normalized = false, Json min = nullptr, Json max = nullptr) {
-    if (mAnimationAccessors.empty()) mAnimationStart = (mBin.size() + 3) & ~std::size_t{3};
-    mBin.resize((mBin.size() + 3) & ~std::size_t{3}, 0);
-    const std::size_t offset = mBin.size();
-    mBin.resize(offset + bytes);
-    std::memcpy(mBin.data() + offset, data, bytes);
+    const std::size_t elementBytes = bytes / count;
+    const bool meshopt = mOptions.compression == GltfCompression::Meshopt && meshoptStrideSupported(elementBytes);
+    AnimationGroup& group = mAnimationGroups[meshopt ? elementBytes : 0];
+    group.bytes.resize((group.bytes.size() + 3) & ~std::size_t{3}, 0);
+    const std::size_t offset = group.bytes.size();
+    group.bytes.resize(offset + bytes);
+    std::memcpy(group.bytes.data() + offset, data, bytes);
     const int accessor = addAccessor(-1, componentType, count, type, std::move(min), std::move(max));
     Json& written = mAccessors.back();
-    if (offset != mAnimationStart) written["byteOffset"] = offset - mAnimationStart;
+    if (offset != 0) written["byteOffset"] = offset;
     if (normalized) written["normalized"] = true;
-    mAnimationAccessors.push_back(accessor);
+    group.accessors.push_back(accessor);
     return accessor;
   }
 
   void finishAnimationData() {
-    if (mAnimationAccessors.empty()) return;
-    mBufferViews.push_back(
-        {{"buffer", 0}, {"byteOffset", mAnimationStart}, {"byteLength", mBin.size() - mAnimationStart}});
-    const int view = static_cast<int>(mBufferViews.size()) - 1;
-    for (int accessor : mAnimationAccessors) mAccessors[static_cast<std::size_t>(accessor)]["bufferView"] = view;
-    mAnimationAccessors.clear();
+    for (auto& [stride, group] : mAnimationGroups) {
+      const int view = stride == 0 ? addBufferView(group.bytes.data(), group.bytes.size(), 0)
+                                   : addMeshoptView(group.bytes, stride);
+      for (int accessor : group.accessors) mAccessors[static_cast<std::size_t>(accessor)]["bufferView"] = view;
+    }
+    mAnimationGroups.clear();
+  }
+
+  // A bufferView of `stride`-byte elements stored with EXT_meshopt_compression: the encoded
+  // stream in the buffer, the view itself in the fallback buffer, which holds no data (so
+  // the extension is required).
+  int addMeshoptView(const std::vector<std::uint8_t>& bytes, std::size_t stride) {
+    const std::vector<std::uint8_t> encoded = meshoptEncodeAttributes(bytes, stride);
+    mBin.resize((mBin.size() + 3) & ~std::size_t{3}, 0);
+    const std::size_t offset = mBin.size();
+    mBin.insert(mBin.end(), encoded.begin(), encoded.end());
+    Json view = {{"buffer", 1}, {"byteOffset", mFallbackBytes}, {"byteLength", bytes.size()}};
+    view["extensions"][kMeshoptExtension] = {{"buffer", 0},          {"byteOffset", offset},
+                                             {"byteLength", encoded.size()}, {"byteStride", stride},
+                                             {"count", bytes.size() / stride}, {"mode", "ATTRIBUTES"}};
+    mFallbackBytes += (bytes.size() + 3) & ~std::size_t{3};
+    mBufferViews.push_back(std::move(view));
+    return static_cast<int>(mBufferViews.size()) - 1;
   }
 
   // Input accessor of these times, shared by every sampler of the animation with the same keys.
@@ -935,8 +964,14 @@ class Document {
   std::vector<int> mMeshNodes;  // per Scene mesh: the node holding it, -1 when not written
   std::unordered_map<std::string, int> mTimeAccessors;
   std::vector<double> mLevers;           // per node, rotationLever (computed on first use)
-  std::size_t mAnimationStart = 0;       // where the bytes of the animation being written start in mBin
-  std::vector<int> mAnimationAccessors;  // its accessors, pointed at their view once written
+  // The animation being written: its accessors' bytes by group (addAnimationAccessor), and
+  // the accessors, pointed at their group's view once written.
+  struct AnimationGroup {
+    std::vector<std::uint8_t> bytes;
+    std::vector<int> accessors;
+  };
+  std::map<std::size_t, AnimationGroup> mAnimationGroups;
+  std::size_t mFallbackBytes = 0;  // the EXT_meshopt_compression fallback buffer's length
 };
 
 // ---- files ----
@@ -1016,6 +1051,17 @@ bool hasGltfExtension(const fs::path& path) {
 
 const char* interpolationOf(const GltfExportReport& report) { return report.cubicChannels > 0 ? "cubic" : "linear"; }
 
+const char* compressionName(GltfCompression compression) {
+  return compression == GltfCompression::Meshopt ? "meshopt" : "none";
+}
+
+std::optional<GltfCompression> parseCompression(std::string_view word) {
+  for (const GltfCompression compression : {GltfCompression::None, GltfCompression::Meshopt}) {
+    if (word == compressionName(compression)) return compression;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> exportGltf(const Scene& scene, const std::string& path, const GltfExportOptions& options,
                                       GltfExportReport* report) {
   const fs::path file(path);
@@ -1036,6 +1082,7 @@ std::optional<std::string> exportGltf(const Scene& scene, const std::string& pat
     if (Status error = binary ? writeGlb(file, document) : writeGltfWithFiles(file, document)) return error;
     if (report != nullptr) {
       *report = document.report();
+      report->compression = options.compression;
       report->bytes = fs::file_size(file);
       if (!binary && !document.bin().empty())
         report->bytes += fs::file_size(file.parent_path() / (file.stem().string() + ".bin"));

@@ -1,10 +1,23 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/scene/scene.h"
 
 namespace articula {
+
+// How a written file's animation data is stored.
+// - None: core glTF 2.0, which every reader opens.
+// - Meshopt: each animation's accessors in views of equal-sized elements encoded with
+//   EXT_meshopt_compression (lossless, no filter; the extension is required). three.js and
+//   Babylon.js read it; Blender 3.4's importer and our own reader do not.
+enum class GltfCompression { None, Meshopt };
+
+// "none" or "meshopt": the word of `--compress` and `--json`.
+const char* compressionName(GltfCompression compression);
+// The GltfCompression a word names (as compressionName writes it), nullopt for any other.
+std::optional<GltfCompression> parseCompression(std::string_view word);
 
 // How exportGltf writes a scene.
 struct GltfExportOptions {
@@ -35,6 +48,7 @@ struct GltfExportOptions {
   // by 1 / unitsPerMetre (inside "Y up" when there is one): a centimetre capture plays at its
   // size in every engine; nodes, keys and skins are written as they are.
   double unitsPerMetre = 1.0;
+  GltfCompression compression = GltfCompression::None;
 };
 
 // What exportGltf wrote, for a user to weigh a file: its size and the keys and interpolation
@@ -45,6 +59,7 @@ struct GltfExportReport {
   std::size_t stepChannels = 0;
   std::size_t linearChannels = 0;
   std::size_t cubicChannels = 0;
+  GltfCompression compression = GltfCompression::None;
 };
 
 // "cubic" when a channel of the file is CUBICSPLINE (Blender's importer drops its tangents),
@@ -113,7 +128,8 @@ const char* interpolationOf(const GltfExportReport& report);
 //   makes an action per animation, and a bone the active action does not key keeps the pose
 //   the previous one left (RobotExpressive's Wave played 4.0 mm off there, on its keys).
 // - Each animation's accessors (times shared by samplers with the same keys, outputs) lie in
-//   one bufferView of their own.
+//   one bufferView of their own; with GltfCompression::Meshopt, in one compressed view per
+//   element size, which lies in a fallback buffer without data.
 // - Clip data glTF has no place for travels in the animation's extras (see
 //   gltf_export_extras.h): frame rate, time range and the named curves (stride curves),
 //   restored on import by readArticulaExtras.

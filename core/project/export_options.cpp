@@ -36,7 +36,9 @@ std::optional<std::string> writeSceneGltf(Scene scene, const std::string& path, 
     if (!report) return path + ": " + report.error();
     converted = *report;
   }
-  if (auto error = exportGltf(scene, path, exportOptionsFor(scene), written)) return error;
+  GltfExportOptions options = exportOptionsFor(scene);
+  options.compression = keys.compression;
+  if (auto error = exportGltf(scene, path, options, written)) return error;
   if (lines) *lines = converted;
   return std::nullopt;
 }

@@ -25,6 +25,8 @@ struct KeyWriteOptions {
   // The lines' tolerance, model space; <= 0: the bake's default, kDefaultToleranceOfHeight ×
   // Scene::characterHeight().
   float toleranceModel = 0.0f;
+  // The animation data's storage (GltfCompression): core glTF unless asked.
+  GltfCompression compression = GltfCompression::None;
 };
 
 // Writes `scene` as glTF to `path` with exportOptionsFor's options and the keys `keys` asks

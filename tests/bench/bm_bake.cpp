@@ -5,7 +5,10 @@
 // BM_BakeExportSize/<clip>: a clip of tests/data resampled (no rig) and reduced at the
 // default tolerance (1 mm at 1.75 m), written as .glb; counters give its keys and bytes
 // against a per-frame bake of the same clip, and the reduction's largest error in mm; the
-// *_fewest_bytes counters the same bake fitted for the fewest bytes instead of keys.
+// *_fewest_bytes counters the same bake fitted for the fewest bytes instead of keys;
+// bytes_meshopt the reduced bake written with --compress meshopt (the same keys, lossless).
+// gltfpack_bytes, where measured, is gltfpack 1.3's file of the per-frame export at
+// `-af 120 -cc` (npm gltfpack, issue 36: 12-bit rotations, up to 145 mm off at 1.75 m).
 //
 // BM_BakeLongTake: CMU 02_01 repeated in memory to 68,800 frames (9.5 min at 120 fps), baked
 // and written; slow, so registered only when ARTICULA_BENCH_LONG_TAKE=1 is set:
@@ -133,10 +136,13 @@ struct Written {
   double bytes = 0.0;
 };
 
-Result<Written> writeClip(const Scene& scene, const Clip& clip, const std::string& path) {
+Result<Written> writeClip(const Scene& scene, const Clip& clip, const std::string& path,
+                          GltfCompression compression = GltfCompression::None) {
   Scene copy = scene;
   copy.clips.assign(1, clip);
-  if (auto error = exportGltf(copy, path)) return makeError(*error);
+  GltfExportOptions options;
+  options.compression = compression;
+  if (auto error = exportGltf(copy, path, options)) return makeError(*error);
   Written written{static_cast<double>(channelKeyCount(clip)), static_cast<double>(std::filesystem::file_size(path))};
   std::filesystem::remove(path);
   return written;
@@ -162,12 +168,13 @@ double peakResidentMb() {
 }
 
 // Bakes and writes `clip` every iteration; reports the reduced file against the per-frame one.
-void bakeAndCompare(benchmark::State& state, const Scene& scene, const Clip& clip, const std::string& name) {
+void bakeAndCompare(benchmark::State& state, const Scene& scene, const Clip& clip, const std::string& name,
+                    double gltfpackBytes) {
   const std::string path = tempGlb(name);
   Written reduced;
   BakeReport report;
+  Clip baked;
   for (auto _ : state) {
-    Clip baked;
     auto result = bakeClip(scene, clip, true, baked);
     if (!result) {
       state.SkipWithError(result.error().c_str());
@@ -196,6 +203,13 @@ void bakeAndCompare(benchmark::State& state, const Scene& scene, const Clip& cli
     state.SkipWithError(smallWritten.error().c_str());
     return;
   }
+  auto meshopt = writeClip(scene, baked, path, GltfCompression::Meshopt);
+  if (!meshopt) {
+    state.SkipWithError(meshopt.error().c_str());
+    return;
+  }
+  state.counters["bytes_meshopt"] = meshopt->bytes;
+  if (gltfpackBytes > 0.0) state.counters["gltfpack_bytes"] = gltfpackBytes;
   state.counters["keys_fewest_bytes"] = smallWritten->keys;
   state.counters["bytes_fewest_bytes"] = smallWritten->bytes;
   state.counters["byte_ratio_fewest_bytes"] = perFrame->bytes / std::max(smallWritten->bytes, 1.0);
@@ -211,8 +225,9 @@ void bakeAndCompare(benchmark::State& state, const Scene& scene, const Clip& cli
   state.SetItemsProcessed(state.iterations() * clip.frameCount());
 }
 
-// `clipName` empty: the file's first clip.
-void BM_BakeExportSize(benchmark::State& state, const std::string& file, const std::string& clipName) {
+// `clipName` empty: the file's first clip. `gltfpackBytes`: 0 where not measured.
+void BM_BakeExportSize(benchmark::State& state, const std::string& file, const std::string& clipName,
+                       double gltfpackBytes = 0.0) {
   auto scene = importScene(dataPath(file));
   if (!scene) {
     state.SkipWithError(scene.error().c_str());
@@ -224,9 +239,12 @@ void BM_BakeExportSize(benchmark::State& state, const std::string& file, const s
     state.SkipWithError(("no clip '" + clipName + "' in " + file).c_str());
     return;
   }
-  bakeAndCompare(state, *scene, *clip, clip->name);
+  bakeAndCompare(state, *scene, *clip, clip->name, gltfpackBytes);
 }
-BENCHMARK_CAPTURE(BM_BakeExportSize, cmu_02_01_walk, std::string("bvh/cmu-mb-2010/02_01.bvh"), std::string())
+BENCHMARK_CAPTURE(BM_BakeExportSize, cmu_02_01_walk, std::string("bvh/cmu-mb-2010/02_01.bvh"), std::string(),
+                  29192.0)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BakeExportSize, cmu_01_01, std::string("bvh/cmu-mb-2008/01_01.bvh"), std::string())
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_BakeExportSize, cmu_02_03_run, std::string("bvh/cmu-mb-2010/02_03.bvh"), std::string())
     ->Unit(benchmark::kMillisecond);
@@ -257,7 +275,7 @@ void BM_BakeLongTake(benchmark::State& state) {
   }
   const Clip take = loopedClip(scene->clips.front(), kLongTakeFrames);
   scene->clips.clear();  // only the take stays in memory
-  bakeAndCompare(state, *scene, take, "long_take");
+  bakeAndCompare(state, *scene, take, "long_take", 0.0);
 }
 
 [[maybe_unused]] const bool kLongTakeRegistered = [] {
