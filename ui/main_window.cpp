@@ -34,6 +34,7 @@
 #include "core/samples/mannequin.h"
 #include "ui/commands/clip_operation_commands.h"
 #include "ui/commands/key_pose_command.h"
+#include "ui/commands/transient_edits.h"
 #include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
@@ -97,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
   applyViewportPreferences(mViewportPreferences);
   rememberToggles();
   keepShortcutsOutOfTextFields();
+  new TransientEdits(mDocument, this);
 
   connect(mDocument, &Document::changed, this, [this](const ChangeEvent& event) {
     if (event.type == ChangeEvent::Type::SceneReplaced) {

@@ -250,6 +250,32 @@ TEST_F(CurveEditorTest, StepAndLinearSegmentsHaveNoHandlesToDrawOrDrag) {
   }
 }
 
+// QA P11: Ctrl+1 on the last key of a Bézier curve hides its outer handle (it was drawn as
+// before, the key being "constant" with nothing after it); the inner one shapes the Bézier
+// segment before it until that key is made constant too.
+TEST_F(CurveEditorTest, ConstantOnTheLastKeyHidesItsHandles) {
+  select(hips);
+  const KeyChannel bob{KeyChannel::Kind::Translation, hips, 1, {}};
+  const std::vector<CurveKey>& keys = curve(bob).keys();
+  ASSERT_GE(keys.size(), 3u);
+  const double last = keys.back().time;
+  const double beforeLast = keys[keys.size() - 2].time;
+  view.setSelectedKeys({{bob, last}});
+  ASSERT_TRUE(view.handlePixel({bob, last}, true).has_value()) << "a Bézier key shows both";
+  ASSERT_TRUE(view.handlePixel({bob, last}, false).has_value());
+  const auto* constant = view.findChild<QAction*>(QStringLiteral("actionInterpolationConstant"));
+  ASSERT_NE(constant, nullptr);
+  EXPECT_EQ(constant->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_1));
+  trigger("actionInterpolationConstant");
+  ASSERT_EQ(curve(bob).keys().back().interpolation, Interpolation::Constant);
+  EXPECT_FALSE(view.handlePixel({bob, last}, true).has_value());
+  EXPECT_TRUE(view.handlePixel({bob, last}, false).has_value()) << "the Bézier segment before it";
+  view.setSelectedKeys({{bob, beforeLast}, {bob, last}});
+  trigger("actionInterpolationConstant");
+  EXPECT_FALSE(view.handlePixel({bob, last}, false).has_value());
+  EXPECT_FALSE(view.handlePixel({bob, beforeLast}, true).has_value());
+}
+
 TEST_F(CurveEditorTest, InterpolationAndHandleTypeChangeTheSampledValues) {
   const std::string original = test::serializeDocument(document);
   const Curve& stride = curve(strideLeft);

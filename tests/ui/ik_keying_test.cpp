@@ -199,18 +199,27 @@ TEST_F(IkKeyingTest, AKeyedTargetAnimatesTheArmAndCanBeDraggedAgain) {
   EXPECT_LE((handModel() - before).norm(), 1e-3f * height) << "an unkeyed drag is dropped with the time";
 }
 
-TEST_F(IkKeyingTest, AutoKeyKeysAHandleDragAsItsOwnUndoStep) {
+// QA P3: the drag and its key are one undo step; one Ctrl+Z takes back both.
+TEST_F(IkKeyingTest, AutoKeyKeysAHandleDragInTheDragsUndoStep) {
   document->setFrame(8);
   AutoKey* autoKey = window.timelineDock()->timeline()->autoKey();
   window.timelineDock()->timeline()->autoKeyAction()->setChecked(true);
   ASSERT_TRUE(autoKey->isEnabled());
+  const std::string original = test::serializeDocument(*document);
+  const std::vector<Affine> before = copy(document->modelPose());
   const int commands = document->undoStack()->count();
   dragHandTarget(Vec3(0.0f, 0.2f * height, 0.2f * height));
   const std::vector<Affine> shown = copy(document->modelPose());
   const Vec3 targetModel = document->boundRig()->reports()[static_cast<std::size_t>(leftArm)].targetModel;
   QApplication::processEvents();
-  ASSERT_EQ(document->undoStack()->count(), commands + 2) << "the drag, then its key";
+  ASSERT_EQ(document->undoStack()->count(), commands + 1) << "the drag and its key, one step";
   EXPECT_NEAR(targetCurveAt("target.y", document->time()), targetModel.y(), 1e-5);
+  const std::string keyed = test::serializeDocument(*document);
+  document->undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(*document), original) << "one Ctrl+Z: no key and no offset";
+  EXPECT_LE(poseDistance(before, document->modelPose()), 1e-6f * height);
+  document->undoStack()->redo();
+  EXPECT_EQ(test::serializeDocument(*document), keyed);
   window.timelineDock()->timeline()->autoKeyAction()->setChecked(false);
   window.rigDock()->enableRigAction()->trigger();
   EXPECT_LE(poseDistance(shown, document->modelPose()), 1e-4f * height);
@@ -280,7 +289,7 @@ TEST_F(IkKeyingTest, SnapIkToFkPutsTheTargetOnTheFkHand) {
   const int commands = document->undoStack()->count();
   action("actionSnapIkToFk")->trigger();
   QApplication::processEvents();
-  ASSERT_EQ(document->undoStack()->count(), commands + 2) << "the snap, then its key";
+  ASSERT_EQ(document->undoStack()->count(), commands + 1) << "the snap and its key, one step";
   window.timelineDock()->timeline()->autoKeyAction()->setChecked(false);
   EXPECT_LE((handModel() - fkHand).norm(), 1e-3f * height);
   EXPECT_NEAR(targetCurveAt("target.x", document->time()), fkHand.x(), 1e-4);

@@ -227,11 +227,16 @@ TEST_F(TimelineTest, AutoKeyKeysAJointEditAtTheCurrentFrame) {
   EXPECT_EQ(rotation.size(), keysBefore + 1);
   EXPECT_TRUE(rotation.evaluate(document.time()).isApprox(local.rotation, 1e-5f));
   EXPECT_TRUE(document.poseOverrides().empty()) << "the edit is now animation";
-  // Undoing the key brings the unkeyed edit back; that must not be keyed again.
+  // One undo takes back the edit and its key; redo brings both, keyed once.
   document.undoStack()->undo();
   QApplication::processEvents();
   EXPECT_EQ(document.currentClip()->findTrack(leftArm)->rotation.size(), keysBefore);
+  EXPECT_TRUE(document.poseOverrides().empty()) << "no unkeyed edit left behind";
   EXPECT_TRUE(document.undoStack()->canRedo());
+  document.undoStack()->redo();
+  QApplication::processEvents();
+  EXPECT_EQ(document.currentClip()->findTrack(leftArm)->rotation.size(), keysBefore + 1);
+  EXPECT_TRUE(document.poseOverrides().empty());
 
   timeline.autoKeyAction()->setChecked(false);
   document.undoStack()->undo();

@@ -92,10 +92,13 @@ bool handleShapesCurve(const Curve& curve, std::size_t index, bool right) {
   const std::vector<CurveKey>& keys = curve.keys();
   if (index >= keys.size()) return false;
   // The segment this handle is a side of: the key's own (to the next key) for the right
-  // handle, the previous key's for the left one; at an end of the curve, the key's other
-  // segment (a lone key: its own interpolation).
-  std::size_t segment = right ? index : index - (index > 0 ? 1 : 0);
-  if (right && index + 1 == keys.size() && index > 0) segment = index - 1;
+  // handle, the previous key's for the left one. At an end of the curve the outer handle
+  // shapes no segment: it is shown as the pair of the inner one while the key itself is
+  // Bézier, so Ctrl+1 on the last key hides it as Blender does.
+  const bool outerOfLast = right && index + 1 == keys.size() && index > 0;
+  if (outerOfLast)
+    return keys[index].interpolation == Interpolation::Bezier && keys[index - 1].interpolation == Interpolation::Bezier;
+  const std::size_t segment = right ? index : index - (index > 0 ? 1 : 0);
   return keys[segment].interpolation == Interpolation::Bezier;
 }
 

@@ -22,7 +22,7 @@ Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSecond
 
 // Whether the left (or right) handle of key `index` shapes `curve`: it is a side of a Bézier
 // segment (a constant or linear segment ignores its handles), or at an end of the curve, the
-// outer handle of a key whose one segment is Bézier (its pair, turned with it).
+// outer handle of a Bézier key whose one segment is Bézier (its pair, turned with it).
 bool handleShapesCurve(const Curve& curve, std::size_t index, bool right);
 
 // `clip` with the left (or right) handle of scalar key `key` at `handle` (time, value).

@@ -97,6 +97,15 @@ bool showsCurve(const Document& document, const std::string& curve) {
   return true;
 }
 
+// The legend's text for `curve`: the selected handle's curves without their "ik.<handle>."
+// prefix (Properties names the handle), so eight of them leave the plot most of the view.
+QString legendText(const Document& document, const QString& curve) {
+  const IkHandle* selected = document.activeHandle(document.selectedHandle());
+  if (!selected) return curve;
+  const QString prefix = QString::fromStdString(handleCurveName(selected->name, ""));
+  return curve.startsWith(prefix) ? curve.mid(prefix.size()) : curve;
+}
+
 // Time-axis ticks on whole frames counted from the clip's start, labelled with frame numbers
 // as the ruler and dope sheet are (steps of 1, 2, 5, 10, 20, 50, … frames); the plot's
 // coordinates stay seconds.
@@ -413,7 +422,7 @@ void CurveView::rebuildEntries() {
   }
   for (Entry& entry : mEntries) {
     entry.graph = mPlot->addGraph();
-    entry.graph->setName(entry.name);
+    entry.graph->setName(legendText(*mDocument, entry.name));
     entry.graph->setPen(QPen(entry.colour, 1.6, entry.style));
     entry.graph->setAdaptiveSampling(true);
   }

@@ -2,16 +2,20 @@
 
 #include <QAction>
 #include <QBrush>
+#include <QEvent>
 #include <QFont>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QToolTip>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "ui/document/document.h"
@@ -124,8 +128,19 @@ OutlinerDock::OutlinerDock(Document* document, QWidget* parent)
   connect(mModel, &QAbstractItemModel::modelReset, this, [this] {
     updateDepthNote();
     mTreeView->expandAll();
+    measureNames();
+    fitIndentation();
     syncSelectionFromDocument();
   });
+  connect(mModel, &QAbstractItemModel::dataChanged, this,
+          [this](const QModelIndex&, const QModelIndex&, const QList<int>& roles) {
+            if (!roles.contains(Qt::EditRole)) return;  // a joint renamed; a handle drag is not
+            measureNames();
+            fitIndentation();
+          });
+  mTreeView->viewport()->installEventFilter(this);
+  measureNames();
+  fitIndentation();
   connect(mDocument, &Document::changed, this, &OutlinerDock::documentChanged);
 }
 
@@ -148,6 +163,47 @@ void OutlinerDock::addKindColumnToggle() {
 void OutlinerDock::revealFirstMatch() {
   const QModelIndex match = static_cast<const OutlinerFilterModel*>(mFilterModel)->firstMatch();
   if (match.isValid()) mTreeView->scrollTo(match);
+}
+
+bool OutlinerDock::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == mTreeView->viewport() && event->type() == QEvent::Resize) fitIndentation();
+  return QDockWidget::eventFilter(watched, event);
+}
+
+void OutlinerDock::measureNames() {
+  mWidthAtDepth.clear();
+  const int iconWidth =
+      mTreeView->iconSize().isValid() ? mTreeView->iconSize().width() : style()->pixelMetric(QStyle::PM_SmallIconSize);
+  const int padding = iconWidth + 4 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8;
+  const QFontMetrics metrics = mTreeView->fontMetrics();
+  // Top-level rows sit one indentation in (the root decoration).
+  std::vector<std::pair<QModelIndex, std::size_t>> pending{{QModelIndex(), 0}};
+  while (!pending.empty()) {
+    const auto [parent, depth] = pending.back();
+    pending.pop_back();
+    for (int row = 0; row < mModel->rowCount(parent); ++row) {
+      const QModelIndex index = mModel->index(row, JointTreeModel::NameColumn, parent);
+      if (mWidthAtDepth.size() <= depth + 1) mWidthAtDepth.resize(depth + 2, 0);
+      mWidthAtDepth[depth + 1] =
+          std::max(mWidthAtDepth[depth + 1], metrics.horizontalAdvance(index.data().toString()) + padding);
+      pending.emplace_back(index, depth + 1);
+    }
+  }
+}
+
+void OutlinerDock::fitIndentation() {
+  constexpr int kWidestIndentation = 20;  // Qt's default
+  constexpr int kNarrowestIndentation = 8;
+  const int available = mTreeView->viewport()->width();
+  const auto fits = [&](int step) {
+    for (std::size_t depth = 1; depth < mWidthAtDepth.size(); ++depth) {
+      if (static_cast<int>(depth) * step + mWidthAtDepth[depth] > available) return false;
+    }
+    return true;
+  };
+  int indentation = kWidestIndentation;
+  while (indentation > kNarrowestIndentation && !fits(indentation)) --indentation;
+  if (mTreeView->indentation() != indentation) mTreeView->setIndentation(indentation);
 }
 
 void OutlinerDock::updateDepthNote() {

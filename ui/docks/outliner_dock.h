@@ -1,6 +1,8 @@
 #pragma once
 #include <QDockWidget>
 
+#include <vector>
+
 class QAction;
 class QLabel;
 class QLineEdit;
@@ -51,6 +53,13 @@ class OutlinerDock : public QDockWidget {
   void revealFirstMatch();
   void addKindColumnToggle();
   void updateDepthNote();
+  // Narrows the tree's indentation (down to a minimum) until the deepest names fit the
+  // view, so a deep hierarchy (the robot's fingers, a handle under a hand) reads whole at
+  // the editor's default size instead of scrolling sideways.
+  void fitIndentation();
+  // Measures the widest icon and name at each depth of the tree (mWidthAtDepth).
+  void measureNames();
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
   Document* const mDocument;
   JointTreeModel* const mModel;
@@ -59,6 +68,8 @@ class OutlinerDock : public QDockWidget {
   QTreeView* const mTreeView;
   QLabel* const mDepthNote;
   QAction* mShowKindAction = nullptr;
+  // Pixels the widest icon and name need at each depth (index 1: top-level rows).
+  std::vector<int> mWidthAtDepth;
   // Set while this dock writes one side of the selection, so the echo from the other side
   // does not come back as a second, partial change.
   bool mSyncing = false;

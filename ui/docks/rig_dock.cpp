@@ -350,6 +350,9 @@ void RigDock::viewSelectionChanged() {
   if (mSyncing) return;
   const QModelIndexList rows = mHandleView->selectionModel()->selectedRows(RigHandleModel::NameColumn);
   mSyncing = true;
+  // A row click selects the handle alone, as a click on it in the viewport does: the gizmo
+  // sits on a selected joint first, so one left selected would carry it.
+  if (!rows.isEmpty()) mDocument->setSelectedJoints({});
   mDocument->setSelectedHandle(rows.isEmpty() ? -1 : rows.front().row());
   mSyncing = false;
   refreshWeight();

@@ -5,6 +5,7 @@ namespace articula::ui {
 class ClipListCommand;
 class EditKeysCommand;
 class KeyPoseCommand;
+class KeyedEditCommand;
 class MoveHandleCommand;
 class EditHandleCommand;
 class RigSetCommand;
@@ -21,6 +22,7 @@ class DocumentEditKey {
   friend class ClipListCommand;
   friend class EditKeysCommand;
   friend class KeyPoseCommand;
+  friend class KeyedEditCommand;
   friend class MoveHandleCommand;
   friend class EditHandleCommand;
   friend class RigSetCommand;

@@ -10,6 +10,7 @@
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/ik_fk_snap_command.h"
 #include "ui/commands/key_pose_command.h"
+#include "ui/commands/keyed_edit_command.h"
 #include "ui/commands/pose_commands.h"
 #include "ui/commands/set_joint_transform_command.h"
 #include "ui/document/document.h"
@@ -80,13 +81,14 @@ void AutoKey::keyPendingEdit() {
   const int index = stack->index();
   if (index == 0 || index != stack->count()) return;
   const QUndoCommand* top = stack->command(index - 1);
+  // The edit and its key become one undo step.
   if (const std::optional<int> handle = handleEditedBy(top)) {
-    stack->push(new KeyPoseCommand(mDocument, *handle));
+    KeyedEditCommand::replaceTopEdit(mDocument, *handle);
     return;
   }
   if (!dynamic_cast<const SetJointTransformCommand*>(top) && !dynamic_cast<const PoseJointsCommand*>(top)) return;
   if (!KeyPoseCommand::canKeyPose(*mDocument) || mDocument->poseOverrides().empty()) return;
-  stack->push(new KeyPoseCommand(mDocument));
+  KeyedEditCommand::replaceTopEdit(mDocument, mDocument->selectedHandle());
 }
 
 }  // namespace articula::ui

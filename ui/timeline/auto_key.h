@@ -8,10 +8,10 @@ struct ChangeEvent;
 
 // Auto key (Maya's, Blender's red record button): while enabled, every pose change made by
 // hand (a joint edit, an IK handle's target or pole drag, an IK/FK snap) is keyed at the
-// current frame. The key is pushed as its own KeyPoseCommand once the edit is finished: at
-// once for a typed value, after the mouse button is released for a drag, so the drag's
-// merged command stays one undo step. Only a freshly pushed edit on top of the stack is
-// keyed, never a pose that undo or redo brought back.
+// current frame. The key is made once the edit is finished: at once for a typed value, after
+// the mouse button is released for a drag; the edit and its key then become one undo step
+// (KeyedEditCommand), so one Ctrl+Z takes back both. Only a freshly pushed edit on top of
+// the stack is keyed, never a pose that undo or redo brought back.
 class AutoKey : public QObject {
   Q_OBJECT
 

@@ -31,4 +31,10 @@ Vec3 CameraFollow::follow(const Vec3& target, std::span<const Affine> modelPose)
   return target + travel;
 }
 
+Vec3 CameraFollow::centre(const Vec3& target, std::span<const Affine> modelPose) {
+  restart(modelPose);
+  if (!mLastModel || !mLastModel->allFinite()) return target;
+  return Vec3(mLastModel->x(), target.y(), mLastModel->z());
+}
+
 }  // namespace articula::ui

@@ -25,6 +25,10 @@ class CameraFollow {
   // The camera target (model space, Y up) moved by the followed joint's horizontal travel
   // since the last call or restart; `target` unchanged when nothing is followed.
   Vec3 follow(const Vec3& target, std::span<const Affine> modelPose);
+  // The camera target over the followed joint (its height kept), and following from there: a
+  // clip switch puts the character in the middle of the view again, wherever the new clip
+  // starts. `target` unchanged when nothing is followed.
+  Vec3 centre(const Vec3& target, std::span<const Affine> modelPose);
 
  private:
   int mJoint = -1;

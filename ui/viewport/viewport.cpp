@@ -152,9 +152,13 @@ void Viewport::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:  // overrides are not animation
       break;
   }
-  // Playback and scrubbing move the followed camera; any other change starts from where it is.
+  // Playback and scrubbing move the followed camera, another clip centres it on the character;
+  // any other change starts from where it is.
   if (mFollowing && event.type == ChangeEvent::Type::TimeChanged) {
     mCamera.setView(mFollow.follow(mCamera.target(), mDocument->modelPose()), mCamera.yawRad(), mCamera.pitchRad(),
+                    mCamera.distance());
+  } else if (mFollowing && event.type == ChangeEvent::Type::CurrentClipChanged) {
+    mCamera.setView(mFollow.centre(mCamera.target(), mDocument->modelPose()), mCamera.yawRad(), mCamera.pitchRad(),
                     mCamera.distance());
   } else {
     mFollow.restart(mDocument->modelPose());
@@ -775,7 +779,9 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
       } else {
         const Vec2 mouse(static_cast<float>(event->position().x()), static_cast<float>(event->position().y()));
         mDragMouse = mouse;
-        if (!shift && (startGizmoDrag(mouse) || startHandleGizmoDrag(mouse) || startHandleDrag(mouse))) break;
+        // Shift held before grabbing a gizmo drags it at the fine rate (Maya's and Blender's
+        // habit); Shift on anything else adds to the selection.
+        if (startGizmoDrag(mouse) || startHandleGizmoDrag(mouse) || (!shift && startHandleDrag(mouse))) break;
         const int joint = mShowBones
                               ? pickJoint(mDocument->scene().skeleton, mBones, mDocument->modelPose(), viewProjection(),
                                           static_cast<float>(width()), static_cast<float>(height()), mouse)

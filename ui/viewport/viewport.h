@@ -33,8 +33,8 @@ struct ChangeEvent;
 // Shift+MMB pan; wheel, Alt+RMB or Ctrl+MMB zoom. LMB on a gizmo handle drags it (one undo
 // step per drag); elsewhere LMB picks a joint (Shift+LMB adds it to the selection, LMB on
 // nothing clears it). The gizmo sits on the first selected joint, or else on the selected IK
-// handle's target. A rotate drag turns 0.4° per pixel along the ring; Shift held makes any
-// gizmo or handle drag move a tenth as far.
+// handle's target. A rotate drag turns 0.4° per pixel along the ring; Shift held (before or
+// after the press on the gizmo) makes any gizmo or handle drag move a tenth as far.
 //
 // The active rig is drawn over the bones: each IK handle's target (green reached, red not,
 // grey disabled, yellow the document's selected handle) and pole, the limit cone or hinge

@@ -204,7 +204,7 @@ void HandleEditor::refreshValues() {
 
 void HandleEditor::refreshPlacement() {
   const std::optional<Vec3> target = shownTargetModel(*mDocument, mHandle);
-  const std::optional<Quat> orientation = shownOrientation(*mDocument, mHandle);
+  const std::optional<Quat> orientation = requestedOrientation(*mDocument, mHandle);
   const std::optional<IkHandle> shown = mDocument->shownHandle(mHandle);
   if (!target || !orientation || !shown) return;
   mRefreshing = true;
@@ -214,7 +214,7 @@ void HandleEditor::refreshPlacement() {
     mRollBox->setEnabled(leg);
     if (!mRollBox->hasFocus()) mRollBox->setValue(static_cast<double>(shown->rollRad) * 180.0 / kPi);
   }
-  mOrientationRad = quatToEuler(*orientation, RotationOrder::XYZ, &mOrientationRad);
+  mOrientationRad = withinHalfTurn(quatToEuler(*orientation, RotationOrder::XYZ, &mOrientationRad));
   for (int axis = 0; axis < 3; ++axis) {
     const QSignalBlocker blockTarget(mTargetBoxes[axis]), blockOrientation(mOrientationBoxes[axis]);
     // A field being typed in keeps what is typed.

@@ -140,4 +140,24 @@ Vec3 boneDirectionParent(const Skeleton& skeleton, std::span<const Transform> lo
   return (localPose[static_cast<std::size_t>(joint)].rotation * boneLocal).normalized();
 }
 
+std::optional<Quat> requestedOrientation(const Document& document, int handle) {
+  const std::optional<IkHandle> shown = document.shownHandle(handle);
+  if (!shown) return std::nullopt;
+  const auto incoming = document.inputModelPose();
+  if (shown->orientation == OrientationMode::Target || shown->chain.empty() ||
+      static_cast<std::size_t>(shown->chain.back()) >= incoming.size())
+    return shown->orientationModel.normalized();
+  return Quat(incoming[static_cast<std::size_t>(shown->chain.back())].rotation()).normalized();
+}
+
+Vec3 withinHalfTurn(Vec3 anglesRad) {
+  constexpr float kTurn = 2.0f * std::numbers::pi_v<float>;
+  for (int axis = 0; axis < 3; ++axis) {
+    float& angle = anglesRad[axis];
+    angle = std::remainder(angle, kTurn);  // [-π, π]
+    if (angle <= -std::numbers::pi_v<float>) angle += kTurn;
+  }
+  return anglesRad;
+}
+
 }  // namespace articula::ui

@@ -1,6 +1,7 @@
 #pragma once
 #include <QString>
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,18 @@ QString handleProblem(const Document& document, int handle, const IkHandle& valu
 // so a spin-box drag is one undo step), or refuse it when handleProblem finds a problem.
 // Returns the refusal in the editors' words ("Not applied: ..."), empty when pushed.
 QString pushHandleEditOrRefuse(Document& document, int handle, IkHandle value, const QString& text, bool mergeable);
+
+// The orientation handle `handle` of the active rig asks of its tip, model space, which its
+// Target rotation fields show: its orientation target (OrientationMode::Target, from its
+// pose, curves or definition), else the tip's in the incoming pose (what KeepPose keeps), so
+// a move of the target alone leaves the fields as they were, as a control's rotate channels
+// stay when it is translated (the solved tip may still turn: grounding, limits). nullopt for
+// a bad index.
+std::optional<Quat> requestedOrientation(const Document& document, int handle);
+
+// `anglesRad` with each angle in (-π, π], as rotation fields show angles (5.78°, never
+// 365.78°).
+Vec3 withinHalfTurn(Vec3 anglesRad);
 
 // `handle` with its chain running from `root` (the tip itself or one of its ancestors) down
 // to its tip; each joint that stays in the chain keeps its limit, new joints are free (and
