@@ -157,6 +157,110 @@ TEST_F(IkControlContract, AnUnkeyedDragOfAnAnimatedHandleChangesItsFrameOnlyAndN
   }
 }
 
+// The times around `time` where joint keys inserted at `time` change the motion: from the
+// latest key before it to the earliest key after it, over the channels of `original` that
+// have a key at `time` in `keyed` and none in `original` (a new key changes the lines to its
+// neighbours only).
+std::pair<double, double> neighbouringKeys(const Clip& original, const Clip& keyed, double time) {
+  double before = time, after = time;
+  const auto at = [&](const std::vector<double>& times) {
+    return std::any_of(times.begin(), times.end(), [&](double t) { return sameKeyTime(t, time); });
+  };
+  const auto widen = [&](const std::vector<double>& oldTimes, const std::vector<double>& newTimes) {
+    if (!at(newTimes) || at(oldTimes)) return;
+    const auto next = std::upper_bound(oldTimes.begin(), oldTimes.end(), time);
+    if (next != oldTimes.begin()) before = std::min(before, *std::prev(next));
+    if (next != oldTimes.end()) after = std::max(after, *next);
+  };
+  const auto channels = [](const JointTrack& track) {
+    std::vector<std::vector<double>> times(4);
+    for (const RotationKey& key : track.rotation.keys()) times[0].push_back(key.time);
+    const Curve* curves[] = {&track.translation.x, &track.translation.y, &track.translation.z};
+    for (std::size_t c = 0; c < 3; ++c) {
+      for (const CurveKey& key : curves[c]->keys()) times[c + 1].push_back(key.time);
+    }
+    return times;
+  };
+  for (const JointTrack& track : keyed.tracks) {
+    const auto old = std::find_if(original.tracks.begin(), original.tracks.end(),
+                                  [&](const JointTrack& t) { return t.joint == track.joint; });
+    const std::vector<std::vector<double>> newTimes = channels(track);
+    const std::vector<std::vector<double>> oldTimes =
+        old == original.tracks.end() ? std::vector<std::vector<double>>(4) : channels(*old);
+    for (std::size_t c = 0; c < 4; ++c) widen(oldTimes[c], newTimes[c]);
+  }
+  return {before, after};
+}
+
+// Issue 35: the first key on a handle that follows the clip. The right foot's handle follows
+// the retargeted clip; dragged at frame 21 and keyed with S, frame 21 keeps the drag, the
+// joints keyed there change the frames up to their neighbouring keys, and every frame beyond
+// shows and exports what it did before, within 0.1 mm at 1.75 m: the handle's curves start
+// from where the rig solved it on each frame (followCurvesSeeded). A first key alone made
+// constant curves, which held the foot at frame 21's place over the whole clip.
+TEST_F(IkControlContract, TheFirstKeyOnAHandleThatFollowsTheClipChangesItsFrameOnly) {
+  const auto reference = test::exportedThroughTheWindow(window, "articula_first_key_reference");
+  ASSERT_TRUE(reference.ok()) << reference.error();
+  std::vector<std::vector<Vec3>> shownBefore;
+  for (int frame = 0; frame < document->frameCount(); ++frame) {
+    document->setFrame(frame);
+    shownBefore.push_back(shownPositions());
+  }
+  constexpr int kKeyed = 21;
+  document->setFrame(kKeyed);
+  const std::string unkeyed = test::serializeDocument(*document);
+  const Clip original = *document->currentClip();
+  drag(*document, rightLeg, MoveHandleCommand::Part::Target, Vec3(0.0f, 0.25f * height, -0.2f * height));
+  const std::vector<Vec3> dragged = shownPositions();
+  const int steps = document->undoStack()->count();
+  window.findChild<QAction*>(QStringLiteral("actionKeyPose"))->trigger();
+  ASSERT_EQ(document->undoStack()->count(), steps + 1) << "one undo step";
+  const float tolerance = 1e-4f * height / 1.75f;
+  EXPECT_LE(largestDistance({dragged}, {shownPositions()}), tolerance) << "the keyed frame shows the drag";
+  const auto y = document->currentClip()->curves.find(handleCurveName("right_leg", "target.y"));
+  ASSERT_NE(y, document->currentClip()->curves.end());
+  EXPECT_EQ(y->second.size(), static_cast<std::size_t>(document->frameCount())) << "a key on every frame";
+
+  const auto [before, after] = neighbouringKeys(original, *document->currentClip(), document->time());
+  std::printf("joint keys around frame %d at frames %.0f and %.0f\n", kKeyed, before * original.frameRate,
+              after * original.frameRate);
+  ASSERT_GT(after, before);
+  const auto far = [&](int frame) {
+    const double t = document->timeOfFrame(frame);
+    return t <= before + 1e-9 || t >= after - 1e-9;
+  };
+  int farFrames = 0;
+  float worstFar = 0.0f;
+  for (int frame = 0; frame < document->frameCount(); ++frame) {
+    if (!far(frame)) continue;
+    ++farFrames;
+    document->setFrame(frame);
+    worstFar = std::max(worstFar, largestDistance({shownBefore[static_cast<std::size_t>(frame)]}, {shownPositions()}));
+  }
+  EXPECT_GT(farFrames, document->frameCount() - 8);
+  EXPECT_LE(worstFar, tolerance) << "the other frames still follow the clip";
+
+  const auto exported = test::exportedThroughTheWindow(window, "articula_first_key_keyed");
+  ASSERT_TRUE(exported.ok()) << exported.error();
+  const auto want = motionOf(*reference, "02_01");
+  const auto got = motionOf(*exported, "02_01");
+  ASSERT_EQ(want.size(), got.size());
+  float worstExported = 0.0f;
+  for (int frame = 0; frame < static_cast<int>(want.size()); ++frame) {
+    const float moved = largestDistance({want[static_cast<std::size_t>(frame)]}, {got[static_cast<std::size_t>(frame)]});
+    if (far(frame)) worstExported = std::max(worstExported, moved);
+  }
+  EXPECT_LE(worstExported, tolerance) << "the export agrees beyond the neighbouring keys";
+  EXPECT_GT(largestDistance({want[kKeyed]}, {got[kKeyed]}), 0.1f * height) << "and holds the keyed frame";
+  std::printf("first key at frame %d: the frames beyond its neighbouring keys move %.4f mm (export %.4f mm) at 1.75 m\n",
+              kKeyed, worstFar / height * 1750.0f, worstExported / height * 1750.0f);
+
+  document->setFrame(kKeyed);
+  document->undoStack()->undo();
+  document->undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(*document), unkeyed);
+}
+
 // A handle without animation (its own target, no curves) moved in one clip: a static offset
 // for that clip, kept on every frame of it, stored as its constant curves; the other clip and
 // the rig are not touched.
