@@ -125,10 +125,11 @@ bool finiteIn(float v, float lo, float hi) { return std::isfinite(v) && v >= lo 
 // How far the pelvis must go down along `up` (unit) to bring the hip within `reach` of the
 // target (model space): |v − δ·up| = reach with v = hip − target, the smaller root; 0 when
 // it already is.
-// Without a stride curve, how planted a foot is whose animated ankle is `lift` above the
-// sole's height (model units): planted up to 10 % of the leg's length, free from 20 %,
-// smooth between. A lifted foot is not pulled down to the ground far along its ray (which
-// lowered the pelvis through the floor on a walk's passing frames).
+// Without a stride curve, how much a foot's sole lies on the ground when its ankle is `lift`
+// above the sole's height (model units): flat up to 10 % of the leg's length, as animated
+// from 20 %, smooth between. Only the sole turns by it (about the ankle, which keeps its
+// height, so a pose solved again finds the same value); the ankle itself is never pulled
+// down without a stride curve (see groundFeet).
 float plantedByHeight(float lift, float legLength) {
   const float u = std::clamp((lift - 0.1f * legLength) / (0.1f * legLength), 0.0f, 1.0f);
   return 1.0f - u * u * (3.0f - 2.0f * u);
@@ -581,10 +582,14 @@ void Rig::groundFeet(std::span<Transform> pose, const RigCurves& curves, double 
     float planted =
         stride ? valueOr(stride, timeSeconds, 1.0f) : plantedByHeight(above - fg.ankleHeight, foot.legLength);
     planted = std::isfinite(planted) && !b.targetPlaced ? std::clamp(planted, 0.0f, 1.0f) : 0.0f;
-    // Down the ray towards the planted ankle by what the ankle is above the cap.
+    // Down the ray towards the planted ankle by what the ankle is above the cap, where a
+    // stride curve plants the foot. Without one the ground only holds the foot up, as
+    // HumanIK's floor contact does: a pull decided by the foot's own height would change that
+    // height, and the pose solved again would be pulled again (64 mm on the robot's Walking).
+    const float pulled = stride ? planted : 0.0f;
     const float lift = (free - plantedAnkle).dot(n);
     const Vec3 target =
-        free + (plantedAnkle - free) * beyondCap(lift, plantedCap(planted, kAnkleCapLegFraction * foot.legLength));
+        free + (plantedAnkle - free) * beyondCap(lift, plantedCap(pulled, kAnkleCapLegFraction * foot.legLength));
 
     // The sole lies along the ground between the ankle's hit and the toe's hit ahead.
     Vec3 forward = Vec3::Zero();

@@ -12,11 +12,12 @@
 //     tip orientation, from the handle and the clip's curves (ik_handle.h names them);
 //  2. foot grounding (GroundingSetup): for each leg, a ray from above the hip through the
 //     leg's target finds the planted ankle, a longer one through the toe the ground ahead;
-//     the stride curve (or, without one, the ankle's height) says how planted the foot is,
-//     which caps the ankle's height over the planted ankle and the sole's turn off the ground
-//     (a cap, not a blend, so a solved pose solved again stays where it is); a target placed
-//     by hand or by curves is only kept above the surface; the pelvis is lowered so no leg
-//     has to stretch past its reach;
+//     the stride curve says how planted the foot is, which caps the ankle's height over the
+//     planted ankle and the sole's turn off the ground (a cap, not a blend, so a solved pose
+//     solved again stays where it is); without a stride curve the ankle is only kept above
+//     the surface and the sole lies on it by the ankle's height; a target placed by hand or
+//     by curves is only kept above the surface; the pelvis is lowered so no leg has to
+//     stretch past its reach;
 //  3. handles in order: spine, legs, arms, generic. Each one solves from the pose left by the
 //     previous ones, sets its tip's orientation, blends with the pose it started from by its
 //     weight (slerp per joint), and updates FK below it. Two cases where an iterative solver

@@ -275,13 +275,14 @@ TEST_F(IkKeyingTest, SnapFkToIkPosesTheChainWhereTheSolvePutIt) {
 }
 
 // Snap IK to FK: the target goes to the FK hand, so the solve leaves the FK arm; it holds
-// over keyed target curves, and Auto Key keys it.
+// over keyed target curves (the arm keyed raised at frame 15, then its target dragged off
+// the keyed arm), and Auto Key keys it.
 TEST_F(IkKeyingTest, SnapIkToFkPutsTheTargetOnTheFkHand) {
   document->setSelectedHandle(leftArm);
-  document->setFrame(3);
+  document->setFrame(15);
   dragHandTarget(Vec3(0.0f, 0.3f * height, 0.2f * height));
   action("actionKeyPose")->trigger();
-  document->setFrame(15);
+  dragHandTarget(Vec3(0.0f, -0.2f * height, 0.1f * height));
   const Vec3 fkHand = document->inputModelPose()[static_cast<std::size_t>(leftHand)].translation();
   ASSERT_GT((handModel() - fkHand).norm(), 0.05f * height) << "the keyed target pulls the hand off the FK pose";
 

@@ -3,9 +3,11 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string_view>
 
+#include "core/rig/followed_frames.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/document/document.h"
 
@@ -93,7 +95,57 @@ void keyHandleChannel(Clip& clip, const std::string& name, double time, double v
   curve.insertKey(time, value, interpolationAt(curve, time));
 }
 
+bool hasCurves(const Clip& clip, const std::string& handle, std::span<const char* const> channels) {
+  return std::any_of(channels.begin(), channels.end(), [&](const char* channel) {
+    const auto found = clip.curves.find(handleCurveName(handle, channel));
+    return found != clip.curves.end() && !found->second.empty();
+  });
+}
+
+// A curve through component `axis` of `values` at `times`, linear between them.
+Curve curveThrough(std::span<const double> times, const std::vector<Vec3>& values, Eigen::Index axis) {
+  Curve curve;
+  std::vector<CurveKey> keys(times.size());
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    keys[k].time = times[k];
+    keys[k].value = values[k][axis];
+    keys[k].interpolation = Interpolation::Linear;
+  }
+  curve.setKeys(std::move(keys));
+  return curve;
+}
+
+constexpr std::array<const char*, 3> kTargetChannels = {"target.x", "target.y", "target.z"};
+constexpr std::array<const char*, 4> kOrientationChannels = {"orientation.w", "orientation.x", "orientation.y",
+                                                             "orientation.z"};
+
 }  // namespace
+
+Clip followCurvesSeeded(const Document& document, Clip clip, const std::set<int>& handles) {
+  const RigDefinition* definition = document.activeRig();
+  if (!definition) return clip;
+  std::vector<int> seeds;
+  for (int handle : handles) {
+    const IkHandle* own = document.activeHandle(handle);
+    if (own && own->targetSource == TargetSource::InputPose && !hasCurves(clip, own->name, kTargetChannels))
+      seeds.push_back(handle);
+  }
+  if (seeds.empty()) return clip;
+  // The rig as the document binds it (on the grid's plane), without this frame's handle poses.
+  Result<Rig> rig = Rig::bind(document.scene().skeleton, *definition);
+  Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+  if (!rig || !ground) return clip;
+  rig->setGround(std::move(ground).value());
+  const FollowedFrames followed = followedFrames(*rig, clip);
+  if (followed.timesSeconds.empty()) return clip;
+  for (int handle : seeds) {
+    const auto h = static_cast<std::size_t>(handle);
+    for (Eigen::Index axis = 0; axis < 3; ++axis)
+      clip.curves[handleCurveName(definition->handles[h].name, kTargetChannels[static_cast<std::size_t>(axis)])] =
+          curveThrough(followed.timesSeconds, followed.targetModel[h], axis);
+  }
+  return clip;
+}
 
 Clip keyedClip(Clip clip, double time, std::span<const int> joints, std::span<const Transform> localPose,
                std::span<const Transform> restPose) {
@@ -125,7 +177,6 @@ std::vector<int> jointsMovedByRig(const Document& document) {
 Clip keyedHandleClip(const Document& document, Clip clip, double time, int handle) {
   const std::optional<IkHandle> shown = document.shownHandle(handle);
   if (!shown || shown->chain.empty()) return clip;
-  static constexpr const char* kTargetChannels[] = {"target.x", "target.y", "target.z"};
   static constexpr const char* kPoleChannels[] = {"pole.x", "pole.y", "pole.z"};
   // Where the rig solved it (a grounded foot on the ground): a keyed target is placed, so
   // grounding no longer moves it.
@@ -150,8 +201,6 @@ Clip keyedHandleClip(const Document& document, Clip clip, double time, int handl
   if (shown->rollRad != 0.0f || clip.curves.contains(handleCurveName(shown->name, "roll")))
     keyHandleChannel(clip, handleCurveName(shown->name, "roll"), time, shown->rollRad);
   if (shown->orientation == OrientationMode::Target) {
-    static constexpr const char* kOrientationChannels[] = {"orientation.w", "orientation.x", "orientation.y",
-                                                           "orientation.z"};
     const Quat q = shown->orientationModel.normalized();
     const float wxyz[] = {q.w(), q.x(), q.y(), q.z()};
     for (int c = 0; c < 4; ++c) keyHandleChannel(clip, handleCurveName(shown->name, kOrientationChannels[c]), time, wxyz[c]);
@@ -179,6 +228,7 @@ KeyPoseCommand::KeyPoseCommand(Document* document, Scope scope, int handle, QUnd
   }
   mClip = keyedClip(*document->currentClip(), document->time(), joints, document->localPose(),
                     document->scene().skeleton.restPose());
+  mClip = followCurvesSeeded(*document, std::move(mClip), handles);
   for (int keyed : handles) mClip = keyedHandleClip(*document, std::move(mClip), document->time(), keyed);
 }
 

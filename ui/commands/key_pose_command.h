@@ -2,6 +2,7 @@
 #include <QUndoCommand>
 
 #include <map>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -59,6 +60,16 @@ std::vector<int> jointsMovedByRig(const Document& document);
 // posed, animated or in model space), weight, roll (when rolled) and, for an orientation
 // target, orientation.w|x|y|z. Unchanged for a bad index.
 Clip keyedHandleClip(const Document& document, Clip clip, double time, int handle);
+
+// A handle that follows the clip counts as animated, so its first key must not pin it over
+// the whole clip (one key makes a constant curve). The rule: the first key of a target that
+// follows the clip (TargetSource::InputPose) starts its curves from the target the rig
+// solves it with on every frame of `clip` (followedFrames: after grounding), linear between
+// frames; the key then replaces its own frame's value, with lines to the neighbouring
+// frames' as a key inserted into a capture's dense curves in Maya, and every other frame
+// shows what it showed. `clip` with those curves for `handles` of the active rig; a target
+// that has curves already is left as it is.
+Clip followCurvesSeeded(const Document& document, Clip clip, const std::set<int>& handles);
 
 // `clip` with keys at `time` (seconds) for `joints`, whose local transforms (each in its
 // parent's space) are read from `localPose`. A new key interpolates like the key before it
