@@ -50,6 +50,7 @@
 #include "ui/docks/properties_dock.h"
 #include "ui/docks/rig_dock.h"
 #include "ui/docks/timeline_dock.h"
+#include "ui/document/clip_grounding.h"
 #include "ui/document/document.h"
 #include "ui/document/project_session.h"
 #include "ui/tasks/background_task.h"
@@ -777,7 +778,8 @@ void MainWindow::openShowingErrors(const QString& path) {
 namespace {
 
 // What the editor shows is what the file holds: with the rig on, every clip is baked through
-// it (its handles' curves, the stride curves, the ground plane the document solves on) and
+// it (its handles' curves, the stride curves, the ground plane the document solves a clip
+// with stride curves on: groundsFeet) and
 // reduced to linear keys within 1 mm at 1.75 m (the bake's default, which every reader plays
 // alike) before it is written; without it, a clip with Bézier keys is written as lines within
 // the same tolerance (writeSceneGltf), unless the user asked the Bake dialog for cubic keys
@@ -790,9 +792,10 @@ std::optional<std::string> exportThroughRig(Scene scene, const std::optional<Rig
     options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene.characterHeight();
     options.bake.reduction.interpolation = keys.interpolation;
     Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
-    if (ground) options.ground = std::move(ground).value();
     for (Clip& clip : scene.clips) {
       if (clip.frameCount() < 1) continue;
+      options.ground.reset();
+      if (ground && groundsFeet(*rig, &clip)) options.ground = *ground;
       Result<BakePipelineResult> baked = bakeThroughRig(
           scene, clip, *rig, options, [&progress](int done, int total) { return progress.report(done, total); });
       if (!baked) return file + ": clip '" + clip.name + "' does not bake through the rig: " + baked.error();

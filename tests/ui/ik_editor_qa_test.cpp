@@ -16,13 +16,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "core/bake/contact_detection.h"
 #include "core/samples/mannequin.h"
+#include "core/skeleton/local_to_model.h"
 #include "ui/commands/clip_list_command.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/set_joint_transform_command.h"
@@ -344,6 +347,63 @@ TEST_F(IkEditorQaTest, ShiftHeldBeforeGrabbingARingTurnsItFinely) {
   EXPECT_EQ(document->selectedJoints(), std::vector<int>{joint}) << "no joint was added to the selection";
   const float turnedRad = document->localPose()[static_cast<std::size_t>(joint)].rotation.angularDistance(before);
   EXPECT_NEAR(turnedRad, std::numbers::pi / 30.0, 0.01) << "a tenth of 60°";
+}
+
+// P6: building the humanoid rig on a clip without stride curves moves nothing (RobotExpressive
+// Walking: the shoes were flattened, a toe went 0.06 under the floor, the hips dropped 0.10),
+// in the viewport on every frame and in the exported file; Detect Contacts then grounds it.
+TEST_F(IkEditorQaTest, ARigOnAClipWithoutStrideCurvesMovesNothing) {
+  open("gltf/RobotExpressive/RobotExpressive.glb");
+  for (int clip = static_cast<int>(document->scene().clips.size()) - 1; clip >= 0; --clip) {
+    if (document->scene().clips[static_cast<std::size_t>(clip)].name != "Walking")
+      document->undoStack()->push(ClipListCommand::remove(document, clip));
+  }
+  ASSERT_EQ(document->currentClip()->name, "Walking");
+  ASSERT_FALSE(document->currentClip()->curves.contains("contact.left_foot"));
+  const float height = document->scene().characterHeight();
+  std::vector<std::vector<Vec3>> keyed;
+  float moved = 0.0f;
+  for (int frame = 0; frame < document->frameCount(); ++frame) {
+    document->setFrame(frame);
+    ASSERT_TRUE(document->rigSolved());
+    std::vector<Vec3>& positions = keyed.emplace_back();
+    for (std::size_t joint = 0; joint < document->modelPose().size(); ++joint) {
+      positions.push_back(document->inputModelPose()[joint].translation());
+      moved = std::max(moved, (document->modelPose()[joint].translation() - positions.back()).norm());
+    }
+  }
+  EXPECT_LE(moved, 1e-4f * height) << "the rig moved a joint on screen";
+
+  const auto exported = test::exportedThroughTheWindow(window, "articula_qa_rig_untouched");
+  ASSERT_TRUE(exported.ok()) << exported.error();
+  ASSERT_EQ(exported->clips.size(), 1u);
+  const Skeleton& skeleton = exported->skeleton;
+  ClipSampler sampler(&exported->clips[0]);
+  float exportedMoved = 0.0f;
+  for (int frame = 0; frame < static_cast<int>(keyed.size()); ++frame) {
+    Pose local(skeleton.restPose().begin(), skeleton.restPose().end());
+    sampler.sample(document->timeOfFrame(frame), local);
+    std::vector<Affine> model(local.size());
+    LocalToModelJob fk;
+    fk.skeleton = &skeleton;
+    fk.local = local;
+    fk.model = model;
+    ASSERT_TRUE(fk.run());
+    for (int joint = 0; joint < skeleton.jointCount(); ++joint) {
+      const int shown = document->scene().skeleton.findJoint(skeleton.name(joint));
+      if (shown < 0) continue;
+      exportedMoved = std::max(exportedMoved, (model[static_cast<std::size_t>(joint)].translation() -
+                                               keyed[static_cast<std::size_t>(frame)][static_cast<std::size_t>(shown)])
+                                                  .norm());
+    }
+  }
+  EXPECT_LE(exportedMoved, 2e-3f * height) << "the file holds the clip as keyed (within the bake's reduction)";
+  std::printf("RobotExpressive Walking, rig built: largest joint move %.6f on screen, %.6f in the file (height %.3f)\n",
+              moved, exportedMoved, height);
+
+  ASSERT_TRUE(window.detectContacts(ContactDetectionOptions{}));
+  ASSERT_TRUE(document->currentClip()->curves.contains("contact.left_foot"));
+  EXPECT_TRUE(document->boundRig()->ground().has_value()) << "stride curves: the feet stand on the ground";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/skeleton/local_to_model.h"
+#include "ui/document/clip_grounding.h"
 
 namespace articula::ui {
 
@@ -139,6 +140,12 @@ void Document::evaluatePose() {
   if (!mRigEnabled || !mRig) return;
   mInputModelPose.assign(mModelPose.begin(), mModelPose.end());
   mInputLocalPose.assign(mLocalPose.begin(), mLocalPose.end());
+  // The character stands in world space as it is in model space, on the grid's plane, in a
+  // clip with stride curves (groundsFeet).
+  if (const bool grounds = groundsFeet(*activeRig(), currentClip()); grounds != mRig->ground().has_value()) {
+    Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+    mRig->setGround(grounds && ground ? std::optional<Ground>(std::move(ground).value()) : std::nullopt);
+  }
   if (!mRig->solve(mLocalPose, mTime, clipForSolve())) return;
   const auto solvedModel = mRig->modelMatrices();
   std::copy_n(solvedModel.begin(), std::min(solvedModel.size(), mModelPose.size()), mModelPose.begin());
@@ -240,9 +247,6 @@ void Document::bindRig() {
     return;
   }
   mRig = std::move(bound).value();
-  // The character stands in world space as it is in model space, on the grid's plane.
-  Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
-  if (ground) mRig->setGround(std::move(ground).value());
   applyHandlePoses();
 }
 
