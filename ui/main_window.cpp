@@ -45,6 +45,7 @@
 #include "ui/docks/characterise_dock.h"
 #include "ui/docks/curve_editor_dock.h"
 #include "ui/docks/history_dock.h"
+#include "ui/docks/layers_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
 #include "ui/docks/rig_dock.h"
@@ -439,6 +440,15 @@ void MainWindow::createAnimationMenu() {
   retargetAction->setObjectName(QStringLiteral("actionRetarget"));
   QMenu* viewMenu = findChild<QMenu*>(QStringLiteral("menuView"));
   createRigDock(animationMenu, viewMenu);
+  createLayersDock(viewMenu);
+}
+
+void MainWindow::createLayersDock(QMenu* viewMenu) {
+  mLayersDock = new LayersDock(mDocument, this);
+  addDockWidget(Qt::RightDockWidgetArea, mLayersDock);
+  tabifyDockWidget(mHistoryDock, mLayersDock);
+  mHistoryDock->raise();
+  viewMenu->addAction(mLayersDock->toggleViewAction());
 }
 
 void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {
