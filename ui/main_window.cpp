@@ -445,9 +445,11 @@ void MainWindow::createAnimationMenu() {
 
 void MainWindow::createLayersDock(QMenu* viewMenu) {
   mLayersDock = new LayersDock(mDocument, this);
+  // Shown from View ▸ Layers, floating until docked: its rows of actions would widen the
+  // right-hand docks and narrow the timeline and curve editor of every session.
   addDockWidget(Qt::RightDockWidgetArea, mLayersDock);
-  tabifyDockWidget(mHistoryDock, mLayersDock);
-  mHistoryDock->raise();
+  mLayersDock->setFloating(true);
+  mLayersDock->hide();
   viewMenu->addAction(mLayersDock->toggleViewAction());
 }
 
