@@ -46,6 +46,7 @@
 #include "ui/docks/characterise_dock.h"
 #include "ui/docks/curve_editor_dock.h"
 #include "ui/docks/history_dock.h"
+#include "ui/docks/layers_dock.h"
 #include "ui/docks/outliner_dock.h"
 #include "ui/docks/properties_dock.h"
 #include "ui/docks/rig_dock.h"
@@ -442,6 +443,17 @@ void MainWindow::createAnimationMenu() {
   retargetAction->setObjectName(QStringLiteral("actionRetarget"));
   QMenu* viewMenu = findChild<QMenu*>(QStringLiteral("menuView"));
   createRigDock(animationMenu, viewMenu);
+  createLayersDock(viewMenu);
+}
+
+void MainWindow::createLayersDock(QMenu* viewMenu) {
+  mLayersDock = new LayersDock(mDocument, this);
+  // Shown from View ▸ Layers, floating until docked: its rows of actions would widen the
+  // right-hand docks and narrow the timeline and curve editor of every session.
+  addDockWidget(Qt::RightDockWidgetArea, mLayersDock);
+  mLayersDock->setFloating(true);
+  mLayersDock->hide();
+  viewMenu->addAction(mLayersDock->toggleViewAction());
 }
 
 void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {

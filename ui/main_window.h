@@ -34,6 +34,7 @@ class PlaybackController;
 class PoseActions;
 class ProjectSession;
 class RigDock;
+class LayersDock;
 class TimelineDock;
 class Viewport;
 
@@ -58,6 +59,7 @@ class MainWindow : public QMainWindow {
   PlaybackController* playback() const { return mPlayback; }
   CurveEditorDock* curveEditorDock() const { return mCurveEditorDock; }
   RigDock* rigDock() const { return mRigDock; }
+  LayersDock* layersDock() const { return mLayersDock; }
   CharacteriseDock* characteriseDock() const { return mCharacteriseDock; }
   PoseActions* poseActions() const { return mPoseActions; }
   // What a right click in the viewport shows: key pose, the pose tools, IK/FK snap.
@@ -139,6 +141,7 @@ class MainWindow : public QMainWindow {
   void createAnimationMenu();
   // The Rig panel under the outliner and its actions in Animation ▸ Rig.
   void createRigDock(QMenu* animationMenu, QMenu* viewMenu);
+  void createLayersDock(QMenu* viewMenu);
   void createCharacteriseDock(QMenu* animationMenu, QMenu* viewMenu);
   void createPoseMenus();
   void createWindowAndHelpMenus();
@@ -194,6 +197,7 @@ class MainWindow : public QMainWindow {
   CurveEditorDock* mCurveEditorDock = nullptr;
   std::function<UnsavedChoice()> mUnsavedChangesPrompt;
   RigDock* mRigDock = nullptr;
+  LayersDock* mLayersDock = nullptr;
   CharacteriseDock* mCharacteriseDock = nullptr;
   std::optional<RetargetRequest> mLastRetarget;  // the Retarget dialog's last choices
   PoseActions* mPoseActions = nullptr;

@@ -66,6 +66,33 @@ std::optional<std::string> validateRotation(const RotationTrack& track) {
   return std::nullopt;
 }
 
+// Joint range, one track per joint, and every key of a layer; a weight key outside [0, 1].
+std::optional<std::string> validateLayer(const AnimLayer& layer, int jointCount) {
+  const std::string prefix = "layer '" + shortName(layer.name) + "': ";
+  std::set<int> seenJoints;
+  for (const JointTrack& track : layer.tracks) {
+    const std::string joint = "joint " + std::to_string(track.joint);
+    if (track.joint < 0 || track.joint >= jointCount) {
+      return prefix + joint + " out of range (skeleton has " + std::to_string(jointCount) + " joints)";
+    }
+    if (!seenJoints.insert(track.joint).second) return prefix + joint + " has more than one track";
+    if (auto error = validateRotation(track.rotation)) return prefix + joint + " rotation " + *error;
+    const Curve* curves[] = {&track.translation.x, &track.translation.y, &track.translation.z,
+                             &track.scale.x,       &track.scale.y,       &track.scale.z};
+    for (const Curve* curve : curves) {
+      if (auto error = validateCurve(*curve)) return prefix + joint + " " + *error;
+    }
+  }
+  if (auto error = validateCurve(layer.weight)) return prefix + "weight " + *error;
+  for (const CurveKey& key : layer.weight.keys()) {
+    if (key.value < 0.0 || key.value > 1.0) {
+      return prefix + "weight " + std::to_string(key.value) + " at " + std::to_string(key.time) +
+             " s is outside 0..1";
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int Clip::frameCount() const {
@@ -177,7 +204,11 @@ std::optional<std::string> Clip::validate(int jointCount) const {
     if (failure) return;
     if (auto error = validateCurve(curve)) failure = prefix + describe() + " " + *error;
   });
-  return failure;
+  if (failure) return failure;
+  for (const AnimLayer& layer : layers) {
+    if (auto error = validateLayer(layer, jointCount)) return prefix + *error;
+  }
+  return std::nullopt;
 }
 
 ClipSampler::ClipSampler(const Clip* clip) { reset(clip); }

@@ -6,19 +6,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/anim/anim_layer.h"
 #include "core/anim/tracks.h"
 #include "core/skeleton/local_to_model.h"
 
 namespace articula {
-
-// The animation of one joint (or node) of the skeleton. Empty tracks leave that channel at
-// the rest pose.
-struct JointTrack {
-  int joint = -1;  // index into the skeleton the clip belongs to
-  Vec3Track translation;
-  RotationTrack rotation;
-  Vec3Track scale;
-};
 
 // Morph-target weights of a mesh, kept as data (one curve per target).
 struct MorphWeightsTrack {
@@ -37,6 +29,9 @@ struct Clip {
   // anything a rig reads.
   std::map<std::string, Curve> curves;
   std::vector<MorphWeightsTrack> morphWeights;
+  // Layers played on top of the tracks above (the base), bottom first (anim_layer.h).
+  // ClipSampler samples the base alone; LayeredClipSampler (layer_stack.h) what plays.
+  std::vector<AnimLayer> layers;
 
   double duration() const { return endTime - startTime; }
   // Frames from start to end inclusive at frameRate: round(duration * frameRate) + 1, so a
@@ -51,10 +46,11 @@ struct Clip {
   JointTrack& trackFor(int joint);  // creates it when missing
   // Sets startTime/endTime to the span of every key in the clip; unchanged when it has none.
   void updateRange();
-  std::size_t keyCount() const;  // keys over every channel and curve
+  std::size_t keyCount() const;  // keys over every channel and curve of the base
   // nullopt when valid; otherwise names the joint/curve at fault (joint out of range or with
   // two tracks, non-finite key or handle, zero-length rotation, unsorted keys, frameRate <= 0,
-  // non-finite or reversed time range, negative morph mesh index).
+  // non-finite or reversed time range, negative morph mesh index; and in a layer: a joint out of
+  // range or with two tracks, a bad key, a weight key outside [0, 1]).
   std::optional<std::string> validate(int jointCount) const;
 };
 
@@ -76,7 +72,8 @@ class ClipTrackIndex {
   std::unordered_map<int, std::size_t> mTrackOfJoint;  // joint -> index into mClip.tracks
 };
 
-// Samples a clip into local poses. Holds one cursor per channel so sampling at increasing
+// Samples a clip's base (its tracks, no layers) into local poses: what clip operations
+// (filters, loops, root motion) read and rewrite, leaving the layers on top. Holds one cursor per channel so sampling at increasing
 // times (playback, bake) costs amortised O(1) per channel; random access still works.
 class ClipSampler {
  public:

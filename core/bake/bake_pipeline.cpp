@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/bake/layer_merge.h"
 #include "core/bake/rig_corrector.h"
 #include "core/bake/skate_cleanup.h"
 #include "core/util/message_text.h"
@@ -169,12 +170,19 @@ Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* co
 Result<BakePipelineResult> bakeThroughRig(const Scene& scene, const Clip& source, const RigDefinition& rig,
                                           const BakePipelineOptions& options,
                                           const std::function<bool(int, int)>& progress) {
+  if (!source.layers.empty()) return bakeThroughRig(scene, Clip(source), rig, options, progress);
   return bake(scene, source, nullptr, rig, options, progress);
 }
 
 Result<BakePipelineResult> bakeThroughRig(const Scene& scene, Clip&& source, const RigDefinition& rig,
                                           const BakePipelineOptions& options,
                                           const std::function<bool(int, int)>& progress) {
+  // The bake plays the stack: layers merged into the base first, so the baked clip has none.
+  if (!source.layers.empty()) {
+    auto flat = flattenLayers(scene.skeleton, source, options.bake.reduction.toleranceModel);
+    if (!flat) return makeError(flat.error());
+    source = std::move(*flat);
+  }
   return bake(scene, source, &source, rig, options, progress);
 }
 

@@ -146,6 +146,92 @@ Json vec3TrackToJson(const Vec3Track& track) {
   return out;
 }
 
+Json trackToJson(const JointTrack& track, const std::string& jointName) {
+  Json t;
+  t["joint"] = jointName;
+  if (!track.translation.empty()) t["translation"] = vec3TrackToJson(track.translation);
+  if (!track.rotation.empty()) {
+    Json keys = Json::array();
+    for (const RotationKey& k : track.rotation.keys()) {
+      keys.push_back(Json::array({k.time, quatToJson(k.value),
+                                  kRotationInterpolations[static_cast<std::size_t>(k.interpolation)],
+                                  quatToJson(k.inControl), quatToJson(k.outControl)}));
+    }
+    t["rotation"] = std::move(keys);
+  }
+  if (!track.scale.empty()) t["scale"] = vec3TrackToJson(track.scale);
+  return t;
+}
+
+Json layerToJson(const AnimLayer& layer, const Skeleton& skeleton) {
+  Json json;
+  json["name"] = layer.name;
+  json["mode"] = layerModeName(layer.mode);
+  json["weight"] = curveToJson(layer.weight);
+  json["muted"] = layer.muted;
+  json["solo"] = layer.solo;
+  json["locked"] = layer.locked;
+  Json tracks = Json::array();
+  for (const JointTrack& track : layer.tracks) tracks.push_back(trackToJson(track, skeleton.name(track.joint)));
+  for (const OrphanTrack& orphan : layer.orphans) tracks.push_back(trackToJson(orphan.track, orphan.jointName));
+  json["tracks"] = std::move(tracks);
+  return json;
+}
+
+bool readTrackChannels(Reader& read, const Json& t, const std::string& where, JointTrack& track) {
+  if (t.contains("translation") && !read.vec3Track(t.at("translation"), where + ".translation", track.translation))
+    return false;
+  if (t.contains("rotation") && !read.rotation(t.at("rotation"), where + ".rotation", track.rotation)) return false;
+  return !t.contains("scale") || read.vec3Track(t.at("scale"), where + ".scale", track.scale);
+}
+
+bool isTrackObject(const Json& t) { return t.is_object() && t.contains("joint") && t.at("joint").is_string(); }
+
+Result<bool> readFlag(const Json& json, const char* field, const std::string& where) {
+  if (!json.contains(field)) return false;
+  if (!json.at(field).is_boolean()) return makeError(where + "." + field + ": expected true or false");
+  return json.at(field).get<bool>();
+}
+
+// A layer's channels for joints the skeleton lacks are kept as orphans, named.
+Result<AnimLayer> layerFromJson(Reader& read, const Json& json, const Skeleton& skeleton, const std::string& where) {
+  if (!json.is_object() || !json.contains("name") || !json.at("name").is_string()) {
+    return makeError(where + ": expected a layer object with a 'name'");
+  }
+  AnimLayer layer;
+  layer.name = json.at("name").get<std::string>();
+  const std::string at = where + " '" + layer.name + "'";
+  const std::string mode = json.contains("mode") && json.at("mode").is_string() ? json.at("mode").get<std::string>() : "";
+  const auto parsed = parseLayerMode(mode);
+  if (!parsed) return makeError(at + ": 'mode' must be \"additive\" or \"override\"");
+  layer.mode = *parsed;
+  if (json.contains("weight") && !read.curve(json.at("weight"), at + ".weight", layer.weight)) {
+    return makeError(read.error);
+  }
+  for (const auto& [field, flag] : {std::pair{"muted", &layer.muted}, std::pair{"solo", &layer.solo},
+                                    std::pair{"locked", &layer.locked}}) {
+    auto value = readFlag(json, field, at);
+    if (!value) return makeError(value.error());
+    *flag = *value;
+  }
+  const Json empty = Json::array();
+  const Json& tracks = json.contains("tracks") ? json.at("tracks") : empty;
+  if (!tracks.is_array()) return makeError(at + ": 'tracks' must be an array");
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const Json& t = tracks[i];
+    const std::string trackAt = at + ": tracks[" + std::to_string(i) + "]";
+    if (!isTrackObject(t)) return makeError(trackAt + ": expected an object with a 'joint' name");
+    const std::string& jointName = t.at("joint").get_ref<const std::string&>();
+    const int joint = skeleton.findJoint(jointName);
+    if (joint >= 0 && layer.findTrack(joint) != nullptr) {
+      return makeError(trackAt + ": a second track for joint '" + jointName + "'");
+    }
+    JointTrack& track = joint >= 0 ? layer.trackFor(joint) : layer.orphans.emplace_back(OrphanTrack{jointName, {}}).track;
+    if (!readTrackChannels(read, t, trackAt, track)) return makeError(read.error);
+  }
+  return layer;
+}
+
 }  // namespace
 
 Json clipToJson(const Clip& clip, const Skeleton& skeleton) {
@@ -155,22 +241,7 @@ Json clipToJson(const Clip& clip, const Skeleton& skeleton) {
   json["start"] = clip.startTime;
   json["end"] = clip.endTime;
   Json tracks = Json::array();
-  for (const JointTrack& track : clip.tracks) {
-    Json t;
-    t["joint"] = skeleton.name(track.joint);
-    if (!track.translation.empty()) t["translation"] = vec3TrackToJson(track.translation);
-    if (!track.rotation.empty()) {
-      Json keys = Json::array();
-      for (const RotationKey& k : track.rotation.keys()) {
-        keys.push_back(Json::array({k.time, quatToJson(k.value),
-                                    kRotationInterpolations[static_cast<std::size_t>(k.interpolation)],
-                                    quatToJson(k.inControl), quatToJson(k.outControl)}));
-      }
-      t["rotation"] = std::move(keys);
-    }
-    if (!track.scale.empty()) t["scale"] = vec3TrackToJson(track.scale);
-    tracks.push_back(std::move(t));
-  }
+  for (const JointTrack& track : clip.tracks) tracks.push_back(trackToJson(track, skeleton.name(track.joint)));
   json["tracks"] = std::move(tracks);
   Json curves = Json::object();
   for (const auto& [name, curve] : clip.curves) curves[name] = curveToJson(curve);
@@ -182,6 +253,11 @@ Json clipToJson(const Clip& clip, const Skeleton& skeleton) {
     morphs.push_back(Json{{"mesh", morph.mesh}, {"weights", std::move(weights)}});
   }
   json["morph_weights"] = std::move(morphs);
+  if (!clip.layers.empty()) {
+    Json layers = Json::array();
+    for (const AnimLayer& layer : clip.layers) layers.push_back(layerToJson(layer, skeleton));
+    json["layers"] = std::move(layers);
+  }
   return json;
 }
 
@@ -204,23 +280,13 @@ Result<Clip> clipFromJson(const Json& json, const Skeleton& skeleton, const std:
   for (std::size_t i = 0; i < tracks.size(); ++i) {
     const Json& t = tracks[i];
     const std::string trackAt = at + ": tracks[" + std::to_string(i) + "]";
-    if (!t.is_object() || !t.contains("joint") || !t.at("joint").is_string()) {
-      return makeError(trackAt + ": expected an object with a 'joint' name");
-    }
+    if (!isTrackObject(t)) return makeError(trackAt + ": expected an object with a 'joint' name");
     const std::string& jointName = t.at("joint").get_ref<const std::string&>();
     const int joint = skeleton.findJoint(jointName);
     if (joint < 0) return makeError(trackAt + ": no joint named '" + jointName + "' in the asset");
     if (trackIndex.find(joint) != nullptr) return makeError(trackAt + ": a second track for joint '" + jointName + "'");
     JointTrack& track = trackIndex.trackFor(joint);
-    if (t.contains("translation") &&
-        !read.vec3Track(t.at("translation"), trackAt + ".translation", track.translation)) {
-      return makeError(read.error);
-    }
-    if (t.contains("rotation") && !read.rotation(t.at("rotation"), trackAt + ".rotation", track.rotation)) {
-      return makeError(read.error);
-    }
-    if (t.contains("scale") && !read.vec3Track(t.at("scale"), trackAt + ".scale", track.scale))
-      return makeError(read.error);
+    if (!readTrackChannels(read, t, trackAt, track)) return makeError(read.error);
   }
   const Json emptyObject = Json::object();
   const Json& curves = json.contains("curves") ? json.at("curves") : emptyObject;
@@ -245,6 +311,13 @@ Result<Clip> clipFromJson(const Json& json, const Skeleton& skeleton, const std:
         return makeError(read.error);
       }
     }
+  }
+  const Json& layers = json.contains("layers") ? json.at("layers") : empty;
+  if (!layers.is_array()) return makeError(at + ": 'layers' must be an array");
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    auto layer = layerFromJson(read, layers[i], skeleton, at + ": layers[" + std::to_string(i) + "]");
+    if (!layer) return makeError(layer.error());
+    clip.layers.push_back(std::move(*layer));
   }
   if (auto error = clip.validate(skeleton.jointCount())) return makeError(at + ": " + *error);
   return clip;

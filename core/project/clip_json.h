@@ -11,8 +11,11 @@
 //                "rotation": [[time, [w, x, y, z], "slerp", [in w, x, y, z], [out ...]], ...],
 //                "scale": {...}}],
 //    "curves": {"contact.left_foot": [[time, value, ...], ...]},
-//    "morph_weights": [{"mesh": 0, "weights": [[...keys...], ...]}]}
-// Absent channels are not animated.
+//    "morph_weights": [{"mesh": 0, "weights": [[...keys...], ...]}],
+//    "layers": [{"name": "arm fix", "mode": "additive", "weight": [[...keys...]], "muted": false,
+//                "solo": false, "locked": false, "tracks": [...as above...]}]}
+// Absent channels are not animated; no "layers" (every project before format 3) is a base
+// alone. A layer's track naming a joint the asset lacks is kept as an orphan (AnimLayer).
 #include <nlohmann/json.hpp>
 
 #include "core/anim/clip.h"

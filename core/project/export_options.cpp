@@ -1,5 +1,6 @@
 #include "core/project/export_options.h"
 
+#include "core/bake/layer_merge.h"
 #include "core/retarget/rest_pose.h"
 #include "core/rig/humanoid_map.h"
 
@@ -26,12 +27,20 @@ namespace articula {
 
 std::optional<std::string> writeSceneGltf(Scene scene, const std::string& path, const KeyWriteOptions& keys,
                                           GltfExportReport* written, LinearKeysReport* lines) {
+  const float toleranceModel =
+      keys.toleranceModel > 0.0f ? keys.toleranceModel : kDefaultToleranceOfHeight * scene.characterHeight();
+  // The file plays the stack: each clip's layers merged into its base.
+  for (Clip& clip : scene.clips) {
+    if (clip.layers.empty()) continue;
+    auto flat = flattenLayers(scene.skeleton, clip, toleranceModel);
+    if (!flat) return path + ": " + flat.error();
+    clip = std::move(*flat);
+  }
   LinearKeysReport converted;
   if (keys.interpolation == KeyInterpolation::Linear) {
     LinearKeysJob job;
     job.scene = &scene;
-    job.toleranceModel =
-        keys.toleranceModel > 0.0f ? keys.toleranceModel : kDefaultToleranceOfHeight * scene.characterHeight();
+    job.toleranceModel = toleranceModel;
     auto report = job.run();
     if (!report) return path + ": " + report.error();
     converted = *report;

@@ -8,6 +8,7 @@
 // The bundled mannequin is named {"builtin": "mannequin"} instead. Clips are stored whole
 // (clip_json.h), replacing the asset's own clips when the project opens. The user's humanoid
 // characterisation (the skeleton's role labels) is "humanoid_roles", role → joint name.
+// Format 3 adds each clip's animation layers.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +20,7 @@
 
 namespace articula {
 
-inline constexpr int kProjectFormatVersion = 2;
+inline constexpr int kProjectFormatVersion = 3;
 
 struct ProjectAsset {
   std::string path;         // relative to the project file's folder, '/' separators

@@ -56,6 +56,23 @@ void printCurve(std::ostringstream& out, const char* label, const Curve& curve) 
   out << '\n';
 }
 
+void printTrack(std::ostringstream& out, const JointTrack& track) {
+  out << " track " << track.joint << '\n';
+  printCurve(out, "tx", track.translation.x);
+  printCurve(out, "ty", track.translation.y);
+  printCurve(out, "tz", track.translation.z);
+  out << "  rotation:";
+  for (const RotationKey& key : track.rotation.keys()) {
+    out << " [" << key.time << ' ' << int(key.interpolation);
+    printQuat(out, "q", key.value);
+    out << ']';
+  }
+  out << '\n';
+  printCurve(out, "sx", track.scale.x);
+  printCurve(out, "sy", track.scale.y);
+  printCurve(out, "sz", track.scale.z);
+}
+
 }  // namespace
 
 std::string dataPath(const std::string& relative) {
@@ -103,21 +120,12 @@ std::string serializeDocument(const Document& document) {
   if (const Clip* clip = document.currentClip()) {
     out << "clip " << clip->name << " rate " << clip->frameRate << " range " << clip->startTime << ' ' << clip->endTime
         << '\n';
-    for (const JointTrack& track : clip->tracks) {
-      out << " track " << track.joint << '\n';
-      printCurve(out, "tx", track.translation.x);
-      printCurve(out, "ty", track.translation.y);
-      printCurve(out, "tz", track.translation.z);
-      out << "  rotation:";
-      for (const RotationKey& key : track.rotation.keys()) {
-        out << " [" << key.time << ' ' << int(key.interpolation);
-        printQuat(out, "q", key.value);
-        out << ']';
-      }
-      out << '\n';
-      printCurve(out, "sx", track.scale.x);
-      printCurve(out, "sy", track.scale.y);
-      printCurve(out, "sz", track.scale.z);
+    for (const JointTrack& track : clip->tracks) printTrack(out, track);
+    for (const AnimLayer& layer : clip->layers) {
+      out << " layer " << layer.name << ' ' << layerModeName(layer.mode) << " muted " << layer.muted << " solo "
+          << layer.solo << " locked " << layer.locked << '\n';
+      printCurve(out, "weight", layer.weight);
+      for (const JointTrack& track : layer.tracks) printTrack(out, track);
     }
     for (const auto& [name, curve] : clip->curves) printCurve(out, name.c_str(), curve);
   }

@@ -162,6 +162,26 @@ Clip keyedClip(Clip clip, double time, std::span<const int> joints, std::span<co
   return clip;
 }
 
+AnimLayer keyedLayer(AnimLayer layer, double time, std::span<const int> joints, std::span<const Transform> localPose,
+                     std::span<const Transform> belowPose) {
+  for (int joint : joints) {
+    if (joint < 0 || joint >= static_cast<int>(localPose.size()) || joint >= static_cast<int>(belowPose.size()))
+      continue;
+    const Transform& below = belowPose[static_cast<std::size_t>(joint)];
+    const Transform value = layerValueFor(layer.mode, below, localPose[static_cast<std::size_t>(joint)]);
+    // What the layer leaves as below: identity for an additive layer, below for an override.
+    const Transform unchanged = layer.mode == LayerMode::Additive ? Transform::identity() : below;
+    JointTrack& track = layer.trackFor(joint);
+    keyVec3(track.translation, time, value.translation, unchanged.translation);
+    keyRotation(track.rotation, time, value.rotation, unchanged.rotation);
+    keyVec3(track.scale, time, value.scale, unchanged.scale);
+  }
+  std::erase_if(layer.tracks, [](const JointTrack& t) {
+    return t.translation.empty() && t.rotation.empty() && t.scale.empty();
+  });
+  return layer;
+}
+
 std::vector<int> jointsMovedByRig(const Document& document) {
   std::vector<int> moved;
   if (!document.rigSolved()) return moved;
@@ -226,14 +246,29 @@ KeyPoseCommand::KeyPoseCommand(Document* document, Scope scope, int handle, QUnd
     setObsolete(true);
     return;
   }
-  mClip = keyedClip(*document->currentClip(), document->time(), joints, document->localPose(),
-                    document->scene().skeleton.restPose());
+  const int layer = document->activeLayer();
+  if (const AnimLayer* active = document->activeLayerOfClip()) {
+    // On the active layer: keys that turn the stack below it into the pose shown.
+    if (active->locked) {
+      setObsolete(true);
+      return;
+    }
+    mClip = *document->currentClip();
+    const Pose below = document->poseBelowLayer(layer);
+    AnimLayer& edited = mClip.layers[static_cast<std::size_t>(layer)];
+    edited = keyedLayer(std::move(edited), document->time(), joints, document->localPose(), below);
+  } else {
+    mClip = keyedClip(*document->currentClip(), document->time(), joints, document->localPose(),
+                      document->scene().skeleton.restPose());
+  }
+  // The handles keyed here that follow the clip start their curves from where the rig puts them.
   mClip = followCurvesSeeded(*document, std::move(mClip), handles);
   for (int keyed : handles) mClip = keyedHandleClip(*document, std::move(mClip), document->time(), keyed);
 }
 
 bool KeyPoseCommand::canKeyPose(const Document& document) {
-  return document.currentClip() &&
+  const AnimLayer* layer = document.activeLayerOfClip();
+  return document.currentClip() && !(layer && layer->locked) &&
          (!document.selectedJoints().empty() || !document.poseOverrides().empty() || !document.handlePoses().empty() ||
           document.activeHandle(document.selectedHandle()) || !jointsMovedByRig(document).empty());
 }

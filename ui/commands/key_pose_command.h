@@ -20,7 +20,9 @@ namespace articula::ui {
 // rig reads: target (model space), pole (when it has one), weight and an orientation target, at the values it is
 // solved with (a target that follows the clip, keyed the first time, is then its curves'
 // as any control keyed once). Then drops the overrides and the handle poses, since the clip now gives that
-// pose. One undo step restores the clip, the overrides and the handle poses.
+// pose. One undo step restores the clip, the overrides and the handle poses. With a layer
+// active (Document::activeLayer) the joints' keys go to that layer (keyedLayer, on the stack
+// below it); a locked layer takes none.
 class KeyPoseCommand : public QUndoCommand {
  public:
   // What is keyed: what differs from the clip and the selection (S), or every joint and
@@ -78,5 +80,11 @@ Clip followCurvesSeeded(const Document& document, Clip clip, const std::set<int>
 // (`restPose`) stay unkeyed so a clip gains no constant scale tracks.
 Clip keyedClip(Clip clip, double time, std::span<const int> joints, std::span<const Transform> localPose,
                std::span<const Transform> restPose);
+
+// `layer` with keys at `time` for `joints` such that, at weight 1, it turns `belowPose` into
+// `localPose` (local transforms): the difference for an additive layer, the value for an
+// override. Channels without keys that the layer would leave as below stay unkeyed.
+AnimLayer keyedLayer(AnimLayer layer, double time, std::span<const int> joints, std::span<const Transform> localPose,
+                     std::span<const Transform> belowPose);
 
 }  // namespace articula::ui

@@ -342,6 +342,7 @@ void CurveView::documentChanged(const ChangeEvent& event) {
       break;
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

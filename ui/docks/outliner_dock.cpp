@@ -245,6 +245,7 @@ void OutlinerDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigChanged:
     case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

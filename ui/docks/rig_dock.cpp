@@ -263,6 +263,7 @@ void RigDock::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::JointRenamed:
     case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

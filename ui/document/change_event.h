@@ -20,6 +20,7 @@ struct ChangeEvent {
     HandleEdited,        // handle `handle` of the active rig changed (settings, target, pole,
                          // posed or not); -1: several handles' posed state
     RigEnabledChanged,   // the active rig was switched on or off; the pose was re-evaluated
+    ActiveLayerChanged,  // another layer of the current clip (or its base) is the one keyed
   };
 
   Type type;

@@ -36,6 +36,7 @@ void Document::replaceScene(Scene scene, const QString& filePath, const QString&
   mTime = currentClip() ? currentClip()->startTime : 0.0;
   mSelectedJoints.clear();
   mSelectedHandle = -1;
+  mActiveLayer = -1;
   mPoseOverrides.clear();
   mHandlePoses.clear();
   mRigSet = std::move(rigs);
@@ -55,11 +56,39 @@ void Document::setCurrentClip(int index) {
   if (index < 0 || index >= static_cast<int>(mScene.clips.size()) || index == mClipIndex) return;
   mClipIndex = index;
   mSampler.reset(currentClip());
+  mActiveLayer = -1;
   mTime = currentClip()->startTime;
   mPoseOverrides.clear();
   dropHandlePoses();
   evaluatePose();
   emitChanged(ChangeEvent::Type::CurrentClipChanged);
+}
+
+const AnimLayer* Document::activeLayerOfClip() const {
+  const Clip* clip = currentClip();
+  if (!clip || mActiveLayer < 0 || mActiveLayer >= static_cast<int>(clip->layers.size())) return nullptr;
+  return &clip->layers[static_cast<std::size_t>(mActiveLayer)];
+}
+
+void Document::setActiveLayer(int layer) {
+  const int count = currentClip() ? static_cast<int>(currentClip()->layers.size()) : 0;
+  layer = std::clamp(layer, -1, count - 1);
+  if (layer == mActiveLayer) return;
+  mActiveLayer = layer;
+  emitChanged(ChangeEvent::Type::ActiveLayerChanged);
+}
+
+void Document::clampActiveLayer() {
+  const int count = currentClip() ? static_cast<int>(currentClip()->layers.size()) : 0;
+  mActiveLayer = std::min(mActiveLayer, count - 1);
+}
+
+Pose Document::poseBelowLayer(int layer) const {
+  Pose pose(mScene.skeleton.restPose().begin(), mScene.skeleton.restPose().end());
+  if (const Clip* clip = currentClip()) {
+    LayeredClipSampler(clip).sampleBelow(mTime, static_cast<std::size_t>(std::max(layer, 0)), pose);
+  }
+  return pose;
 }
 
 void Document::setTime(double seconds) {
@@ -396,6 +425,7 @@ Clip Document::replaceClip(DocumentEditKey, int clipIndex, Clip clip) {
   if (clipIndex == mClipIndex) {
     // The sampler's cursors index the old keys.
     mSampler.reset(currentClip());
+    clampActiveLayer();
     mTime = std::clamp(mTime, currentClip()->startTime, std::max(currentClip()->startTime, currentClip()->endTime));
     evaluatePose();
   }
@@ -438,6 +468,7 @@ RestAndClips Document::setRestAndClips(DocumentEditKey, RestAndClips edit) {
   std::swap(edit.clips, mScene.clips);
   // The sampler points into the list that was just replaced; the rig was bound to the old rest.
   mSampler.reset(currentClip());
+  clampActiveLayer();
   bindRig();
   evaluatePose();
   emitChanged(ChangeEvent::Type::CurrentClipChanged);
@@ -449,6 +480,7 @@ std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clip
   mClipIndex = mScene.clips.empty() ? -1 : std::clamp(currentIndex, 0, static_cast<int>(mScene.clips.size()) - 1);
   // The sampler points into the list that was just replaced.
   mSampler.reset(currentClip());
+  mActiveLayer = -1;
   mTime = currentClip() ? currentClip()->startTime : 0.0;
   mPoseOverrides.clear();
   dropHandlePoses();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/anim/clip.h"
+#include "core/anim/layer_stack.h"
 #include "core/rig/rig.h"
 #include "core/scene/scene.h"
 #include "ui/document/change_event.h"
@@ -92,6 +93,16 @@ class Document : public QObject {
   int currentClipIndex() const { return mClipIndex; }
   const Clip* currentClip() const;
   void setCurrentClip(int index);  // out-of-range indices are ignored
+
+  // The layer of the current clip that Key Pose, auto key and Zero Key write to: an index
+  // into Clip::layers, -1 for the base. View state like the current clip: a new clip starts
+  // on its base, and an edit that removes the layer moves it to the one below.
+  int activeLayer() const { return mActiveLayer; }
+  const AnimLayer* activeLayerOfClip() const;  // null for the base
+  void setActiveLayer(int layer);              // clamped to [-1, layers - 1]
+  // The current clip's stack below layer `layer` at the current time (local transforms):
+  // what that layer's keys play on top of. The base's channels for `layer` 0.
+  Pose poseBelowLayer(int layer) const;
 
   // Current time in seconds, in the current clip's time (between its start and end time).
   double time() const { return mTime; }
@@ -216,6 +227,7 @@ class Document : public QObject {
 
  private:
   void evaluatePose();
+  void clampActiveLayer();
   void emitChanged(ChangeEvent::Type type, int joint = -1, int clip = -1, int handle = -1);
   void bindRig();
   void applyHandlePoses();
@@ -230,7 +242,8 @@ class Document : public QObject {
   double mTime = 0.0;
   std::vector<int> mSelectedJoints;
   int mSelectedHandle = -1;
-  ClipSampler mSampler;
+  LayeredClipSampler mSampler;  // what plays: the base and its layers
+  int mActiveLayer = -1;
   std::map<int, Transform> mPoseOverrides;
   Pose mLocalPose;
   std::vector<Affine> mModelPose;

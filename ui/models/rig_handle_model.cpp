@@ -63,6 +63,7 @@ void RigHandleModel::documentChanged(const ChangeEvent& event) {
       break;
     case ChangeEvent::Type::SelectionChanged:
     case ChangeEvent::Type::JointRenamed:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

@@ -84,6 +84,7 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

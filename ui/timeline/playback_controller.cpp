@@ -140,6 +140,7 @@ void PlaybackController::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigChanged:
     case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

@@ -200,6 +200,7 @@ void TimelineWidget::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigChanged:
     case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/anim/layer_stack.h"
+
 #include "core/skeleton/local_to_model.h"
 
 namespace articula::ui {
@@ -78,7 +80,7 @@ Eigen::AlignedBox3f motionBounds(const Scene& scene, const Clip* clip, std::span
   // How far the mesh (or a lone joint's room) reaches past the joints, below and above.
   const Vec3 below = box.min() - jointsNow.min();
   const Vec3 above = box.max() - jointsNow.max();
-  ClipSampler sampler(clip);
+  LayeredClipSampler sampler(clip);
   const auto rest = skeleton.restPose();
   Pose local;
   std::vector<Affine> model(rest.size());

@@ -150,6 +150,7 @@ void Viewport::documentChanged(const ChangeEvent& event) {
       if (mTrailWindowFrames > 0 && trailFrames() != mTrailSpan) mTrailsDirty = true;
       break;
     case ChangeEvent::Type::PoseEdited:  // overrides are not animation
+    case ChangeEvent::Type::ActiveLayerChanged:
       break;
   }
   // Playback and scrubbing move the followed camera, another clip centres it on the character;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/anim/layer_stack.h"
 #include "ui/viewport/camera_follow.h"
 #include "ui/viewport/gizmo.h"
 #include "ui/viewport/mesh_renderer.h"
@@ -247,12 +248,12 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   int mTrailBuilds = 0;
   std::vector<int> mTrailJoints;
   std::vector<std::vector<Vec3>> mTrails;
-  ClipSampler mTrailSampler;
+  LayeredClipSampler mTrailSampler;
   Pose mTrailLocal;
   std::vector<Affine> mTrailModel;
 
   OnionSkinSettings mOnionSkin;
-  ClipSampler mGhostSampler;  // its own cursors: ghosts jump around the document's time
+  LayeredClipSampler mGhostSampler;  // its own cursors: ghosts jump around the document's time
   Pose mGhostLocal;
   std::vector<Affine> mGhostModel;
   std::vector<OverlayVertex> mGhostScratch;

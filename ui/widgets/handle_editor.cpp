@@ -146,6 +146,7 @@ void HandleEditor::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigEnabledChanged:
       refreshPlacement();
       break;
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

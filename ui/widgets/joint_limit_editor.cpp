@@ -122,6 +122,7 @@ void JointLimitEditor::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::RigEnabledChanged:
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

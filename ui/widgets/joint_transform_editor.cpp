@@ -90,6 +90,7 @@ void JointTransformEditor::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::RigEnabledChanged:
       refreshValues();
       break;
+    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }

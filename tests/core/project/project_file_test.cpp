@@ -6,7 +6,10 @@
 #include <fstream>
 #include <string>
 
+#include "core/anim/layer_stack.h"
 #include "core/io/atomic_file.h"
+#include "core/io/import.h"
+#include "core/project/export_options.h"
 #include "core/project/rig_json.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/samples/mannequin.h"
@@ -108,6 +111,86 @@ TEST_F(ProjectFile, RoundTripKeepsEveryKeyAndSetting) {
     EXPECT_EQ(a[j].translation, b[j].translation) << j;
     EXPECT_EQ(a[j].rotation.coeffs(), b[j].rotation.coeffs()) << j;
   }
+}
+
+// A clip with a raised-arm additive layer (weight keyed) and a muted override layer.
+Project layeredProject(const Scene& scene) {
+  Project project = mannequinProject(scene);
+  Clip& clip = project.clips[0];
+  AnimLayer& raise = clip.layers.emplace_back();
+  raise.name = "raise arm";
+  RotationKey key;
+  key.time = 0.5;
+  key.value = Quat(Eigen::AngleAxisf(0.35f, Vec3::UnitZ()));
+  raise.trackFor(scene.skeleton.findJoint("LeftArm")).rotation.setKeys({key});
+  raise.weight.insertKey(0.0, 0.0, Interpolation::Linear);
+  raise.weight.insertKey(1.0, 1.0, Interpolation::Linear);
+  AnimLayer& hips = clip.layers.emplace_back();
+  hips.name = "hips down";
+  hips.mode = LayerMode::Override;
+  hips.muted = true;
+  hips.locked = true;
+  hips.trackFor(scene.skeleton.findJoint("Hips")).translation.y.insertKey(0.2, 0.9);
+  return project;
+}
+
+TEST_F(ProjectFile, LayersRoundTripAndAMissingJointsChannelsStayAsOrphans) {
+  const Scene scene = makeMannequin();
+  const Project project = layeredProject(scene);
+  ASSERT_FALSE(saveProject(path("layers.articula"), project, scene.skeleton).has_value());
+  const auto opened = openProject(path("layers.articula"));
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  EXPECT_EQ(projectToJson(opened->project, opened->scene.skeleton), projectToJson(project, scene.skeleton));
+  const std::vector<AnimLayer>& layers = opened->scene.clips[0].layers;
+  ASSERT_EQ(layers.size(), 2u);
+  EXPECT_EQ(layers[0].name, "raise arm");
+  EXPECT_EQ(layers[1].mode, LayerMode::Override);
+  EXPECT_TRUE(layers[1].muted && layers[1].locked && !layers[1].solo);
+  EXPECT_EQ(layers[0].weight.size(), 2u);
+
+  // The asset lost the joint a layer keys: the project opens, the channel is kept by name.
+  std::string text = read(path("layers.articula"));
+  const std::size_t layersAt = text.find("\"layers\"");
+  ASSERT_NE(layersAt, std::string::npos);
+  const std::size_t at = text.find("\"joint\": \"Hips\"", layersAt);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::string("\"joint\": \"Hips\"").size(), "\"joint\": \"Tail\"");
+  const auto orphaned = openProjectFromText(text, path("orphan.articula"));
+  ASSERT_TRUE(orphaned.ok()) << orphaned.error();
+  const AnimLayer& hips = orphaned->scene.clips[0].layers[1];
+  EXPECT_TRUE(hips.tracks.empty());
+  ASSERT_EQ(hips.orphans.size(), 1u);
+  EXPECT_EQ(hips.orphans[0].jointName, "Tail");
+  EXPECT_EQ(hips.orphans[0].track.translation.y.size(), 1u);
+  const std::string saved = projectToJson(orphaned->project, orphaned->scene.skeleton);
+  EXPECT_NE(saved.find("\"joint\": \"Tail\""), std::string::npos);
+}
+
+// Export plays the stack: the written clip has the unmuted layers merged in.
+TEST_F(ProjectFile, ExportWritesTheLayeredMotion) {
+  Scene scene = makeMannequin();
+  const Project project = layeredProject(scene);
+  scene.clips = {project.clips[0]};
+  ASSERT_FALSE(writeSceneGltf(scene, path("layered.glb")).has_value());
+  const auto written = importScene(path("layered.glb"));
+  ASSERT_TRUE(written.ok()) << written.error();
+  const int arm = written->skeleton.findJoint("LeftArm");
+  ASSERT_GE(arm, 0);
+  const Clip& clip = scene.clips[0];
+  float worst = 0.0f;
+  float raised = 0.0f;
+  for (double t : {0.2, 0.5, 0.8, 1.0}) {
+    const std::vector<Transform> layered = sampleLayered(clip, scene.skeleton.restPose(), t);
+    std::vector<Transform> base(scene.skeleton.restPose().begin(), scene.skeleton.restPose().end());
+    ClipSampler(&clip).sample(t, base);
+    std::vector<Transform> read(written->skeleton.restPose().begin(), written->skeleton.restPose().end());
+    ClipSampler(&written->clips[0]).sample(t, read);
+    const auto a = static_cast<std::size_t>(arm);
+    worst = std::max(worst, read[a].rotation.angularDistance(layered[a].rotation));
+    raised = std::max(raised, base[a].rotation.angularDistance(layered[a].rotation));
+  }
+  EXPECT_GT(raised, 0.1f);
+  EXPECT_LT(worst, 0.01f);
 }
 
 TEST_F(ProjectFile, AssetTravelsByRelativePathAndAChangeIsNoticed) {
@@ -277,6 +360,7 @@ TEST_F(ProjectFile, OlderFormatsKeepLoading) {
     ASSERT_TRUE(opened.ok()) << file << ": " << opened.error();
     EXPECT_FALSE(opened->scene.clips.empty()) << file;
     EXPECT_FALSE(opened->scene.clips[0].validate(opened->scene.skeleton.jointCount()).has_value()) << file;
+    EXPECT_TRUE(opened->scene.clips[0].layers.empty()) << file;  // a base alone
   }
   // Version 2 carries the rig it was written with (articula-cli export --rig auto).
   const auto v2 = openProject(kData + "/projects/mannequin_v2.articula");
