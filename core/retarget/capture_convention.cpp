@@ -313,11 +313,6 @@ std::optional<double> unitsPerMetreFromName(std::string_view name) {
   for (const UnitGuess& u : kUnits) {
     if (name == u.name || (*u.shortName != '\0' && name == u.shortName)) return u.perMetre;
   }
-  if (name == "meters" || name == "metre" || name == "meter") return 1.0;
-  if (name == "centimeters") return 100.0;
-  if (name == "millimeters") return 1000.0;
-  if (name == "decimeters") return 10.0;
-  if (name == "inch") return 39.3701;
   return std::nullopt;
 }
 
