@@ -21,6 +21,7 @@
 
 #include "app/cli_batch.h"
 #include "app/cli_clipops.h"
+#include "app/cli_convention.h"
 #include "app/cli_filter.h"
 #include "app/cli_rest.h"
 #include "app/cli_retarget.h"
@@ -49,22 +50,28 @@ void printWarnings(const std::vector<std::string>& warnings) {
   for (const std::string& warning : warnings) std::cerr << "warning: " << warning << '\n';
 }
 
-// loadSceneOrProject, its warnings printed.
-articula::Result<articula::Scene> loadInput(const std::string& path, articula::ProjectRigs* rigs = nullptr) {
+// loadSceneOrProject, its warnings printed, the --up, --facing and --units given over its convention.
+articula::Result<articula::Scene> loadInput(const std::string& path, const articula::cli::ConventionArgs& convention,
+                                            articula::ProjectRigs* rigs = nullptr) {
   std::vector<std::string> warnings;
   auto scene = articula::loadSceneOrProject(path, rigs, &warnings);
   printWarnings(warnings);
+  if (scene) {
+    if (auto error = articula::cli::applyConventionArgs(convention, path, scene->convention))
+      return articula::makeError(*error);
+  }
   return scene;
 }
 
 int fail(const std::string& message);
 
 // --json carries the warnings (what the reader repaired) as well as stderr.
-int runInfo(const std::string& path, bool json) {
+int runInfo(const std::string& path, bool json, const articula::cli::ConventionArgs& convention) {
   std::vector<std::string> warnings;
   auto scene = articula::loadSceneOrProject(path, nullptr, &warnings);
   printWarnings(warnings);
   if (!scene) return fail(scene.error());
+  if (auto error = articula::cli::applyConventionArgs(convention, path, scene->convention)) return fail(*error);
   if (!json) {
     std::cout << articula::sceneInfoText(*scene) << '\n';
     return 0;
@@ -127,7 +134,8 @@ articula::Result<articula::RigDefinition> loadRig(const std::string& rig, const 
 // A project for `inPath` written to `outPath`. An asset becomes a project naming it; a project
 // keeps its clips, rigs and settings, its asset path re-made relative to the new project's
 // folder. `rig` (auto or a rig JSON file), when given, is added as the active rig.
-int exportProject(const std::string& inPath, const std::string& outPath, const std::string& rig) {
+int exportProject(const std::string& inPath, const std::string& outPath, const std::string& rig,
+                  const articula::cli::ConventionArgs& convention) {
   namespace fs = std::filesystem;
   articula::Project project;
   articula::Skeleton skeleton;
@@ -149,6 +157,7 @@ int exportProject(const std::string& inPath, const std::string& outPath, const s
     project = std::move(*made);
     skeleton = std::move(scene->skeleton);
   }
+  if (auto error = articula::cli::applyConventionArgs(convention, inPath, project.convention)) return fail(*error);
   if (!rig.empty()) {
     auto definition = loadRig(rig, inPath, skeleton, project.rigs);
     if (!definition) return fail(definition.error());
@@ -213,10 +222,10 @@ float heightAlongUp(const articula::Scene& scene) {
 
 int runExport(const std::string& inPath, const std::string& outPath, const std::string& rig,
               const std::string& interpolationWord, const std::string& compressionWord, bool json,
-              const std::vector<std::string>& filters) {
+              const std::vector<std::string>& filters, const articula::cli::ConventionArgs& convention) {
   if (lowerExtension(outPath) == ".articula") {
     if (!filters.empty()) return fail("--filter writes glTF: the output must end in .glb or .gltf");
-    return exportProject(inPath, outPath, rig);
+    return exportProject(inPath, outPath, rig, convention);
   }
   if (!rig.empty()) return fail("--rig is written into projects: the output must end in .articula");
   if (checkGltfOutput(outPath)) return fail(outPath + ": the output must end in .glb, .gltf or .articula");
@@ -224,7 +233,7 @@ int runExport(const std::string& inPath, const std::string& outPath, const std::
   if (!interpolation) return fail("--interpolation '" + interpolationWord + "': expected linear or cubic");
   const auto compression = articula::parseCompression(compressionWord);
   if (!compression) return fail("--compress '" + compressionWord + "': expected none or meshopt");
-  auto scene = loadInput(inPath);
+  auto scene = loadInput(inPath, convention);
   if (!scene) return fail(scene.error());
   nlohmann::json filtered = nlohmann::json::array();
   for (articula::Clip& clip : scene->clips) {
@@ -307,9 +316,9 @@ articula::Result<articula::Clip*> findClip(articula::Scene& scene, const std::st
 // Detects foot contacts on one clip (the first, or `clipName`) and writes the scene with that
 // clip alone, its stride curves included, as glTF.
 int runContacts(const std::string& inPath, const std::string& outPath, const std::string& clipName,
-                const std::string& heightsPath) {
+                const std::string& heightsPath, const articula::cli::ConventionArgs& convention) {
   if (auto error = checkGltfOutput(outPath)) return fail(*error);
-  auto scene = loadInput(inPath);
+  auto scene = loadInput(inPath, convention);
   if (!scene) return fail(scene.error());
   if (scene->clips.empty()) return fail(inPath + ": has no animation to find contacts in");
   auto clip = findClip(*scene, inPath, clipName);
@@ -345,6 +354,7 @@ struct BakeArgs {
   std::string interpolation = "linear";
   std::string compression = "none";
   std::vector<std::string> filters;
+  articula::cli::ConventionArgs convention;
 };
 
 // "A:B" (frames, inclusive) into the bake's range.
@@ -413,7 +423,7 @@ int runBake(const BakeArgs& args) {
   if (args.contacts == "detect" && !args.ground.empty())
     return fail("--ground works with --contacts keep: detect holds each foot where it landed, on no ground");
   articula::ProjectRigs projectRigs;
-  auto scene = loadInput(args.in, &projectRigs);
+  auto scene = loadInput(args.in, args.convention, &projectRigs);
   if (!scene) return fail(scene.error());
   auto clip = findClip(*scene, args.in, args.clip);
   if (!clip) return fail(clip.error());
@@ -559,6 +569,9 @@ int main(int argc, char** argv) {
   info->add_option("FILE", infoPath, "An Articula project, glTF, FBX, Collada, BVH or any file Assimp opens")
       ->required();
   info->add_flag("--json", infoJson, "Print one JSON object instead of text");
+  // One set of convention options: a run has one subcommand.
+  articula::cli::ConventionArgs conventionArgs;
+  articula::cli::addConventionOptions(*info, conventionArgs);
 
   std::vector<std::string> exportIns;
   std::string exportOut;
@@ -587,6 +600,7 @@ int main(int argc, char** argv) {
   exportCommand->add_option("--rig", exportRig,
                             "Add a rig to the written project as its active rig: auto (the humanoid rig from joint "
                             "names) or a rig JSON file");
+  articula::cli::addConventionOptions(*exportCommand, conventionArgs);
 
   std::vector<std::string> contactsIns;
   std::string contactsOut;
@@ -601,6 +615,7 @@ int main(int argc, char** argv) {
   articula::cli::addBatchOptions(*contacts, contactsBatch);
   contacts->add_option("--clip", contactsClip, "Clip to analyse (default: the first)");
   contacts->add_option("--heights", contactsHeights, "Also write each foot's ankle/toe heights per frame as CSV");
+  articula::cli::addConventionOptions(*contacts, conventionArgs);
 
   BakeArgs bakeArgs;
   std::vector<std::string> bakeIns;
@@ -638,6 +653,7 @@ int main(int argc, char** argv) {
   addCompressOption(*bake, bakeArgs.compression);
   bake->add_flag("--keep-source", bakeArgs.keepSource,
                  "Write the source clip too, the baked one beside it as '<clip> baked' (default: in its place)");
+  articula::cli::addConventionOptions(*bake, bakeArgs.convention);
 
   std::string mapPath;
   bool mapJson = false;
@@ -646,6 +662,7 @@ int main(int argc, char** argv) {
   std::string mapFile;
   map->add_flag("--json", mapJson, "Print the map as a role map file (JSON role → joint name), to edit and reuse");
   map->add_option("--map", mapFile, "Check a role map file against the file's skeleton instead of mapping by names");
+  articula::cli::addConventionOptions(*map, conventionArgs);
 
   articula::cli::RestArgs restArgs;
   CLI::App* rest = articula::cli::addRestCommand(app, restArgs);
@@ -664,18 +681,21 @@ int main(int argc, char** argv) {
   }
   // Nothing may escape as a crash: a library exception becomes a one-line error.
   try {
-    if (*info) return runInfo(infoPath, infoJson);
+    if (*info) return runInfo(infoPath, infoJson, conventionArgs);
     if (*exportCommand) {
       return articula::cli::runFileCommand(
           *exportCommand, exportIns, exportOut, exportBatch, true,
           [&](const std::string& in) {
-            return runExport(in, exportOut, exportRig, exportInterpolation, exportCompression, exportJson, exportFilters);
+            return runExport(in, exportOut, exportRig, exportInterpolation, exportCompression, exportJson, exportFilters,
+                             conventionArgs);
           });
     }
     if (*contacts) {
       return articula::cli::runFileCommand(
           *contacts, contactsIns, contactsOut, contactsBatch, false,
-          [&](const std::string& in) { return runContacts(in, contactsOut, contactsClip, contactsHeights); });
+          [&](const std::string& in) {
+            return runContacts(in, contactsOut, contactsClip, contactsHeights, conventionArgs);
+          });
     }
     if (*bake) {
       return articula::cli::runFileCommand(*bake, bakeIns, bakeArgs.out, bakeBatch, true, [&](const std::string& in) {
@@ -683,7 +703,7 @@ int main(int argc, char** argv) {
         return runBake(bakeArgs);
       });
     }
-    if (*map) return articula::cli::runMap(mapPath, mapFile, mapJson);
+    if (*map) return articula::cli::runMap(mapPath, mapFile, mapJson, conventionArgs);
     if (*retarget) return articula::cli::runRetarget(retargetArgs);
     if (*rootMotion) return articula::cli::runRootMotion(*rootMotion, rootMotionArgs);
     if (*loop) return articula::cli::runLoop(*loop, loopArgs);

@@ -44,6 +44,7 @@ Result<Pose> requestedRest(const RestArgs& args, const Scene& scene, const Clip*
   job.skeleton = &scene.skeleton;
   job.map = &*map;
   job.clip = clip;
+  job.userOverride = scene.convention;
   auto convention = job.run();
   if (!convention) return makeError(args.in + ": " + convention.error());
   const Pose standing = standingReferencePose(scene.skeleton, *map, *convention);
@@ -102,15 +103,13 @@ int runRest(const RestArgs& args) {
 nlohmann::json conventionJson(const Scene& scene) {
   auto map = mapHumanoid(scene.skeleton);
   if (!map) return nullptr;
-  CaptureConventionJob job;
-  job.skeleton = &scene.skeleton;
-  job.map = &*map;
-  job.clip = conventionClip(scene);
+  const CaptureConventionJob job = conventionJobFor(scene, *map);
   auto c = job.run();
   if (!c) return {{"error", c.error()}};
   return {{"up", vectorJson(c->upModel)},
           {"upDecidedBy", c->upDecidedBy},
           {"forward", vectorJson(c->forwardModel)},
+          {"forwardDecidedBy", c->forwardDecidedBy},
           {"restPose", restPoseKindName(c->restKind)},
           {"restPoseDecidedBy", c->restKindDecidedBy},
           {"units", c->units},

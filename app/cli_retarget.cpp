@@ -28,10 +28,13 @@ int fail(const std::string& message) {
   return 1;
 }
 
-Result<Scene> loadWithWarnings(const std::string& path) {
+Result<Scene> loadWithWarnings(const std::string& path, const ConventionArgs& convention = {}) {
   std::vector<std::string> warnings;
   auto scene = loadSceneOrProject(path, nullptr, &warnings);
   for (const std::string& warning : warnings) std::cerr << "warning: " << warning << '\n';
+  if (scene) {
+    if (auto error = applyConventionArgs(convention, path, scene->convention)) return makeError(*error);
+  }
   return scene;
 }
 
@@ -74,8 +77,8 @@ nlohmann::json qualityJson(const RetargetQuality& q) {
 
 }  // namespace
 
-int runMap(const std::string& path, const std::string& mapFile, bool json) {
-  auto scene = loadWithWarnings(path);
+int runMap(const std::string& path, const std::string& mapFile, bool json, const ConventionArgs& convention) {
+  auto scene = loadWithWarnings(path, convention);
   if (!scene) return fail(scene.error());
   auto map = humanoidOf(path, scene->skeleton, mapFile);
   if (!map) return fail(map.error());
@@ -123,6 +126,7 @@ CLI::App* addRetargetCommand(CLI::App& app, RetargetArgs& args) {
                     "Print one JSON object instead of the summary (the file's interpolation, bytes and keys; per "
                     "clip its keys and maxErrorMm, the largest joint error in mm at 1.75 m as the spec and as "
                     "Blender play the keys)");
+  addConventionOptions(*command, args.convention);
   return command;
 }
 
@@ -133,7 +137,7 @@ int runRetarget(const RetargetArgs& args) {
   if (args.fps && !(std::isfinite(*args.fps) && *args.fps > 0.0)) return fail("--fps must be a positive frame rate");
   const auto interpolation = parseKeyInterpolation(args.interpolation);
   if (!interpolation) return fail("--interpolation '" + args.interpolation + "': expected linear or cubic");
-  auto source = loadWithWarnings(args.source);
+  auto source = loadWithWarnings(args.source, args.convention);
   if (!source) return fail(source.error());
   auto character = loadWithWarnings(args.character);
   if (!character) return fail(character.error());

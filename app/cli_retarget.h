@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "app/cli_convention.h"
+
 namespace articula::cli {
 
 struct RetargetArgs {
@@ -22,6 +24,7 @@ struct RetargetArgs {
   bool skipFirstFrame = false;  // leave out a clip's first frame where it is a T-pose
   std::string interpolation = "linear";  // of the reduced keys: linear or cubic
   bool json = false;
+  ConventionArgs convention;  // the source's up, facing and units when its own would mislead
 };
 
 // Adds the retarget subcommand, its options read into `args`.
@@ -32,6 +35,6 @@ int runRetarget(const RetargetArgs& args);
 
 // articula-cli map FILE [--json] [--map M.json]: the humanoid role of each joint, found by
 // names or read from a role map file; --json prints it as a role map file.
-int runMap(const std::string& path, const std::string& mapFile, bool json);
+int runMap(const std::string& path, const std::string& mapFile, bool json, const ConventionArgs& convention);
 
 }  // namespace articula::cli

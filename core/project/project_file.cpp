@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <tuple>
 
 #include "core/io/atomic_file.h"
 #include "core/io/import.h"
 #include "core/project/clip_json.h"
 #include "core/project/humanoid_map_json.h"
 #include "core/project/rig_json_value.h"
+#include "core/retarget/capture_convention.h"
 #include "core/samples/mannequin.h"
 #include "core/util/message_text.h"
 
@@ -135,6 +137,36 @@ std::optional<std::string> readSettings(const Json& json, const std::string& whe
     v.hasCamera = true;
   }
   return std::nullopt;
+}
+
+// Reads "capture_convention" (absent: Auto); an axis or units the job would refuse is an error.
+std::optional<std::string> readConvention(const Json& json, const std::string& where, ConventionOverride& out) {
+  if (!json.contains("capture_convention")) return std::nullopt;
+  const Json& object = json.at("capture_convention");
+  if (!object.is_object()) return where + ": 'capture_convention' must be an object";
+  Fields f{object, where + ": capture_convention", {}};
+  std::string up, facing;
+  if (!f.string("up", up) || !f.string("facing", facing)) return f.error;
+  for (const auto& [field, text, axis] : {std::tuple{"up", &up, &out.upModel}, std::tuple{"facing", &facing, &out.forwardModel}}) {
+    if (text->empty()) continue;
+    *axis = axisFromName(*text);
+    if (!*axis) return f.where + "." + field + ": expected +X, -X, +Y, -Y, +Z or -Z, got \"" + *text + "\"";
+  }
+  if (object.contains("units_per_metre")) {
+    double unitsPerMetre = 0.0;
+    if (!f.number("units_per_metre", unitsPerMetre)) return f.error;
+    out.unitsPerMetre = unitsPerMetre;
+  }
+  if (auto error = checkOverride(out)) return f.where + ": " + *error;
+  return std::nullopt;
+}
+
+Json conventionToJson(const ConventionOverride& convention) {
+  Json json = Json::object();
+  if (convention.upModel) json["up"] = axisName(*convention.upModel);
+  if (convention.forwardModel) json["facing"] = axisName(*convention.forwardModel);
+  if (convention.unitsPerMetre) json["units_per_metre"] = *convention.unitsPerMetre;
+  return json;
 }
 
 // Reads "joint_renames" into the project and renames the asset's joints (all at once, so
@@ -313,6 +345,7 @@ std::string projectToJson(const Project& project, const Skeleton& skeleton) {
         {"active", project.rigs.active}, {"enabled", project.rigs.enabled}, {"definitions", std::move(definitions)}};
   }
   if (skeleton.hasRoles()) json["humanoid_roles"] = Json::parse(roleLabelsToJson(skeleton));
+  if (!project.convention.isAuto()) json["capture_convention"] = conventionToJson(project.convention);
   std::string text;
   writeReadable(json, 0, text);
   text += '\n';
@@ -344,11 +377,13 @@ Result<OpenedProject> openProjectFromText(std::string_view text, const std::stri
     return makeError(a.error);
   }
   if (auto error = readSettings(json, where, project)) return makeError(*error);
+  if (auto error = readConvention(json, where, project.convention)) return makeError(*error);
 
   const fs::path folder = fs::path(projectPath).parent_path();
   Result<Scene> scene = loadAsset(project.asset, folder, where, opened.warnings);
   if (!scene) return makeError(scene.error());
   opened.scene = std::move(*scene);
+  opened.scene.convention = project.convention;
   if (auto error = applyJointRenames(json, where, project, opened.scene.skeleton)) return makeError(*error);
   if (json.contains("humanoid_roles")) {
     const std::string roles = json.at("humanoid_roles").dump();
@@ -389,6 +424,7 @@ Result<Project> projectForAsset(const std::string& assetPath, const std::string&
   project.asset.path = fs::absolute(fs::path(assetPath)).lexically_normal().lexically_relative(folder).generic_string();
   project.asset.contentHash = contentHash(bytes);
   project.clips = scene.clips;
+  project.convention = scene.convention;
   if (!scene.clips.empty()) project.view.clip = scene.clips.front().name;
   return project;
 }

@@ -7,8 +7,10 @@
 // and a content hash, so a moved asset is reported missing and a changed one is noticed.
 // The bundled mannequin is named {"builtin": "mannequin"} instead. Clips are stored whole
 // (clip_json.h), replacing the asset's own clips when the project opens. The user's humanoid
-// characterisation (the skeleton's role labels) is "humanoid_roles", role → joint name.
-// Format 3 adds each clip's animation layers.
+// characterisation (the skeleton's role labels) is "humanoid_roles", role → joint name. The
+// user's override of the capture convention (Scene::convention) is "capture_convention":
+// {"up": "+Z", "facing": "+Y", "units_per_metre": 100}, each key only when set; a project
+// without it (every older one) is Auto. Format 3 adds each clip's animation layers.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -83,6 +85,7 @@ struct Project {
   ProjectBakeSettings bake;
   ProjectView view;
   ProjectRigs rigs;  // written as "rigs" when there is one
+  ConventionOverride convention;  // written as "capture_convention" when not Auto
 };
 
 // A project with its scene: the asset imported, the project's clips in place of the

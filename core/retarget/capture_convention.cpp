@@ -129,6 +129,73 @@ Quat turnBetween(const Vec3& upFrom, const Vec3& forwardFrom, const Vec3& upTo, 
   return Quat(Mat3(to * from.transpose())).normalized();
 }
 
+// What decides the up when the user did not: the rest's ankles-to-hips axis (snapped), its
+// hips-to-head line, and the motion's up (nothing without a clip).
+struct UpEvidence {
+  const Clip* clip = nullptr;
+  Vec3 restUp = Vec3::UnitY();
+  Vec3 restLine = Vec3::UnitY();
+  MotionUp motion;
+};
+
+// The rest's up when it stands in the clip (or the clip never stands long enough to say
+// otherwise), else the motion's; fails when neither can be trusted.
+std::optional<std::string> decideUp(const UpEvidence& e, CaptureConvention& c) {
+  const bool motionStands = e.motion.standingShare >= 0.4f;
+  const bool restOnUsualAxis = e.restUp.y() == 1.0f || e.restUp.z() == 1.0f;
+  const float restToMotionDeg = motionStands ? angleDeg(e.restLine, e.motion.up) : 0.0f;
+  char text[240];
+  if (motionStands && restToMotionDeg > 30.0f) {
+    c.upModel = snapToAxis(e.motion.up);
+    std::snprintf(text, sizeof text,
+                  "motion: hips-to-head along %s in the %.0f %% of frames that stand; the rest pose's is %.0f deg "
+                  "from it",
+                  axisName(c.upModel).c_str(), 100.0 * double(e.motion.standingShare), double(restToMotionDeg));
+    c.upDecidedBy = text;
+    return std::nullopt;
+  }
+  if (e.clip && !motionStands && !restOnUsualAxis) {
+    std::snprintf(text, sizeof text,
+                  "the figure never stands in clip '%s' (its hips are above its feet in %.0f %% of the frames) "
+                  "and its rest pose stands along %s, not the model's Y or Z: set the up",
+                  e.clip->name.c_str(), 100.0 * double(e.motion.standingShare), axisName(e.restUp).c_str());
+    return std::string(text);
+  }
+  c.upModel = e.restUp;
+  if (!e.clip) {
+    c.upDecidedBy = "rest pose: ankles-to-hips along " + axisName(e.restUp) + " (no clip)";
+  } else if (motionStands) {
+    std::snprintf(text, sizeof text, "rest pose: ankles-to-hips along %s, %.0f deg from the clip's own",
+                  axisName(e.restUp).c_str(), double(restToMotionDeg));
+    c.upDecidedBy = text;
+  } else {
+    std::snprintf(text, sizeof text, "rest pose: ankles-to-hips along %s (the clip stands in %.0f %% of its frames)",
+                  axisName(e.restUp).c_str(), 100.0 * double(e.motion.standingShare));
+    c.upDecidedBy = text;
+  }
+  return std::nullopt;
+}
+
+// The user's facing, else left × up over `frames` (the rest alone when it stands along the
+// up), snapped to an axis when one is near and perpendicular to the up.
+std::optional<std::string> decideForward(const ConventionOverride& userOverride, const std::vector<FigurePoints>& frames,
+                                         const char* where, CaptureConvention& c) {
+  if (userOverride.forwardModel) {
+    if (std::abs(userOverride.forwardModel->dot(c.upModel)) > 1e-6f)
+      return "capture convention: the facing " + axisName(*userOverride.forwardModel) +
+             " set by the user is not perpendicular to the up " + axisName(c.upModel);
+    c.forwardModel = *userOverride.forwardModel;
+    c.forwardDecidedBy = "set by the user";
+    return std::nullopt;
+  }
+  const Vec3 forward = facing(frames, c.upModel);
+  if (!(forward.norm() > 0.0f)) return std::string("capture convention: the left and right thighs are at one point");
+  c.forwardModel = snapToAxis(forward);
+  if (std::abs(c.forwardModel.dot(c.upModel)) > 1e-6f) c.forwardModel = forward;
+  c.forwardDecidedBy = std::string("the line from the right thigh to the left, crossed with the up, ") + where;
+  return std::nullopt;
+}
+
 RestPoseKind standingKind(const FigurePoints& rest, const Vec3& up, const HumanoidMap& map, float* elevationDeg) {
   if (map.leftArm.forearm < 0 || map.rightArm.forearm < 0) return RestPoseKind::StandingOther;
   auto below = [&](const Vec3& from, const Vec3& to) {
@@ -144,13 +211,15 @@ RestPoseKind standingKind(const FigurePoints& rest, const Vec3& up, const Humano
 struct UnitGuess {
   double perMetre;
   const char* name;
+  const char* shortName;  // what a user types; empty for a unit only guessed
 };
+// Each unit a capture is written in; CMU's ASF unit, kept by its BVH conversions, is 1/0.45 in.
+constexpr UnitGuess kUnits[] = {{1.0, "metres", "m"},          {10.0, "decimetres", "dm"},
+                                {100.0, "centimetres", "cm"},  {1000.0, "millimetres", "mm"},
+                                {39.3701, "inches", "in"},     {39.3701 * 0.45, "CMU units (1/0.45 in)", ""}};
 
 void guessUnits(CaptureConvention& c) {
-  // A person 1.2-2.2 m tall (joint to joint: the head's top and the soles are not joints), in
-  // each unit a capture is written in; CMU's ASF unit, kept by its BVH conversions, is 1/0.45 in.
-  static const UnitGuess kUnits[] = {{1.0, "metres"},         {10.0, "decimetres"},   {100.0, "centimetres"},
-                                     {1000.0, "millimetres"}, {39.3701, "inches"},   {39.3701 * 0.45, "CMU units (1/0.45 in)"}};
+  // A person 1.2-2.2 m tall (joint to joint: the head's top and the soles are not joints).
   char text[160];
   for (const UnitGuess& u : kUnits) {
     const double metres = static_cast<double>(c.heightModel) / u.perMetre;
@@ -167,6 +236,20 @@ void guessUnits(CaptureConvention& c) {
   c.units = "unknown";
   std::snprintf(text, sizeof text, "the standing figure is %.4g units tall: no unit makes that 1.2-2.2 m",
                 double(c.heightModel));
+  c.unitsDecidedBy = text;
+}
+
+// The user's units, else the guess from the height.
+void decideUnits(const ConventionOverride& userOverride, CaptureConvention& c) {
+  if (!userOverride.unitsPerMetre) {
+    guessUnits(c);
+    return;
+  }
+  c.unitsPerMetre = *userOverride.unitsPerMetre;
+  c.units = unitsName(c.unitsPerMetre);
+  char text[160];
+  std::snprintf(text, sizeof text, "set by the user: the standing figure is %.2f m tall in it",
+                double(c.heightModel) / c.unitsPerMetre);
   c.unitsDecidedBy = text;
 }
 
@@ -211,6 +294,49 @@ const char* restPoseKindName(RestPoseKind kind) {
   return "not standing";
 }
 
+std::optional<Vec3> axisFromName(std::string_view name) {
+  if (name.size() == 2 && (name[0] == '+' || name[0] == '-')) {
+    auto axis = axisFromName(name.substr(1));
+    if (axis && name[0] == '-') *axis = -*axis;
+    return axis;
+  }
+  if (name.size() != 1) return std::nullopt;
+  switch (name[0]) {
+    case 'x': case 'X': return Vec3(Vec3::UnitX());
+    case 'y': case 'Y': return Vec3(Vec3::UnitY());
+    case 'z': case 'Z': return Vec3(Vec3::UnitZ());
+    default: return std::nullopt;
+  }
+}
+
+std::optional<double> unitsPerMetreFromName(std::string_view name) {
+  for (const UnitGuess& u : kUnits) {
+    if (name == u.name || (*u.shortName != '\0' && name == u.shortName)) return u.perMetre;
+  }
+  return std::nullopt;
+}
+
+std::string unitsName(double unitsPerMetre) {
+  for (const UnitGuess& u : kUnits) {
+    if (std::abs(unitsPerMetre - u.perMetre) <= 1e-9 * u.perMetre) return u.name;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6g units per metre", unitsPerMetre);
+  return text;
+}
+
+std::optional<std::string> checkOverride(const ConventionOverride& o) {
+  auto isAxis = [](const Vec3& v) { return v.allFinite() && axisName(v).front() != '('; };
+  if (o.upModel && !isAxis(*o.upModel)) return "the up " + axisName(*o.upModel) + " is not a model axis (+X ... -Z)";
+  if (o.forwardModel && !isAxis(*o.forwardModel))
+    return "the facing " + axisName(*o.forwardModel) + " is not a model axis (+X ... -Z)";
+  if (o.upModel && o.forwardModel && std::abs(o.upModel->dot(*o.forwardModel)) > 1e-6f)
+    return "the facing " + axisName(*o.forwardModel) + " is parallel to the up " + axisName(*o.upModel);
+  if (o.unitsPerMetre && !(std::isfinite(*o.unitsPerMetre) && *o.unitsPerMetre > 0.0))
+    return "the units must be a positive number of units per metre";
+  return std::nullopt;
+}
+
 std::optional<std::string> CaptureConventionJob::validate() const {
   if (!skeleton) return std::string("capture convention: no skeleton");
   if (!map) return std::string("capture convention: no humanoid map");
@@ -223,6 +349,7 @@ std::optional<std::string> CaptureConventionJob::validate() const {
     if (clip->frameCount() < 1) return "capture convention: clip '" + clip->name + "' has no frames";
     if (auto error = clip->validate(n)) return "capture convention: " + *error;
   }
+  if (auto error = checkOverride(userOverride)) return "capture convention: " + *error;
   return std::nullopt;
 }
 
@@ -236,49 +363,27 @@ Result<CaptureConvention> CaptureConventionJob::run() const {
   const Vec3 restFeetUp = rest.hips - 0.5f * (rest.leftAnkle + rest.rightAnkle);
   if (!(restLine.norm() > 0.0f) || !(restFeetUp.norm() > 0.0f))
     return makeError("capture convention: the rest pose's hips are level with its head or feet");
-  const Vec3 restUp = snapToAxis(restFeetUp.normalized());
+  UpEvidence evidence;
+  evidence.clip = clip;
+  evidence.restUp = snapToAxis(restFeetUp.normalized());
+  evidence.restLine = restLine;
   const std::vector<FigurePoints> frames = clip ? sampleClip(*skeleton, m, *clip) : std::vector<FigurePoints>{rest};
-  const MotionUp motion = clip ? motionUp(frames, legLength) : MotionUp{};
-  const bool motionStands = motion.standingShare >= 0.4f;
-  const bool restOnUsualAxis = restUp.y() == 1.0f || restUp.z() == 1.0f;
+  if (clip) evidence.motion = motionUp(frames, legLength);
 
   CaptureConvention c;
-  char text[240];
-  const float restToMotionDeg = motionStands ? angleDeg(restLine, motion.up) : 0.0f;
-  if (!motionStands || restToMotionDeg <= 30.0f) {
-    if (clip && !motionStands && !restOnUsualAxis) {
-      std::snprintf(text, sizeof text,
-                    "the figure never stands in clip '%s' (its hips are above its feet in %.0f %% of the frames) "
-                    "and its rest pose stands along %s, not the model's Y or Z",
-                    clip->name.c_str(), 100.0 * double(motion.standingShare), axisName(restUp).c_str());
-      return makeError(text);
-    }
-    c.upModel = restUp;
-    if (!clip) {
-      c.upDecidedBy = "rest pose: ankles-to-hips along " + axisName(restUp) + " (no clip)";
-    } else if (motionStands) {
-      std::snprintf(text, sizeof text, "rest pose: ankles-to-hips along %s, %.0f deg from the clip's own",
-                    axisName(restUp).c_str(), double(restToMotionDeg));
-      c.upDecidedBy = text;
-    } else {
-      std::snprintf(text, sizeof text, "rest pose: ankles-to-hips along %s (the clip stands in %.0f %% of its frames)",
-                    axisName(restUp).c_str(), 100.0 * double(motion.standingShare));
-      c.upDecidedBy = text;
-    }
-  } else {
-    c.upModel = snapToAxis(motion.up);
-    std::snprintf(text, sizeof text,
-                  "motion: hips-to-head along %s in the %.0f %% of frames that stand; the rest pose's is %.0f deg "
-                  "from it",
-                  axisName(c.upModel).c_str(), 100.0 * double(motion.standingShare), double(restToMotionDeg));
-    c.upDecidedBy = text;
+  if (userOverride.upModel) {
+    c.upModel = *userOverride.upModel;
+    c.upDecidedBy = "set by the user";
+  } else if (auto error = decideUp(evidence, c)) {
+    return makeError(*error);
   }
+  const Vec3& restUp = evidence.restUp;
   const Vec3 restForward = facing({rest}, restUp);
-  const Vec3 motionForward = c.upModel == restUp ? restForward : facing(frames, c.upModel);
-  if (!(restForward.norm() > 0.0f) || !(motionForward.norm() > 0.0f))
-    return makeError("capture convention: the left and right thighs are at one point");
-  c.forwardModel = snapToAxis(motionForward);
-  if (std::abs(c.forwardModel.dot(c.upModel)) > 1e-6f) c.forwardModel = motionForward;
+  if (!(restForward.norm() > 0.0f)) return makeError("capture convention: the left and right thighs are at one point");
+  const bool restStands = c.upModel == restUp;
+  if (auto error = decideForward(userOverride, restStands ? std::vector<FigurePoints>{rest} : frames,
+                                 restStands ? "in the rest pose" : "over the clip", c))
+    return makeError(*error);
   if (c.upModel != restUp) {
     c.restToStandingModel = turnBetween(restUp, restForward, c.upModel, c.forwardModel.normalized());
   }
@@ -287,13 +392,14 @@ Result<CaptureConvention> CaptureConventionJob::run() const {
   const Vec3 upInRest = c.restToStandingModel.conjugate() * c.upModel;
   const RestPoseKind kind = standingKind(rest, upInRest, m, &elevationDeg);
   c.restKind = c.upModel == restUp ? kind : RestPoseKind::NotStanding;
+  char text[240];
   std::snprintf(text, sizeof text, "%s%s: upper arms %.0f deg below horizontal",
                 c.restKind == RestPoseKind::NotStanding ? "stood up, a " : "", restPoseKindName(kind),
                 double(elevationDeg));
   c.restKindDecidedBy = text;
   c.heightModel = extentAlong(restModel, upInRest);
   c.floorModel = floorOf(frames, c.upModel);
-  guessUnits(c);
+  decideUnits(userOverride, c);
   if (clip) {
     c.frameRate = clip->frameRate;
     c.frameRateDecidedBy = "the file's frame time (BVH) or its key spacing";

@@ -6,9 +6,11 @@
 // rest stands.
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/anim/clip.h"
 #include "core/rig/humanoid_map.h"
+#include "core/scene/scene.h"
 #include "core/skeleton/skeleton.h"
 #include "core/util/result.h"
 
@@ -24,6 +26,16 @@ enum class RestPoseKind {
 const char* restPoseKindName(RestPoseKind kind);
 // "+Y", "-Z" for a model axis; "(0.71, 0.71, 0.00)" otherwise.
 std::string axisName(const Vec3& v);
+// The signed model axis a user names: "+X", "-y", "Z" (= "+Z"); nullopt for anything else.
+std::optional<Vec3> axisFromName(std::string_view name);
+// Model units in one metre for a unit a user names: m, dm, cm, mm, in (or metres, decimetres,
+// centimetres, millimetres, inches); nullopt for anything else.
+std::optional<double> unitsPerMetreFromName(std::string_view name);
+// "centimetres" for 100, ...; the number itself ("25 units per metre") for any other.
+std::string unitsName(double unitsPerMetre);
+// nullopt when the override can be applied; else why not in one line (an up or facing that
+// is not a model axis, a facing parallel to the up, units not above zero).
+std::optional<std::string> checkOverride(const ConventionOverride& userOverride);
 
 struct CaptureConvention {
   // The figure's up and facing in model space, each snapped to the nearest model axis when
@@ -31,6 +43,7 @@ struct CaptureConvention {
   Vec3 upModel = Vec3::UnitY();
   Vec3 forwardModel = Vec3::UnitZ();
   std::string upDecidedBy;
+  std::string forwardDecidedBy;
   RestPoseKind restKind = RestPoseKind::StandingT;
   std::string restKindDecidedBy;
   // The model-space turn (about the model's origin) that stands the rest pose up in the
@@ -55,13 +68,18 @@ struct CaptureConventionJob {
   const HumanoidMap* map = nullptr;  // of `skeleton`
   // Optional: without a clip the rest pose decides alone (and is taken to stand).
   const Clip* clip = nullptr;
+  // What the user set (Scene::convention): a set up, facing or units is taken as it is, and
+  // the rest is decided around it (an up the rest does not stand along stands it up).
+  ConventionOverride userOverride;
 
   // nullopt when the job can run; else what is missing (skeleton, map, a map joint outside
-  // the skeleton, a clip with no frames or invalid for the skeleton).
+  // the skeleton, a clip with no frames or invalid for the skeleton) or an override
+  // checkOverride refuses.
   std::optional<std::string> validate() const;
   // Fails when the rest pose does not stand along the model's Y or Z axis and the figure
   // never stands in the clip either (its hips are not above its feet along one direction in
-  // 40 % of the frames): nothing says where up is.
+  // 40 % of the frames) and the user set no up: nothing says where up is. Fails too when
+  // the facing the user set is parallel to the up decided.
   Result<CaptureConvention> run() const;
 };
 

@@ -157,6 +157,15 @@ const Clip* conventionClip(const Scene& scene, std::size_t clipIndex) {
   return clip.frameCount() >= 1 && !clip.validate(scene.skeleton.jointCount()) ? &clip : nullptr;
 }
 
+CaptureConventionJob conventionJobFor(const Scene& scene, const HumanoidMap& map, std::size_t clipIndex) {
+  CaptureConventionJob job;
+  job.skeleton = &scene.skeleton;
+  job.map = &map;
+  job.clip = conventionClip(scene, clipIndex);
+  job.userOverride = scene.convention;
+  return job;
+}
+
 float standingHeight(const StandingCapture& capture) {
   return capture.convention ? capture.convention->heightModel : capture.scene.characterHeight();
 }
@@ -164,11 +173,7 @@ float standingHeight(const StandingCapture& capture) {
 float standingHeightOf(const Scene& scene, std::size_t clipIndex) {
   auto map = mapHumanoid(scene.skeleton);
   if (!map) return scene.characterHeight();
-  CaptureConventionJob job;
-  job.skeleton = &scene.skeleton;
-  job.map = &*map;
-  job.clip = conventionClip(scene, clipIndex);
-  auto convention = job.run();
+  auto convention = conventionJobFor(scene, *map, clipIndex).run();
   return convention ? convention->heightModel : scene.characterHeight();
 }
 
@@ -179,11 +184,7 @@ Result<StandingCapture> standUpright(Scene scene, std::size_t clipIndex) {
     result.scene = std::move(scene);
     return result;
   }
-  CaptureConventionJob job;
-  job.skeleton = &scene.skeleton;
-  job.map = &*map;
-  job.clip = conventionClip(scene, clipIndex);
-  auto convention = job.run();
+  auto convention = conventionJobFor(scene, *map, clipIndex).run();
   if (!convention) return makeError(scene.sourcePath + ": " + convention.error());
   result.convention = *convention;
   if (convention->restKind != RestPoseKind::NotStanding) {

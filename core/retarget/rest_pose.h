@@ -61,6 +61,10 @@ struct StandingCapture {
 // Clip `clipIndex` of the scene when the convention can read it (it has frames and is valid
 // for the skeleton), else nullptr: the rest pose then decides alone.
 const Clip* conventionClip(const Scene& scene, std::size_t clipIndex = 0);
+// The convention job of clip `clipIndex` (conventionClip) with the user's override
+// (Scene::convention): what every reader of a scene's convention runs. `map` is of
+// scene.skeleton; both outlive the job.
+CaptureConventionJob conventionJobFor(const Scene& scene, const HumanoidMap& map, std::size_t clipIndex = 0);
 
 // The standing figure's height (model units): the convention's, else Scene::characterHeight.
 float standingHeight(const StandingCapture& capture);

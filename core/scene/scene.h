@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,16 @@ struct Mesh {
   int maxInfluences() const;  // largest count of non-zero weights on one vertex
 };
 
+// What the user said about a capture's convention, over what the skeleton and motion decide
+// (CaptureConventionJob, core/retarget/capture_convention.h): each value left unset is Auto.
+struct ConventionOverride {
+  std::optional<Vec3> upModel;          // a signed model axis
+  std::optional<Vec3> forwardModel;     // a signed model axis perpendicular to the up
+  std::optional<double> unitsPerMetre;  // model units in one metre
+  bool isAuto() const { return !upModel && !forwardModel && !unitsPerMetre; }
+  bool operator==(const ConventionOverride& other) const = default;
+};
+
 // Everything an import brings: one node forest (every skeleton of the file), meshes,
 // materials and clips. `upAxis`-style conversions are baked into root nodes, never lost.
 struct Scene {
@@ -70,6 +81,9 @@ struct Scene {
   // Per node, the Euler order its rotation was authored in (BVH CHANNELS); empty when the
   // source has no such notion (glTF), then XYZ is the editor's default.
   std::vector<RotationOrder> rotationOrders;
+  // The user's override of the capture's up, facing and units (a project keeps it); Auto
+  // after an import.
+  ConventionOverride convention;
 
   // Number of separate skeletons: roots of the forest that hold at least one Joint.
   int skeletonCount() const;

@@ -6,13 +6,21 @@
 
 #include <cmath>
 
+#include <QComboBox>
 #include <QLabel>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <fstream>
 
 #include "convention_variants.h"
 #include "core/io/import.h"
+#include "core/project/export_options.h"
 #include "core/retarget/rest_pose.h"
 #include "core/skeleton/local_to_model.h"
 #include "ui/docks/characterise_dock.h"
+#include "ui/docks/characterise_dock_convention.h"
+#include "ui/document/project_session.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui_test_support.h"
@@ -105,6 +113,66 @@ TEST(ConventionWindow, TheCharacterisePanelSaysWhatTheCaptureAssumes) {
   const QString standing = dock->conventionLabel()->text();
   EXPECT_FALSE(standing.contains(QStringLiteral("not standing"))) << standing.toStdString();
   EXPECT_TRUE(standing.contains(QStringLiteral("<b>Units</b> CMU units"))) << standing.toStdString();
+}
+
+// Chooses the item of `box` whose data is `data`, as a click on it does.
+void choose(QComboBox* box, const QString& data) {
+  const int index = box->findData(data);
+  ASSERT_GE(index, 0) << data.toStdString();
+  box->setCurrentIndex(index);
+  emit box->activated(index);
+}
+
+// CMU 02_01 somersaulting twice, its rest laid along +X: nothing says where up is until the
+// user sets it in the panel. The choice is one undo step, the project keeps it, and Export
+// writes what the standing original writes.
+TEST(ConventionWindow, TheUpSetInThePanelIsOneUndoStepKeptByTheProjectAndExported) {
+  const Scene somersault = articula::test::somersaulting(cmu0201(), 2.0f);
+  QTemporaryDir dir;
+  const QString bvh = dir.filePath(QStringLiteral("somersault_lying.bvh"));
+  std::ofstream(bvh.toStdString(), std::ios::binary)
+      << articula::test::bvhText(articula::test::restAlongX(somersault).scene);
+  const QString project = dir.filePath(QStringLiteral("somersault.articula"));
+  {
+    MainWindow window;
+    ASSERT_TRUE(window.openFile(bvh));
+    ConventionEditor* editor = window.findChild<CharacteriseDock*>()->conventionEditor();
+    EXPECT_TRUE(editor->label()->text().contains(QStringLiteral("set the up"))) << editor->label()->text().toStdString();
+    const int undoBefore = window.document()->undoStack()->count();
+    choose(editor->upBox(), QStringLiteral("+Y"));
+    EXPECT_EQ(window.document()->undoStack()->count(), undoBefore + 1);
+    EXPECT_EQ(window.document()->scene().convention.upModel, Vec3(Vec3::UnitY()));
+    EXPECT_TRUE(editor->label()->text().contains(QStringLiteral("<b>Up</b> +Y <span style='color:gray'>(set by the user)")))
+        << editor->label()->text().toStdString();
+    // The facing offers the axes across the up only.
+    EXPECT_EQ(editor->facingBox()->findData(QStringLiteral("+Y")), -1);
+    EXPECT_GE(editor->facingBox()->findData(QStringLiteral("+Z")), 0);
+    window.document()->undoStack()->undo();
+    EXPECT_TRUE(window.document()->scene().convention.isAuto());
+    EXPECT_EQ(editor->upBox()->currentIndex(), 0);
+    EXPECT_TRUE(editor->label()->text().contains(QStringLiteral("set the up")));
+    window.document()->undoStack()->redo();
+    EXPECT_EQ(editor->upBox()->currentData().toString(), QStringLiteral("+Y"));
+    ASSERT_FALSE(window.session()->saveAs(project).has_value());
+  }
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(project));
+  ConventionEditor* editor = window.findChild<CharacteriseDock*>()->conventionEditor();
+  EXPECT_EQ(window.document()->scene().convention.upModel, Vec3(Vec3::UnitY()));
+  EXPECT_EQ(editor->upBox()->currentData().toString(), QStringLiteral("+Y"));
+  const QString exported = dir.filePath(QStringLiteral("lying.glb"));
+  ASSERT_TRUE(window.exportGltfTo(exported));
+  // The original as a BVH file too, so both files hold the same nodes.
+  const std::string originalBvh = dir.filePath(QStringLiteral("somersault.bvh")).toStdString();
+  std::ofstream(originalBvh, std::ios::binary) << articula::test::bvhText(somersault);
+  auto standing = importScene(originalBvh);
+  ASSERT_TRUE(standing) << standing.error();
+  const std::string original = dir.filePath(QStringLiteral("original.glb")).toStdString();
+  ASSERT_FALSE(writeSceneGltf(*standing, original));
+  auto a = importScene(original);
+  auto b = importScene(exported.toStdString());
+  ASSERT_TRUE(a && b);
+  EXPECT_LE(motionDistanceMm(*a, a->clips.front(), *b, b->clips.front()), 1.0f);
 }
 
 }  // namespace

@@ -14,10 +14,10 @@
 
 #include "core/io/atomic_file.h"
 #include "core/project/humanoid_map_json.h"
-#include "core/retarget/rest_pose.h"
 #include "core/rig/humanoid_map.h"
 #include "core/rig/humanoid_roles.h"
 #include "ui/commands/set_roles_command.h"
+#include "ui/docks/characterise_dock_convention.h"
 #include "ui/document/document.h"
 
 namespace articula::ui {
@@ -49,7 +49,7 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
       mDocument(document),
       mTable(new QTableWidget(static_cast<int>(humanoidRoles().size()), 2, this)),
       mStatus(new QLabel(this)),
-      mConvention(new QLabel(this)),
+      mConvention(new ConventionEditor(document, this)),
       mPickButton(button(tr("Assign on Pick"), tr("Each joint picked in the viewport or outliner takes the current "
                                                   "role, then the next role is current"), this)) {
   setObjectName(QStringLiteral("CharacteriseDock"));
@@ -77,9 +77,6 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
   mStatus->setObjectName(QStringLiteral("characteriseStatus"));
   mStatus->setWordWrap(true);
   mStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  mConvention->setObjectName(QStringLiteral("characteriseConvention"));
-  mConvention->setWordWrap(true);
-  mConvention->setTextInteractionFlags(Qt::TextSelectableByMouse);
   mPickButton->setObjectName(QStringLiteral("characterisePick"));
   mPickButton->setCheckable(true);
 
@@ -128,6 +125,8 @@ CharacteriseDock::CharacteriseDock(Document* document, QWidget* parent)
   connect(mDocument, &Document::changed, this, &CharacteriseDock::documentChanged);
   refresh();
 }
+
+QLabel* CharacteriseDock::conventionLabel() const { return mConvention->label(); }
 
 QString CharacteriseDock::currentRole() const {
   const int row = mTable->currentRow();
@@ -253,7 +252,7 @@ void CharacteriseDock::documentChanged(const ChangeEvent& event) {
       break;
     case ChangeEvent::Type::CurrentClipChanged:
     case ChangeEvent::Type::ClipEdited:
-      refreshConvention();
+      mConvention->refresh();
       break;
     default:
       break;
@@ -284,39 +283,7 @@ void CharacteriseDock::refresh() {
                             : tr("Found automatically (from the joint names, else the skeleton's shape). Assign a role to set "
                                  "them by hand."));
   }
-  refreshConvention();
-}
-
-void CharacteriseDock::refreshConvention() {
-  const Scene& scene = mDocument->scene();
-  auto map = mapHumanoid(scene.skeleton);
-  if (!map) {
-    mConvention->clear();
-    return;
-  }
-  const int clipIndex = mDocument->currentClipIndex();
-  CaptureConventionJob job;
-  job.skeleton = &scene.skeleton;
-  job.map = &*map;
-  job.clip = conventionClip(scene, clipIndex < 0 ? 0 : static_cast<std::size_t>(clipIndex));
-  const auto c = job.run();
-  if (!c) {
-    mConvention->setText(tr("Capture convention: %1").arg(QString::fromStdString(c.error())));
-    return;
-  }
-  const auto line = [](const QString& label, const std::string& value, const std::string& reason) {
-    return QStringLiteral("<b>%1</b> %2 <span style='color:gray'>(%3)</span>")
-        .arg(label, QString::fromStdString(value).toHtmlEscaped(), QString::fromStdString(reason).toHtmlEscaped());
-  };
-  QStringList lines{
-      line(tr("Up"), axisName(c->upModel), c->upDecidedBy),
-      line(tr("Facing"), axisName(c->forwardModel),
-           tr("the line from the right thigh to the left, crossed with the up").toStdString()),
-      line(tr("Units"), c->units, c->unitsDecidedBy),
-      line(tr("Rest pose"), restPoseKindName(c->restKind), c->restKindDecidedBy)};
-  if (job.clip != nullptr)
-    lines << line(tr("Frame rate"), QString::number(c->frameRate).toStdString(), c->frameRateDecidedBy);
-  mConvention->setText(lines.join(QStringLiteral("<br>")));
+  mConvention->refresh();
 }
 
 }  // namespace articula::ui

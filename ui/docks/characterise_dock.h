@@ -11,6 +11,7 @@ class QTableWidget;
 
 namespace articula::ui {
 
+class ConventionEditor;
 class Document;
 struct ChangeEvent;
 
@@ -32,8 +33,10 @@ class CharacteriseDock : public QDockWidget {
   QTableWidget* roleTable() const { return mTable; }
   QLabel* statusLabel() const { return mStatus; }
   // What the capture assumes (CaptureConventionJob on the current clip): up, facing, units,
-  // frame rate and rest pose, each with how it was decided.
-  QLabel* conventionLabel() const { return mConvention; }
+  // frame rate and rest pose, each with how it was decided; and the user's override of the
+  // up, facing and units.
+  ConventionEditor* conventionEditor() const { return mConvention; }
+  QLabel* conventionLabel() const;
   QPushButton* pickButton() const { return mPickButton; }  // checkable: assign on pick
 
   // The role of the current row ("leftKnee"), or empty.
@@ -57,7 +60,6 @@ class CharacteriseDock : public QDockWidget {
   void rowSelected();
   void jointPicked();
   void refresh();
-  void refreshConvention();
   // Labels shown: the skeleton's, or the name map's while it has none.
   std::vector<std::string> shownRoles() const;
   bool pushRoles(std::vector<std::string> roles, const QString& text);
@@ -66,7 +68,7 @@ class CharacteriseDock : public QDockWidget {
   Document* const mDocument;
   QTableWidget* const mTable;
   QLabel* const mStatus;
-  QLabel* const mConvention;
+  ConventionEditor* const mConvention;
   QPushButton* const mPickButton;
   bool mSelectingJoint = false;  // our own row → joint selection, not a pick
 };

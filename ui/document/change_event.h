@@ -14,7 +14,8 @@ struct ChangeEvent {
     SelectionChanged,    // the set of selected joints changed
     PoseEdited,          // pose overrides changed (`joint`, or -1 for several); the pose moved
     JointRenamed,        // `joint` has a new name
-    RolesChanged,        // the humanoid characterisation (the joints' role labels) changed
+    RolesChanged,        // the humanoid characterisation changed: the joints' role labels, or the
+                         // capture convention the user set (Scene::convention)
     ClipEdited,          // keys of clip `clip` changed; the pose was re-evaluated
     RigChanged,          // the rigs, the active rig or its handle list changed; pose re-evaluated
     HandleEdited,        // handle `handle` of the active rig changed (settings, target, pole,

@@ -419,6 +419,12 @@ std::vector<std::string> Document::setJointRoles(DocumentEditKey, std::vector<st
   return roles;
 }
 
+ConventionOverride Document::setConvention(DocumentEditKey, ConventionOverride convention) {
+  std::swap(convention, mScene.convention);
+  emitChanged(ChangeEvent::Type::RolesChanged);
+  return convention;
+}
+
 Clip Document::replaceClip(DocumentEditKey, int clipIndex, Clip clip) {
   if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return clip;
   std::swap(clip, mScene.clips[static_cast<std::size_t>(clipIndex)]);

@@ -183,6 +183,9 @@ class Document : public QObject {
   // Puts one role label per joint (Skeleton::role; "" for none) in place and returns the
   // labels it replaced. Must hold one per joint.
   std::vector<std::string> setJointRoles(DocumentEditKey, std::vector<std::string> roles);
+  // Puts the user's capture convention (up, facing, units; Scene::convention) in place and
+  // returns the one it replaced. Emits RolesChanged: it is part of how the humanoid is read.
+  ConventionOverride setConvention(DocumentEditKey, ConventionOverride convention);
   // Replaces clip `clipIndex` (which must exist) and re-evaluates the pose.
   Clip replaceClip(DocumentEditKey, int clipIndex, Clip clip);
   // Swaps a part of clip `clipIndex` with `part`: the joint tracks of `part` (matched by

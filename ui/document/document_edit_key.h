@@ -12,6 +12,7 @@ class RigSetCommand;
 class SetRigEnabledCommand;
 class SetRestPoseCommand;
 class SetRolesCommand;
+class SetConventionCommand;
 class RenameJointCommand;
 class ReplaceClipCommand;
 class SetJointTransformCommand;
@@ -29,6 +30,7 @@ class DocumentEditKey {
   friend class SetRigEnabledCommand;
   friend class SetRestPoseCommand;
   friend class SetRolesCommand;
+  friend class SetConventionCommand;
   friend class RenameJointCommand;
   friend class ReplaceClipCommand;
   friend class SetJointTransformCommand;

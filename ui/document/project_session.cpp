@@ -156,6 +156,7 @@ Result<Project> ProjectSession::currentProject(const QString& projectPath) const
       project.jointRenames.push_back({assetName, scene.skeleton.name(joint)});
   }
   project.clips = scene.clips;
+  project.convention = scene.convention;
   project.rigs.rigs = mDocument->rigSet().rigs;
   // The document treats an index outside its rigs as none; the file says so plainly.
   project.rigs.active = mDocument->activeRig() ? mDocument->rigSet().active : -1;

@@ -60,11 +60,8 @@ bool RestPoseActions::toTPose() {
     emit problem(tr("Cannot set a T-pose: not a humanoid: %1").arg(QString::fromStdString(map.error())));
     return false;
   }
-  CaptureConventionJob job;
-  job.skeleton = &scene.skeleton;
-  job.map = &*map;
-  job.clip = conventionClip(scene, static_cast<std::size_t>(std::max(0, mDocument->currentClipIndex())));
-  auto convention = job.run();
+  auto convention =
+      conventionJobFor(scene, *map, static_cast<std::size_t>(std::max(0, mDocument->currentClipIndex()))).run();
   if (!convention) {
     emit problem(tr("Cannot set a T-pose: %1").arg(QString::fromStdString(convention.error())));
     return false;

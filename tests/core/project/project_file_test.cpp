@@ -341,6 +341,41 @@ TEST_F(ProjectFile, HumanoidRolesSurviveSaveAndOpenAfterARename) {
   EXPECT_NE(refused.error().find("humanoid_roles: unknown role 'leftElbow'"), std::string::npos) << refused.error();
 }
 
+TEST_F(ProjectFile, TheCaptureConventionTheUserSetIsKeptAndAnOldProjectIsAuto) {
+  const Scene scene = makeMannequin();
+  Project project = mannequinProject(scene);
+  project.convention = {Vec3(0.0f, 0.0f, 1.0f), Vec3(-1.0f, 0.0f, 0.0f), 100.0};
+  ASSERT_FALSE(saveProject(path("convention.articula"), project, scene.skeleton).has_value());
+  const std::string saved = read(path("convention.articula"));
+  for (const char* line : {R"("capture_convention": {)", R"("up": "+Z")", R"("facing": "-X")", R"("units_per_metre": 100)"})
+    EXPECT_NE(saved.find(line), std::string::npos) << line;
+  const auto opened = openProject(path("convention.articula"));
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  EXPECT_EQ(opened->project.convention, project.convention);
+  EXPECT_EQ(opened->scene.convention, project.convention);
+  // Only what was set is written: the units alone.
+  project.convention = {std::nullopt, std::nullopt, 39.3701};
+  const auto unitsOnly = openProjectFromText(projectToJson(project, scene.skeleton), path("units.articula"));
+  ASSERT_TRUE(unitsOnly.ok()) << unitsOnly.error();
+  EXPECT_EQ(unitsOnly->scene.convention, project.convention);
+  // Every project written before the override opens as Auto.
+  const auto v2 = openProject(kData + "/projects/mannequin_v2.articula");
+  ASSERT_TRUE(v2.ok()) << v2.error();
+  EXPECT_TRUE(v2->scene.convention.isAuto());
+  EXPECT_EQ(projectToJson(v2->project, v2->scene.skeleton).find("capture_convention"), std::string::npos);
+  for (const auto& [convention, message] :
+       {std::pair{R"({"up": "up"})", R"(capture_convention.up: expected +X, -X, +Y, -Y, +Z or -Z, got "up")"},
+        std::pair{R"({"up": "+Y", "facing": "-Y"})", "capture_convention: the facing -Y is parallel to the up +Y"},
+        std::pair{R"({"units_per_metre": -3})", "capture_convention: the units must be a positive"},
+        std::pair{R"("+Y")", "'capture_convention' must be an object"}}) {
+    const std::string text =
+        std::string(R"({"format_version": 2, "asset": {"builtin": "mannequin"}, "capture_convention": )") + convention + "}";
+    const auto refused = openProjectFromText(text, path("bad.articula"));
+    ASSERT_FALSE(refused.ok()) << convention;
+    EXPECT_NE(refused.error().find(message), std::string::npos) << refused.error();
+  }
+}
+
 TEST_F(ProjectFile, EveryPrefixOfAProjectFailsCleanlyOrOpens) {
   const Scene scene = makeMannequin();
   const std::string good = projectToJson(mannequinProject(scene), scene.skeleton);

@@ -23,7 +23,7 @@ Scene loadData(const std::string& relative) {
 Result<CaptureConvention> conventionOf(const Scene& scene) {
   auto map = mapHumanoid(scene.skeleton);
   if (!map) return makeError(map.error());
-  return CaptureConventionJob{&scene.skeleton, &*map, scene.clips.empty() ? nullptr : &scene.clips.front()}.run();
+  return CaptureConventionJob{&scene.skeleton, &*map, scene.clips.empty() ? nullptr : &scene.clips.front(), {}}.run();
 }
 
 // The largest distance (model units) between the joints of two scenes with one skeleton
@@ -67,10 +67,10 @@ TEST(CaptureConventionJob, DefaultIsInvalid) {
   EXPECT_FALSE(CaptureConventionJob{}.run());
   const Scene cmu = loadData("bvh/cmu-mb-2010/02_01.bvh");
   auto map = *mapHumanoid(cmu.skeleton);
-  EXPECT_TRUE((CaptureConventionJob{&cmu.skeleton, nullptr, nullptr}.validate()));
-  EXPECT_FALSE((CaptureConventionJob{&cmu.skeleton, &map, nullptr}.validate()));
+  EXPECT_TRUE((CaptureConventionJob{&cmu.skeleton, nullptr, nullptr, {}}.validate()));
+  EXPECT_FALSE((CaptureConventionJob{&cmu.skeleton, &map, nullptr, {}}.validate()));
   Clip empty;
-  EXPECT_TRUE((CaptureConventionJob{&cmu.skeleton, &map, &empty}.validate()));
+  EXPECT_TRUE((CaptureConventionJob{&cmu.skeleton, &map, &empty, {}}.validate()));
 }
 
 TEST(CaptureConventionJob, CmuStandsInItsRestYUpInATPose) {
@@ -130,6 +130,68 @@ TEST(CaptureConventionJob, AFigureThatNeverStandsOnARestAlongXIsRefused) {
   ASSERT_FALSE(standing);
   EXPECT_NE(standing.error().find("tumble.bvh: "), std::string::npos) << standing.error();
   EXPECT_NE(standing.error().find("never stands"), std::string::npos) << standing.error();
+}
+
+TEST(CaptureConventionJob, TheUsersUpFacingAndUnitsAreTakenAndSaidSo) {
+  Scene cmu = loadData("bvh/cmu-mb-2010/02_01.bvh");
+  const auto automatic = conventionOf(cmu);
+  ASSERT_TRUE(automatic) << automatic.error();
+  // The rest stands along +Y; the user says +Z is up, +X the facing, the units centimetres.
+  cmu.convention = {Vec3::UnitZ(), Vec3::UnitX(), 100.0};
+  auto map = *mapHumanoid(cmu.skeleton);
+  auto c = conventionJobFor(cmu, map).run();
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->upModel, Vec3::UnitZ());
+  EXPECT_EQ(c->forwardModel, Vec3::UnitX());
+  EXPECT_EQ(c->upDecidedBy, "set by the user");
+  EXPECT_EQ(c->forwardDecidedBy, "set by the user");
+  EXPECT_EQ(c->unitsPerMetre, 100.0);
+  EXPECT_EQ(c->units, "centimetres");
+  EXPECT_NE(c->unitsDecidedBy.find("set by the user"), std::string::npos) << c->unitsDecidedBy;
+  // A rest that does not stand along the user's up is stood up to it, facing the user's way.
+  EXPECT_EQ(c->restKind, RestPoseKind::NotStanding);
+  EXPECT_TRUE((c->restToStandingModel * automatic->upModel).isApprox(Vec3::UnitZ(), 1e-5f));
+  EXPECT_TRUE((c->restToStandingModel * automatic->forwardModel).isApprox(Vec3::UnitX(), 1e-5f));
+  EXPECT_NEAR(c->heightModel, automatic->heightModel, 1e-4f * automatic->heightModel);
+  // Only the units: up and facing stay the analysis's.
+  cmu.convention = {std::nullopt, std::nullopt, 39.3701};
+  c = conventionJobFor(cmu, map).run();
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->upModel, automatic->upModel);
+  EXPECT_EQ(c->upDecidedBy, automatic->upDecidedBy);
+  EXPECT_EQ(c->units, "inches");
+}
+
+TEST(CaptureConventionJob, AFacingParallelToTheUpIsRefusedInOneLine) {
+  Scene cmu = loadData("bvh/cmu-mb-2010/02_01.bvh");
+  auto map = *mapHumanoid(cmu.skeleton);
+  cmu.convention = {Vec3::UnitY(), -Vec3::UnitY(), std::nullopt};
+  auto job = conventionJobFor(cmu, map);
+  ASSERT_TRUE(job.validate());
+  EXPECT_NE(job.validate()->find("the facing -Y is parallel to the up +Y"), std::string::npos) << *job.validate();
+  // A facing along the up the analysis decides (the rest's +Y) is refused by run.
+  cmu.convention = {std::nullopt, Vec3::UnitY(), std::nullopt};
+  auto c = conventionJobFor(cmu, map).run();
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().find("the facing +Y set by the user is not perpendicular to the up +Y"), std::string::npos)
+      << c.error();
+  cmu.convention = {Vec3(0.6f, 0.8f, 0.0f), std::nullopt, std::nullopt};
+  EXPECT_TRUE(conventionJobFor(cmu, map).validate());
+  cmu.convention = {std::nullopt, std::nullopt, 0.0};
+  EXPECT_TRUE(conventionJobFor(cmu, map).validate());
+}
+
+TEST(CaptureConvention, AxesAndUnitsByName) {
+  EXPECT_EQ(axisFromName("+X"), Vec3(Vec3::UnitX()));
+  EXPECT_EQ(axisFromName("-z"), Vec3(-Vec3::UnitZ()));
+  EXPECT_EQ(axisFromName("Y"), Vec3(Vec3::UnitY()));
+  for (const char* bad : {"", "+", "W", "+XY", "--X", "x+"}) EXPECT_FALSE(axisFromName(bad)) << bad;
+  EXPECT_EQ(unitsPerMetreFromName("cm"), 100.0);
+  EXPECT_EQ(unitsPerMetreFromName("millimetres"), 1000.0);
+  EXPECT_EQ(unitsPerMetreFromName("in"), 39.3701);
+  EXPECT_FALSE(unitsPerMetreFromName("furlongs"));
+  EXPECT_EQ(unitsName(10.0), "decimetres");
+  EXPECT_EQ(unitsName(25.0), "25 units per metre");
 }
 
 TEST(RestPoseJob, DefaultIsInvalid) {

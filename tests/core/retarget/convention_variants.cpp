@@ -243,6 +243,24 @@ Variant restAlongX(const Scene& scene) {
   return v;
 }
 
+Scene somersaulting(const Scene& scene, float turns) {
+  const HumanoidMap map = mapOf(scene);
+  const HumanoidFrame frame = *humanoidFrame(scene.skeleton, map);
+  const Vec3 leftModel = frame.upModel.cross(frame.forwardModel);
+  Scene out = scene;
+  for (Clip& clip : out.clips) {
+    // The hips are a root in every capture of the suite: their local space is model space.
+    JointTrack& hips = clip.trackFor(map.hips);
+    std::vector<RotationKey> keys = hips.rotation.keys();
+    for (RotationKey& k : keys) {
+      const auto share = static_cast<float>((k.time - clip.startTime) / clip.duration());
+      k.value = (Quat(Eigen::AngleAxisf(2.0f * kPiF * turns * share, leftModel)) * k.value).normalized();
+    }
+    hips.rotation.setKeys(keys);
+  }
+  return out;
+}
+
 Variant aPoseRest(const Scene& scene) {
   const HumanoidMap map = mapOf(scene);
   const HumanoidFrame frame = *humanoidFrame(scene.skeleton, map);

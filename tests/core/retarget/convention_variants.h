@@ -47,6 +47,11 @@ Variant mixamoNames(const Scene& scene);
 // A new root node above everything (an armature at the identity).
 Variant extraRoot(const Scene& scene);
 
+// Not a convention: the figure somersaulting `turns` times about its left-right axis over each
+// clip (the hips turned about their own point, their path kept), a motion that stands too
+// seldom for its up to be read from it.
+Scene somersaulting(const Scene& scene, float turns);
+
 // The scene's skeleton (one root, Joint and Tip nodes) and first clip as BVH text, every
 // joint rotating in ZXY order and the root also translating: a variant as a capture file.
 std::string bvhText(const Scene& scene);
