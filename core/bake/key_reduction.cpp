@@ -342,7 +342,7 @@ void keepSmallerEveryFrame(std::span<const Quat> samples, float lerpApart, bool 
 // further; with `fewestBytes`, the Bézier fit only when it costs fewer bytes than lines alone
 // (one Bézier segment makes the whole channel a cubic spline in the file).
 void fitVec3Track(std::span<const Vec3> samples, std::span<const int> breakpoints, float budget, bool bezier,
-                  bool halfways, bool fewestBytes, const DenseClip& clip, Vec3Track& track) {
+                  bool halfways, bool fewestBytes, bool keysForAFile, const DenseClip& clip, Vec3Track& track) {
   const Vec3Fit fit = fitVec3Channel(samples, breakpoints, budget, bezier, halfways);
   writeVec3Track(fit, samples, clip, track);
   const bool anyBezier =
@@ -354,7 +354,7 @@ void fitVec3Track(std::span<const Vec3> samples, std::span<const int> breakpoint
     if (vec3Bytes(lines) < vec3Bytes(track)) track = std::move(lines);
   }
   // As keepSmallerEveryFrame does for rotations.
-  if (clip.frames > 1 && static_cast<std::size_t>(clip.frames) * 12 < vec3Bytes(track))
+  if (keysForAFile && clip.frames > 1 && static_cast<std::size_t>(clip.frames) * 12 < vec3Bytes(track))
     writeVec3Track(everyFrameFit<Vec3Fit>(clip.frames), samples, clip, track);
 }
 
@@ -522,8 +522,8 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
     const bool halfways = heldBetweenFrames(source.joint);
     if (source.translates) {
       const float local = budget[i] / reach.parentScale[joint];
-      fitVec3Track(source.translation, breakpoints.translation, local, cubic, halfways, options.fewestBytes, dense,
-                   track.translation);
+      fitVec3Track(source.translation, breakpoints.translation, local, cubic, halfways, options.fewestBytes,
+                   options.keysForAFile, dense, track.translation);
     }
     if (source.rotates && !unseen[joint]) {
       const float chordBudget = budget[i] / reach.lever[joint];
@@ -540,7 +540,7 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
         if (rotationBytes(slerps, quantize) < rotationBytes(track.rotation, quantize))
           track.rotation = std::move(slerps);
       }
-      if (!cubic || options.fewestBytes) {
+      if ((!cubic || options.fewestBytes) && options.keysForAFile) {
         keepSmallerEveryFrame(source.rotation, lerpApartFor(chordBudget, lerpApartCap), quantize, dense,
                               track.rotation);
       }
@@ -548,7 +548,8 @@ KeyReductionReport reduceDenseClip(const Skeleton& skeleton, std::span<const Tra
     if (source.scales && !unseen[joint]) {
       // A scale error e moves the farthest child by e × lever (in the joint's space).
       const float local = budget[i] / (reach.lever[joint] * reach.parentScale[joint]);
-      fitVec3Track(source.scale, breakpoints.scale, local, cubic, halfways, options.fewestBytes, dense, track.scale);
+      fitVec3Track(source.scale, breakpoints.scale, local, cubic, halfways, options.fewestBytes, options.keysForAFile,
+                   dense, track.scale);
     }
   };
   for (std::size_t i = 0; i < trackCount; ++i) reduceTrack(i);

@@ -92,6 +92,10 @@ struct KeyReductionOptions {
   // per-frame export stores 11008 keys, 171 KB. More keys cost memory too: the 68,800-frame
   // take peaks at 505 MB against 364 MB.
   bool fewestBytes = false;
+  // The keys of a glTF file (true): a lines channel whose keys cost more bytes than a key on
+  // every frame is keyed on every frame. An editor's keys (false, Merge Down): the fewest
+  // keys, whatever they cost in a file.
+  bool keysForAFile = true;
 };
 
 struct KeyReductionReport {

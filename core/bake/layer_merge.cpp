@@ -109,7 +109,9 @@ Result<LayerMergeReport> merge(const Skeleton& skeleton, const Clip& source, con
   if (report.reducedChannels > 0) {
     KeyReductionOptions options;
     options.toleranceModel = toleranceModel;
-    options.quantizeRotations = false;  // an editor's keys, not a file's
+    // An editor's keys, not a file's: the fewest, in floats.
+    options.quantizeRotations = false;
+    options.keysForAFile = false;
     reduceDenseClip(skeleton, rest, reduced, options, reducedTracks);
   }
   for (std::size_t i = 0; i < perFrame.tracks.size(); ++i) {

@@ -144,6 +144,7 @@ struct FilterRun {
     KeyReductionOptions options;
     options.toleranceModel = job.settings.toleranceModel;
     options.keepTimes = {dense.timeOf(0), dense.timeOf(dense.frames - 1)};  // the range's ends stay where they are
+    options.keysForAFile = false;  // the fewest keys for the animator, not a file's fewest bytes
     std::vector<JointTrack> tracks;
     reduceDenseClip(*job.skeleton, job.skeleton->restPose(), dense, options, tracks);
     return tracks;
