@@ -135,21 +135,21 @@ JointTrack& Clip::trackFor(int joint) {
   return track;
 }
 
-ClipTrackIndex::ClipTrackIndex(Clip& clip) : mClip(clip) {
-  mTrackOfJoint.reserve(clip.tracks.size());
+ClipTrackIndex::ClipTrackIndex(std::vector<JointTrack>& tracks) : mTracks(tracks) {
+  mTrackOfJoint.reserve(tracks.size());
   // emplace keeps the first track of a joint, the one Clip::findTrack returns.
-  for (std::size_t i = 0; i < clip.tracks.size(); ++i) mTrackOfJoint.emplace(clip.tracks[i].joint, i);
+  for (std::size_t i = 0; i < tracks.size(); ++i) mTrackOfJoint.emplace(tracks[i].joint, i);
 }
 
 JointTrack* ClipTrackIndex::find(int joint) {
   const auto it = mTrackOfJoint.find(joint);
-  return it == mTrackOfJoint.end() ? nullptr : &mClip.tracks[it->second];
+  return it == mTrackOfJoint.end() ? nullptr : &mTracks[it->second];
 }
 
 JointTrack& ClipTrackIndex::trackFor(int joint) {
-  const auto [it, added] = mTrackOfJoint.emplace(joint, mClip.tracks.size());
-  if (!added) return mClip.tracks[it->second];
-  JointTrack& track = mClip.tracks.emplace_back();
+  const auto [it, added] = mTrackOfJoint.emplace(joint, mTracks.size());
+  if (!added) return mTracks[it->second];
+  JointTrack& track = mTracks.emplace_back();
   track.joint = joint;
   return track;
 }

@@ -57,18 +57,19 @@ struct Clip {
 // `base`, or "base 2", "base 3", ... when `clips` already has a clip of that name.
 std::string uniqueClipName(const std::vector<Clip>& clips, const std::string& base);
 
-// Finds or creates a clip's tracks by joint in O(1) while a reader builds the clip:
-// Clip::trackFor scans the tracks for a joint it has not seen, so a reader creating one track
-// per node through it is quadratic (a glTF with 100,000 animated sibling nodes took 31 s).
-// Indexes the tracks the clip already has; while the index lives, only it may add tracks.
+// Finds or creates the tracks of a clip (or of one of its layers) by joint in O(1) while a
+// reader builds them: Clip::trackFor scans the tracks for a joint it has not seen, so a reader
+// creating one track per node through it is quadratic (a glTF with 100,000 animated sibling
+// nodes took 31 s). Indexes the tracks there already are; while the index lives, only it may
+// add tracks.
 class ClipTrackIndex {
  public:
-  explicit ClipTrackIndex(Clip& clip);
+  explicit ClipTrackIndex(std::vector<JointTrack>& tracks);
   JointTrack* find(int joint);      // nullptr when the joint has no track
   JointTrack& trackFor(int joint);  // creates it when missing
 
  private:
-  Clip& mClip;
+  std::vector<JointTrack>& mTracks;
   std::unordered_map<int, std::size_t> mTrackOfJoint;  // joint -> index into mClip.tracks
 };
 

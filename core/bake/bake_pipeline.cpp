@@ -65,14 +65,17 @@ std::vector<int> unseenJoints(const Scene& scene, const Clip& source) {
   return unseen;
 }
 
-// How many joints a bake of `source` through `rig` holds samples of: those the clip
-// animates and those the rig's handles move.
+// How many joints a bake of `source` through `rig` holds samples of: those the clip (its base
+// or a layer) animates and those the rig's handles move.
 int movedJointCount(const Skeleton& skeleton, const Clip& source, const RigDefinition& rig) {
   std::vector<bool> moved(static_cast<std::size_t>(skeleton.jointCount()), false);
   const auto mark = [&](int joint) {
     if (joint >= 0 && joint < skeleton.jointCount()) moved[static_cast<std::size_t>(joint)] = true;
   };
   for (const JointTrack& track : source.tracks) mark(track.joint);
+  for (const AnimLayer& layer : source.layers) {
+    for (const JointTrack& track : layer.tracks) mark(track.joint);
+  }
   for (const IkHandle& handle : rig.handles) {
     for (const int joint : handle.chain) mark(joint);
     for (const int joint : handle.followers) mark(joint);

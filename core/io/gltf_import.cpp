@@ -767,7 +767,7 @@ class GltfConverter {
       Clip clip;
       clip.name = animation.name.empty() ? "animation_" + std::to_string(a) : animation.name;
       // Channels may target the nodes in any order and several per node: found by index.
-      ClipTrackIndex tracks(clip);
+      ClipTrackIndex tracks(clip.tracks);
       std::vector<double> allTimes;
       for (std::size_t c = 0; c < animation.channels.size(); ++c) {
         const tinygltf::AnimationChannel& channel = animation.channels[c];

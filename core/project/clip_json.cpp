@@ -187,6 +187,29 @@ bool readTrackChannels(Reader& read, const Json& t, const std::string& where, Jo
 
 bool isTrackObject(const Json& t) { return t.is_object() && t.contains("joint") && t.at("joint").is_string(); }
 
+// The "tracks" of `json` (a clip's or a layer's) into `tracks`, one per joint. A joint the
+// skeleton lacks is kept by name in `orphans` (a layer's), or refused without them.
+std::optional<std::string> readJointTracks(Reader& read, const Json& json, const std::string& at,
+                                           const Skeleton& skeleton, std::vector<JointTrack>& tracks,
+                                           std::vector<OrphanTrack>* orphans) {
+  const Json empty = Json::array();
+  const Json& list = json.contains("tracks") ? json.at("tracks") : empty;
+  if (!list.is_array()) return at + ": 'tracks' must be an array";
+  ClipTrackIndex index(tracks);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Json& t = list[i];
+    const std::string trackAt = at + ": tracks[" + std::to_string(i) + "]";
+    if (!isTrackObject(t)) return trackAt + ": expected an object with a 'joint' name";
+    const std::string& jointName = t.at("joint").get_ref<const std::string&>();
+    const int joint = skeleton.findJoint(jointName);
+    if (joint < 0 && orphans == nullptr) return trackAt + ": no joint named '" + jointName + "' in the asset";
+    if (joint >= 0 && index.find(joint) != nullptr) return trackAt + ": a second track for joint '" + jointName + "'";
+    JointTrack& track = joint >= 0 ? index.trackFor(joint) : orphans->emplace_back(OrphanTrack{jointName, {}}).track;
+    if (!readTrackChannels(read, t, trackAt, track)) return read.error;
+  }
+  return std::nullopt;
+}
+
 Result<bool> readFlag(const Json& json, const char* field, const std::string& where) {
   if (!json.contains(field)) return false;
   if (!json.at(field).is_boolean()) return makeError(where + "." + field + ": expected true or false");
@@ -214,21 +237,7 @@ Result<AnimLayer> layerFromJson(Reader& read, const Json& json, const Skeleton& 
     if (!value) return makeError(value.error());
     *flag = *value;
   }
-  const Json empty = Json::array();
-  const Json& tracks = json.contains("tracks") ? json.at("tracks") : empty;
-  if (!tracks.is_array()) return makeError(at + ": 'tracks' must be an array");
-  for (std::size_t i = 0; i < tracks.size(); ++i) {
-    const Json& t = tracks[i];
-    const std::string trackAt = at + ": tracks[" + std::to_string(i) + "]";
-    if (!isTrackObject(t)) return makeError(trackAt + ": expected an object with a 'joint' name");
-    const std::string& jointName = t.at("joint").get_ref<const std::string&>();
-    const int joint = skeleton.findJoint(jointName);
-    if (joint >= 0 && layer.findTrack(joint) != nullptr) {
-      return makeError(trackAt + ": a second track for joint '" + jointName + "'");
-    }
-    JointTrack& track = joint >= 0 ? layer.trackFor(joint) : layer.orphans.emplace_back(OrphanTrack{jointName, {}}).track;
-    if (!readTrackChannels(read, t, trackAt, track)) return makeError(read.error);
-  }
+  if (auto error = readJointTracks(read, json, at, skeleton, layer.tracks, &layer.orphans)) return makeError(*error);
   return layer;
 }
 
@@ -273,21 +282,8 @@ Result<Clip> clipFromJson(const Json& json, const Skeleton& skeleton, const std:
     if (!json.contains(field)) return makeError(at + ": missing '" + field + "'");
     if (!read.number(json.at(field), at + "." + field, *value)) return makeError(read.error);
   }
+  if (auto error = readJointTracks(read, json, at, skeleton, clip.tracks, nullptr)) return makeError(*error);
   const Json empty = Json::array();
-  const Json& tracks = json.contains("tracks") ? json.at("tracks") : empty;
-  if (!tracks.is_array()) return makeError(at + ": 'tracks' must be an array");
-  ClipTrackIndex trackIndex(clip);
-  for (std::size_t i = 0; i < tracks.size(); ++i) {
-    const Json& t = tracks[i];
-    const std::string trackAt = at + ": tracks[" + std::to_string(i) + "]";
-    if (!isTrackObject(t)) return makeError(trackAt + ": expected an object with a 'joint' name");
-    const std::string& jointName = t.at("joint").get_ref<const std::string&>();
-    const int joint = skeleton.findJoint(jointName);
-    if (joint < 0) return makeError(trackAt + ": no joint named '" + jointName + "' in the asset");
-    if (trackIndex.find(joint) != nullptr) return makeError(trackAt + ": a second track for joint '" + jointName + "'");
-    JointTrack& track = trackIndex.trackFor(joint);
-    if (!readTrackChannels(read, t, trackAt, track)) return makeError(read.error);
-  }
   const Json emptyObject = Json::object();
   const Json& curves = json.contains("curves") ? json.at("curves") : emptyObject;
   if (!curves.is_object()) return makeError(at + ": 'curves' must be an object of named curves");

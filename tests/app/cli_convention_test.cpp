@@ -4,15 +4,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "cli_run.h"
+#include "cli_scene.h"
 #include "core/bake/key_reduction.h"
-#include "core/io/import.h"
 #include "core/retarget/convention_variants.h"  // tests/core/retarget
 #include "core/retarget/rest_pose.h"
 #include "core/skeleton/local_to_model.h"
@@ -21,20 +19,13 @@ namespace {
 
 using articula::testing_tools::CliRun;
 using articula::testing_tools::data;
+using articula::testing_tools::importedScene;
 using articula::testing_tools::quoted;
 using articula::testing_tools::runCli;
 
 const std::string kCmuWalk = "bvh/cmu-mb-2010/02_01.bvh";
 
-std::filesystem::path outputPath(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("articula_convention_" + std::to_string(::getpid()) + "_" + name);
-}
-
-articula::Scene imported(const std::string& path) {
-  auto scene = articula::importScene(path);
-  EXPECT_TRUE(scene) << (scene ? "" : scene.error());
-  return std::move(*scene);
-}
+std::filesystem::path outputPath(const std::string& name) { return articula::testing_tools::tempOutput("articula_convention_", name); }
 
 std::filesystem::path written(const std::string& name, const articula::Scene& scene) {
   const auto path = outputPath(name);
@@ -44,7 +35,7 @@ std::filesystem::path written(const std::string& name, const articula::Scene& sc
 
 // The largest distance (mm at 1.75 m) between the joints of two written files' first clips.
 float motionDistanceMm(const std::string& a, const std::string& b) {
-  const articula::Scene sceneA = imported(a), sceneB = imported(b);
+  const articula::Scene sceneA = importedScene(a), sceneB = importedScene(b);
   const articula::Clip& clipA = sceneA.clips.front();
   float worst = 0.0f;
   for (int f = 0; f < clipA.frameCount(); ++f) {
@@ -73,7 +64,7 @@ void expectOneLineNaming(const CliRun& run, const std::string& file, const std::
 // where up is. Laid along +X, nothing does; --up says it, and the export and contacts are the
 // original's.
 TEST(CliConvention, TheUsersUpGivesTheOriginalsExportWhereTheAnalysisCannotTell) {
-  const articula::Scene somersault = articula::test::somersaulting(imported(data(kCmuWalk)), 2.0f);
+  const articula::Scene somersault = articula::test::somersaulting(importedScene(data(kCmuWalk)), 2.0f);
   const auto original = written("somersault.bvh", somersault);
   const auto lying = written("somersault_lying.bvh", articula::test::restAlongX(somersault).scene);
   const auto out = outputPath("c.glb");

@@ -3,16 +3,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
 
 #include "cli_run.h"
+#include "cli_scene.h"
 #include "core/retarget/convention_variants.h"  // tests/core/retarget
-#include "core/io/import.h"
 #include "core/retarget/rest_pose.h"
 #include "core/rig/humanoid_map.h"
 #include "core/skeleton/local_to_model.h"
@@ -21,25 +19,18 @@ namespace {
 
 using articula::testing_tools::CliRun;
 using articula::testing_tools::data;
+using articula::testing_tools::importedScene;
 using articula::testing_tools::quoted;
 using articula::testing_tools::runCli;
 
 const std::string kCmuWalk = "bvh/cmu-mb-2010/02_01.bvh";
 
-std::filesystem::path outputPath(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("articula_rest_" + std::to_string(::getpid()) + "_" + name);
-}
-
-articula::Scene imported(const std::string& path) {
-  auto scene = articula::importScene(path);
-  EXPECT_TRUE(scene) << (scene ? "" : scene.error());
-  return std::move(*scene);
-}
+std::filesystem::path outputPath(const std::string& name) { return articula::testing_tools::tempOutput("articula_rest_", name); }
 
 // CMU 02_01 with its rest laid along +X, every rotation zero, as a BVH file.
 std::filesystem::path lyingCmuWalk() {
   const auto path = outputPath("lying_02_01.bvh");
-  std::ofstream(path, std::ios::binary) << articula::test::bvhText(articula::test::restAlongX(imported(data(kCmuWalk))).scene);
+  std::ofstream(path, std::ios::binary) << articula::test::bvhText(articula::test::restAlongX(importedScene(data(kCmuWalk))).scene);
   return path;
 }
 
@@ -54,7 +45,7 @@ std::map<std::string, int> contactCounts(const std::string& stdoutText) {
 
 // Head above the lower ankle along +Y at frame 0 of a written file, over the figure's height.
 float headAboveFeet(const std::string& glb) {
-  const articula::Scene scene = imported(glb);
+  const articula::Scene scene = importedScene(glb);
   auto map = articula::mapHumanoid(scene.skeleton);
   EXPECT_TRUE(map);
   const auto model = articula::localToModel(scene.skeleton, articula::poseAtFrame(scene.skeleton, scene.clips.front(), 0));
@@ -123,7 +114,7 @@ TEST(CliRest, OddInputIsOneLineNamingTheFileAndNothingWritten) {
   expectOneLineNaming(runCli("rest " + quoted(kenney) + " --tpose --out " + quoted(out.string())), kenney,
                       "--tpose needs a humanoid");
   // The lying walk tumbling head over heels: never standing, its rest along +X.
-  articula::Scene tumbling = articula::test::restAlongX(imported(data(kCmuWalk))).scene;
+  articula::Scene tumbling = articula::test::restAlongX(importedScene(data(kCmuWalk))).scene;
   articula::Clip& clip = tumbling.clips.front();
   articula::JointTrack& hips = clip.trackFor(0);
   std::vector<articula::RotationKey> keys = hips.rotation.keys();

@@ -111,7 +111,7 @@ TEST(ClipTrackIndex, FindsTheClipsTracksAndCreatesEachJointsOnce) {
   Clip clip;
   clip.trackFor(7);
   clip.trackFor(2);
-  ClipTrackIndex index(clip);
+  ClipTrackIndex index(clip.tracks);
   EXPECT_EQ(index.find(2), &clip.tracks[1]);
   EXPECT_EQ(index.find(3), nullptr);
   // Joints in no order, one repeated: each gets one track, appended as Clip::trackFor does.
