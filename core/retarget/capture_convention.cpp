@@ -316,6 +316,14 @@ std::optional<double> unitsPerMetreFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::vector<double> namedUnitsPerMetre() {
+  std::vector<double> units;
+  for (const UnitGuess& u : kUnits) {
+    if (*u.shortName != '\0') units.push_back(u.perMetre);
+  }
+  return units;
+}
+
 std::string unitsName(double unitsPerMetre) {
   for (const UnitGuess& u : kUnits) {
     if (std::abs(unitsPerMetre - u.perMetre) <= 1e-9 * u.perMetre) return u.name;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/anim/clip.h"
 #include "core/rig/humanoid_map.h"
@@ -33,6 +34,8 @@ std::optional<Vec3> axisFromName(std::string_view name);
 std::optional<double> unitsPerMetreFromName(std::string_view name);
 // "centimetres" for 100, ...; the number itself ("25 units per metre") for any other.
 std::string unitsName(double unitsPerMetre);
+// The units a user can name (m, dm, cm, mm, in), as model units per metre.
+std::vector<double> namedUnitsPerMetre();
 // nullopt when the override can be applied; else why not in one line (an up or facing that
 // is not a model axis, a facing parallel to the up, units not above zero).
 std::optional<std::string> checkOverride(const ConventionOverride& userOverride);

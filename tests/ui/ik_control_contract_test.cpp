@@ -261,6 +261,34 @@ TEST_F(IkControlContract, TheFirstKeyOnAHandleThatFollowsTheClipChangesItsFrameO
   EXPECT_EQ(test::serializeDocument(*document), unkeyed);
 }
 
+// On a clip without stride curves the editor does not stand the feet on the floor
+// (groundsFeet): a first key on a foot's handle, where it is, starts its curves from the rig
+// as the editor solves that clip, so no other frame moves (they came from a rig standing on
+// the floor: RobotExpressive Walking's shoes were lifted off their heel strikes).
+TEST_F(IkControlContract, AFirstKeyOnAClipWithoutStrideCurvesLeavesTheOtherFrames) {
+  document->setCurrentClip(clipNamed("Walking"));
+  ASSERT_FALSE(document->currentClip()->curves.contains("contact.right_foot"));
+  std::vector<std::vector<Vec3>> shownBefore;
+  for (int frame = 0; frame < document->frameCount(); ++frame) {
+    document->setFrame(frame);
+    shownBefore.push_back(shownPositions());
+  }
+  constexpr int kKeyed = 12;
+  document->setFrame(kKeyed);
+  document->setSelectedHandle(rightLeg);
+  window.findChild<QAction*>(QStringLiteral("actionKeyPose"))->trigger();
+  ASSERT_TRUE(document->currentClip()->curves.contains(handleCurveName("right_leg", "target.y")));
+  float worst = 0.0f;
+  for (int frame = 0; frame < document->frameCount(); ++frame) {
+    if (std::abs(frame - kKeyed) <= 1) continue;
+    document->setFrame(frame);
+    worst = std::max(worst, largestDistance({shownBefore[static_cast<std::size_t>(frame)]}, {shownPositions()}));
+  }
+  std::printf("Walking, the right foot keyed where it is at frame %d: other frames move %.4f mm at 1.75 m\n", kKeyed,
+              worst / height * 1750.0f);
+  EXPECT_LE(worst, 1e-4f * height / 1.75f);
+}
+
 // A handle without animation (its own target, no curves) moved in one clip: a static offset
 // for that clip, kept on every frame of it, stored as its constant curves; the other clip and
 // the rig are not touched.

@@ -9,6 +9,7 @@
 
 #include "core/rig/followed_frames.h"
 #include "ui/commands/handle_commands.h"
+#include "ui/document/clip_grounding.h"
 #include "ui/document/document.h"
 
 namespace articula::ui {
@@ -115,6 +116,14 @@ Curve curveThrough(std::span<const double> times, const std::vector<Vec3>& value
   return curve;
 }
 
+// Keys `value` into `track` at `time`; a channel with no keys yet stays empty where `value`
+// is what it leaves (`unchanged`: the rest pose under a clip, nothing added by a layer).
+void keyJoint(JointTrack& track, double time, const Transform& value, const Transform& unchanged) {
+  keyVec3(track.translation, time, value.translation, unchanged.translation);
+  keyRotation(track.rotation, time, value.rotation, unchanged.rotation);
+  keyVec3(track.scale, time, value.scale, unchanged.scale);
+}
+
 constexpr std::array<const char*, 3> kTargetChannels = {"target.x", "target.y", "target.z"};
 constexpr std::array<const char*, 4> kOrientationChannels = {"orientation.w", "orientation.x", "orientation.y",
                                                              "orientation.z"};
@@ -131,11 +140,15 @@ Clip followCurvesSeeded(const Document& document, Clip clip, const std::set<int>
       seeds.push_back(handle);
   }
   if (seeds.empty()) return clip;
-  // The rig as the document binds it (on the grid's plane), without this frame's handle poses.
+  // The rig as the document solves this clip (on the grid's plane where it grounds the feet:
+  // groundsFeet), without this frame's handle poses.
   Result<Rig> rig = Rig::bind(document.scene().skeleton, *definition);
-  Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
-  if (!rig || !ground) return clip;
-  rig->setGround(std::move(ground).value());
+  if (!rig) return clip;
+  if (groundsFeet(*definition, &clip)) {
+    Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+    if (!ground) return clip;
+    rig->setGround(std::move(ground).value());
+  }
   const FollowedFrames followed = followedFrames(*rig, clip);
   if (followed.timesSeconds.empty()) return clip;
   for (int handle : seeds) {
@@ -147,17 +160,14 @@ Clip followCurvesSeeded(const Document& document, Clip clip, const std::set<int>
   return clip;
 }
 
+
 Clip keyedClip(Clip clip, double time, std::span<const int> joints, std::span<const Transform> localPose,
                std::span<const Transform> restPose) {
   for (int joint : joints) {
     if (joint < 0 || joint >= static_cast<int>(localPose.size()) || joint >= static_cast<int>(restPose.size()))
       continue;
-    const Transform& local = localPose[static_cast<std::size_t>(joint)];
-    const Transform& rest = restPose[static_cast<std::size_t>(joint)];
-    JointTrack& track = clip.trackFor(joint);
-    keyVec3(track.translation, time, local.translation, rest.translation);
-    keyRotation(track.rotation, time, local.rotation, rest.rotation);
-    keyVec3(track.scale, time, local.scale, rest.scale);
+    const auto j = static_cast<std::size_t>(joint);
+    keyJoint(clip.trackFor(joint), time, localPose[j], restPose[j]);
   }
   return clip;
 }
@@ -170,11 +180,7 @@ AnimLayer keyedLayer(AnimLayer layer, double time, std::span<const int> joints, 
     const Transform& below = belowPose[static_cast<std::size_t>(joint)];
     const Transform value = layerValueFor(layer.mode, below, localPose[static_cast<std::size_t>(joint)]);
     // What the layer leaves as below: identity for an additive layer, below for an override.
-    const Transform unchanged = layer.mode == LayerMode::Additive ? Transform::identity() : below;
-    JointTrack& track = layer.trackFor(joint);
-    keyVec3(track.translation, time, value.translation, unchanged.translation);
-    keyRotation(track.rotation, time, value.rotation, unchanged.rotation);
-    keyVec3(track.scale, time, value.scale, unchanged.scale);
+    keyJoint(layer.trackFor(joint), time, value, layer.mode == LayerMode::Additive ? Transform::identity() : below);
   }
   std::erase_if(layer.tracks, [](const JointTrack& t) {
     return t.translation.empty() && t.rotation.empty() && t.scale.empty();

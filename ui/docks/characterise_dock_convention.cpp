@@ -19,8 +19,6 @@ namespace articula::ui {
 namespace {
 
 constexpr const char* kAxes[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z"};
-// The units a user picks (what the automatic guess may also take them for).
-constexpr double kUnitsPerMetre[] = {1.0, 10.0, 100.0, 1000.0, 39.3701};
 
 QString autoItem(const QString& decided) {
   return decided.isEmpty() ? QObject::tr("Auto") : QObject::tr("Auto (%1)").arg(decided);
@@ -111,7 +109,7 @@ void ConventionEditor::fillBoxes(const QString& decidedUp, const QString& decide
       mFacingBox->addItem(QString::fromLatin1(axis), QString::fromLatin1(axis));
   }
   mUnitsBox->addItem(autoItem(decidedUnits), 0.0);
-  for (const double unitsPerMetre : kUnitsPerMetre)
+  for (const double unitsPerMetre : namedUnitsPerMetre())
     mUnitsBox->addItem(QString::fromStdString(unitsName(unitsPerMetre)), unitsPerMetre);
   selectData(mUpBox, chosen.upModel ? QString::fromStdString(axisName(*chosen.upModel)) : QString());
   selectData(mFacingBox, chosen.forwardModel ? QString::fromStdString(axisName(*chosen.forwardModel)) : QString());
