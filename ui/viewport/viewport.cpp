@@ -5,6 +5,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLShaderProgram>
+#include <QResizeEvent>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -690,8 +691,32 @@ void Viewport::drawOverlay(const OverlayBuffer& overlay, GLenum mode, bool lit, 
 
 void Viewport::resizeGL(int, int) {}
 
+// Qt 6.4's QOpenGLWidget makes a new context on every show, resize and paint until one is
+// created, and keeps only the last: where OpenGL is refused (a platform without it, a driver
+// that says no) each retry leaked a QOpenGLContext and printed another warning. A context that
+// failed once fails again on the same window, so the widget asks once per window; a new window
+// (reparenting) drops the context and asks again.
+bool Viewport::contextRefused() const { return context() != nullptr && !context()->isValid(); }
+
+bool Viewport::event(QEvent* event) {
+  if (event->type() == QEvent::Show && contextRefused()) return QWidget::event(event);
+  return QOpenGLWidget::event(event);
+}
+
+void Viewport::resizeEvent(QResizeEvent* event) {
+  if (contextRefused()) {
+    QWidget::resizeEvent(event);
+    return;
+  }
+  QOpenGLWidget::resizeEvent(event);
+}
+
+void Viewport::paintEvent(QPaintEvent* event) {
+  if (!contextRefused()) QOpenGLWidget::paintEvent(event);
+}
+
 bool Viewport::renderFrameNow() {
-  if (!context()) return false;
+  if (!context() || contextRefused()) return false;
   makeCurrent();
   paintGL();
   context()->functions()->glFinish();

@@ -148,12 +148,16 @@ class Viewport : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
   void initializeGL() override;
   void resizeGL(int width, int height) override;
   void paintGL() override;
+  bool event(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
 
  private:
+  bool contextRefused() const;
   enum class Drag { None, Orbit, Pan, Zoom, Gizmo, Handle };
   struct OverlayBuffer {
     GLuint vao = 0;
