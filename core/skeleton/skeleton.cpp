@@ -70,6 +70,17 @@ std::vector<int> Skeleton::subtree(int joint) const {
   return result;
 }
 
+std::vector<int> Skeleton::withAncestors(std::span<const int> joints) const {
+  std::unordered_set<int> collected;
+  for (const int joint : joints) {
+    // Walk up until a joint already collected: each chain is walked once.
+    for (int j = joint; j >= 0 && j < jointCount() && collected.insert(j).second;) j = parent(j);
+  }
+  std::vector<int> chains(collected.begin(), collected.end());
+  std::sort(chains.begin(), chains.end());
+  return chains;
+}
+
 std::optional<std::string> Skeleton::validate() const {
   std::unordered_set<std::string_view> seen;
   seen.reserve(mNames.size());

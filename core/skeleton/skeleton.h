@@ -74,6 +74,10 @@ class Skeleton {
   // `joint` and all its descendants, parent before child (ascending indices), found in one
   // pass over the joints after it: a joint is inside when its parent is.
   std::vector<int> subtree(int joint) const;
+  // The given joints (negative entries ignored) and every ancestor of each, parent before child
+  // (ascending indices), each once: what forward kinematics needs to place those joints, in
+  // time linear in the chains' length.
+  std::vector<int> withAncestors(std::span<const int> joints) const;
 
   // nullopt when valid; otherwise a message naming the first bad joint (parent order,
   // parent out of range, empty or duplicate name, non-finite or zero-scale rest pose).

@@ -10,6 +10,10 @@
 // gltfpack_bytes, where measured, is gltfpack 1.3's file of the per-frame export at
 // `-af 120 -cc` (npm gltfpack, issue 36: 12-bit rotations, up to 145 mm off at 1.75 m).
 //
+// BM_BakeManyStillNodes/N: CesiumMan with N empty nodes beside it (the shape of issue 38's
+// hostile file) baked through its humanoid rig, key-reduced and written, as `articula-cli bake`
+// does after the import: linear in N, and N still nodes cost no FK per frame.
+//
 // BM_BakeLongTake: CMU 02_01 repeated in memory to 68,800 frames (9.5 min at 120 fps), baked
 // and written; slow, so registered only when ARTICULA_BENCH_LONG_TAKE=1 is set:
 //   ARTICULA_BENCH_LONG_TAKE=1 articula-bench --benchmark_filter=BM_BakeLongTake
@@ -27,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bake/bake_pipeline.h"
 #include "core/bake/rig_corrector.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
@@ -224,6 +229,35 @@ void bakeAndCompare(benchmark::State& state, const Scene& scene, const Clip& cli
   state.counters["peak_rss_mb"] = peakResidentMb();
   state.SetItemsProcessed(state.iterations() * clip.frameCount());
 }
+
+void BM_BakeManyStillNodes(benchmark::State& state) {
+  auto scene = importScene(dataPath("gltf/CesiumMan/CesiumMan.glb"));
+  if (!scene) {
+    state.SkipWithError(scene.error().c_str());
+    return;
+  }
+  for (int i = 0; i < state.range(0); ++i)
+    scene->skeleton.addJoint("still" + std::to_string(i), kNoParent, Transform{}, NodeKind::Transform);
+  auto rig = buildHumanoidRig(scene->skeleton);
+  if (!rig) {
+    state.SkipWithError(rig.error().c_str());
+    return;
+  }
+  BakePipelineOptions options;
+  options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene->characterHeight();
+  const std::string path = tempGlb("still_nodes");
+  for (auto _ : state) {
+    auto baked = bakeThroughRig(*scene, scene->clips.front(), *rig, options);
+    auto written = baked ? writeClip(*scene, baked->clip, path) : makeError(baked.error());
+    if (!written) {
+      state.SkipWithError(written.error().c_str());
+      return;
+    }
+    state.counters["bytes"] = written->bytes;
+  }
+  state.counters["peak_rss_mb"] = peakResidentMb();
+}
+BENCHMARK(BM_BakeManyStillNodes)->Arg(0)->Arg(100'000)->Arg(1'000'000)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 // `clipName` empty: the file's first clip. `gltfpackBytes`: 0 where not measured.
 void BM_BakeExportSize(benchmark::State& state, const std::string& file, const std::string& clipName,
