@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "core/bake/contact_detection.h"
 #include "core/ik/two_bone_ik.h"
@@ -92,12 +93,39 @@ std::array<float, 2> clearances(const CharacterSoles& soles, std::span<const Aff
   return lowest;
 }
 
+// Half-width of the windows the hips' move is smoothed over.
+constexpr double kHipsSmoothingSeconds = 0.025;
+
+// `values` per frame filtered over `half` frames on either side (the window shortened at the
+// ends): the lowest, or the mean.
+std::vector<float> filtered(const std::vector<float>& values, std::size_t half, bool lowest) {
+  std::vector<float> out(values.size(), 0.0f);
+  for (std::size_t f = 0; f < values.size(); ++f) {
+    const auto first = values.begin() + static_cast<std::ptrdiff_t>(f > half ? f - half : 0);
+    const auto last = values.begin() + static_cast<std::ptrdiff_t>(std::min(values.size() - 1, f + half)) + 1;
+    out[f] = lowest ? *std::min_element(first, last)
+                    : static_cast<float>(std::accumulate(first, last, 0.0) / static_cast<double>(last - first));
+  }
+  return out;
+}
+
+// `move` without steps: the lowest within kHipsSmoothingSeconds, then the mean of that. It
+// is nowhere above `move`, so a planted foot is never left above the floor for its leg to
+// reach down to (a straight leg cannot), only below it, which a leg bending lifts it from.
+std::vector<float> smoothed(const std::vector<float>& move, double frameRate) {
+  const auto half = static_cast<std::size_t>(std::lround(kHipsSmoothingSeconds * frameRate));
+  return filtered(filtered(move, half, true), half, false);
+}
+
 // The hips' move per frame: where a foot is planted, what puts the highest planted sole on
 // the floor (a lower one is raised by its leg, which can always bend, where reaching down
 // may need a leg longer than it is); between, the line between the moves on either side
-// (held before the first and after the last); none planted anywhere: 0.
+// (held before the first and after the last); none planted anywhere: 0. Smoothed, as the
+// highest planted foot changes where a contact starts or ends (CMU 02_01 on the mannequin:
+// the hips rose 27 mm from one frame to the next as the left foot left the floor); the legs
+// then put the planted feet down (reachTheFloor).
 std::vector<float> plantedMoves(const std::vector<std::array<float, 2>>& clearance,
-                                const std::array<std::vector<bool>, 2>& planted) {
+                                const std::array<std::vector<bool>, 2>& planted, double frameRate) {
   const auto frames = clearance.size();
   std::vector<float> move(frames, 0.0f);
   std::vector<std::size_t> known;
@@ -121,7 +149,7 @@ std::vector<float> plantedMoves(const std::vector<std::array<float, 2>>& clearan
       move[f] = (1.0f - s) * move[a] + s * move[b];
     }
   }
-  return move;
+  return smoothed(move, frameRate);
 }
 
 DenseTrack* translationTrack(DenseClip& dense, int joint) {
@@ -212,7 +240,7 @@ float toeUp(const Skeleton& target, const CharacterSoles& soles, std::size_t sid
 }
 
 // How long a planted foot's leg eases into and out of the reach that puts it on the floor.
-constexpr double kLegRampSeconds = 0.1;
+constexpr double kLegRampSeconds = 0.05;
 
 // Per frame, how far each foot's leg moves it along the up: where planted, onto the floor
 // (by its clearance); elsewhere the move of the nearest planted frame, eased to nothing over
@@ -222,6 +250,14 @@ std::array<std::vector<float>, 2> legMoves(const std::vector<std::array<float, 2
   const auto frames = clearance.size();
   const double ramp = std::max(1.0, kLegRampSeconds * frameRate);
   std::array<std::vector<float>, 2> move{std::vector<float>(frames, 0.0f), std::vector<float>(frames, 0.0f)};
+  // Frames before the first contact and after the last play the source's legs (a capture's
+  // T-pose frame is no contact's approach).
+  std::size_t firstContact = frames, lastContact = 0;
+  for (std::size_t f = 0; f < frames; ++f) {
+    if (!((f < planted[0].size() && planted[0][f]) || (f < planted[1].size() && planted[1][f]))) continue;
+    firstContact = std::min(firstContact, f);
+    lastContact = f;
+  }
   for (std::size_t side = 0; side < 2; ++side) {
     const auto isPlanted = [&](std::size_t f) { return f < planted[side].size() && planted[side][f]; };
     for (std::size_t f = 0; f < frames; ++f) {
@@ -233,7 +269,8 @@ std::array<std::vector<float>, 2> legMoves(const std::vector<std::array<float, 2
       for (std::size_t k = 1; k < static_cast<std::size_t>(ramp); ++k) {
         const auto weight = static_cast<float>(1.0 - static_cast<double>(k) / ramp);
         for (const std::size_t g : {f + k, f - k}) {
-          if (g >= frames || isPlanted(g)) continue;  // f - k wraps above frames at the start
+          // f - k wraps above frames at the start.
+          if (g >= frames || g < firstContact || g > lastContact || isPlanted(g)) continue;
           const float eased = weight * move[side][f];
           if (std::abs(eased) > std::abs(move[side][g])) move[side][g] = eased;
         }
@@ -417,7 +454,7 @@ void standOnFloor(const Skeleton& target, const HumanoidMap& map, const Characte
     dense.samplePose(static_cast<int>(f), pose);
     clearance[f] = clearances(soles, localToModel(target, pose));
   }
-  moveHips(target, map, soles.up, plantedMoves(clearance, planted), dense);
+  moveHips(target, map, soles.up, plantedMoves(clearance, planted, dense.frameRate), dense);
   reachTheFloor(target, map, soles, planted, dense);
   moveHips(target, map, soles.up, freeFeetAboveFloor(target, map, soles, planted, dense), dense);
 }

@@ -57,8 +57,9 @@ std::array<std::vector<bool>, 2> plantedFrames(const Skeleton& skeleton, const H
 // feet turn, a foot beside its leg translates) on the floor, per frame, in three passes:
 // where `planted` (per side, per frame of `dense`) holds a foot, the hips move along soles.up
 // by what puts the highest planted sole on the floor (between such frames by the line
-// between the moves on either side); each planted foot's leg then moves it onto the floor by
-// two-bone IK (the foot keeping its turn; eased in and out over 0.1 s); where no foot is
+// between the moves on either side; smoothed over 0.05 s and never above it, so the hips do
+// not jump where a contact starts or ends); each planted foot's leg then moves it onto the
+// floor by two-bone IK (the foot keeping its turn; eased in and out over 0.05 s); where no foot is
 // planted, a foot below the floor lifts the hips; where one is, the free foot below the
 // floor is lifted by its leg by up to a tenth of the leg's length, else turns toe up about
 // its ankle (up to 60°) and its leg lifts the rest; what still is below lifts the hips.
