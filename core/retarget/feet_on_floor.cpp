@@ -208,19 +208,24 @@ float toeUp(const Skeleton& target, const CharacterSoles& soles, std::size_t sid
             DenseTrack& ankle, std::size_t f) {
   const Vec3 pivot = model[static_cast<std::size_t>(ankle.joint)].translation();
   std::vector<Vec3> points;
-  for (const FootPoint& point : soles.feet[side])
-    points.push_back(point.at(model));
-  const auto lowestPoint = std::min_element(points.begin(), points.end(), [&](const Vec3& a, const Vec3& b) {
-    return soles.up.dot(a) < soles.up.dot(b);
-  });
+  for (const FootPoint& point : soles.feet[side]) points.push_back(point.at(model));
+  const auto lowestPoint = std::min_element(
+      points.begin(), points.end(), [&](const Vec3& a, const Vec3& b) { return soles.up.dot(a) < soles.up.dot(b); });
   const Vec3 axis = (*lowestPoint - pivot).cross(soles.up);
   const float before = lowestTurned(points, pivot, Quat::Identity(), soles);
   if (axis.norm() < 1e-6f) return before;
   const auto turnBy = [&](float angle) { return Quat(Eigen::AngleAxisf(angle, axis.normalized())); };
-  float below = 0.0f, best = 0.0f, bestLowest = before;
-  for (float angle = kToeUpStepRad; angle <= kMostToeUpRad + 1e-6f; angle += kToeUpStepRad) {
+  float below = 0.0f;
+  float best = 0.0f;
+  float bestLowest = before;
+  const int steps = static_cast<int>(std::lround(kMostToeUpRad / kToeUpStepRad));
+  for (int step = 1; step <= steps; ++step) {
+    const float angle = static_cast<float>(step) * kToeUpStepRad;
     const float lowest = lowestTurned(points, pivot, turnBy(angle), soles);
-    if (lowest > bestLowest) best = angle, bestLowest = lowest;
+    if (lowest > bestLowest) {
+      best = angle;
+      bestLowest = lowest;
+    }
     if (lowest >= 0.0f) break;
     below = angle;
   }
@@ -228,8 +233,12 @@ float toeUp(const Skeleton& target, const CharacterSoles& soles, std::size_t sid
   for (int i = 0; i < 12 && bestLowest >= 0.0f; ++i) {
     const float middle = 0.5f * (below + best);
     const float lowest = lowestTurned(points, pivot, turnBy(middle), soles);
-    if (lowest >= 0.0f) best = middle, bestLowest = lowest;
-    else below = middle;
+    if (lowest >= 0.0f) {
+      best = middle;
+      bestLowest = lowest;
+    } else {
+      below = middle;
+    }
   }
   if (best == 0.0f || f >= ankle.rotation.size()) return before;
   const int parent = target.parent(ankle.joint);
@@ -364,8 +373,8 @@ constexpr float kMostLegLiftOfLegs = 0.1f;
 
 // A free foot that would go through the floor, on a frame where the other foot is planted,
 // is lifted by its leg (up to kMostLegLiftOfLegs), else (and a foot without toes, a rigid
-// shoe, first) turns toe up, then its leg lifts what is left; returns per frame how far the hips must rise for what stays below (all of it
-// where no foot is planted: the body rises as it is, a capture's T-pose frame hanging below).
+// shoe, first) turns toe up, then its leg lifts what is left; returns per frame how far the hips must rise for what
+// stays below (all of it where no foot is planted: the body rises as it is, a capture's T-pose frame hanging below).
 std::vector<float> freeFeetAboveFloor(const Skeleton& target, const HumanoidMap& map, const CharacterSoles& soles,
                                       const std::array<std::vector<bool>, 2>& planted, DenseClip& dense) {
   const auto frames = static_cast<std::size_t>(std::max(dense.frames, 0));
@@ -421,7 +430,7 @@ CharacterSoles characterSoles(const Scene& character, const HumanoidMap& map) {
 }
 
 std::array<std::vector<bool>, 2> plantedFrames(const Skeleton& skeleton, const HumanoidMap& map, const Clip& clip,
-                                                const Vec3& up) {
+                                               const Vec3& up) {
   const auto frames = static_cast<std::size_t>(std::max(clip.frameCount(), 0));
   std::array<std::vector<bool>, 2> planted{std::vector<bool>(frames, false), std::vector<bool>(frames, false)};
   if (map.leftLeg.ankle < 0 || map.rightLeg.ankle < 0) return planted;

@@ -51,7 +51,7 @@ CharacterSoles characterSoles(const Scene& character, const HumanoidMap& map);
 // source plants that foot, by detectContacts' rules with heights along `up`. A clip the
 // detection refuses (fewer than three frames, a map without ankles) plants nothing.
 std::array<std::vector<bool>, 2> plantedFrames(const Skeleton& skeleton, const HumanoidMap& map, const Clip& clip,
-                                                const Vec3& up);
+                                               const Vec3& up);
 
 // Stands the feet of `dense` (as RetargetJob writes it: the hips translate, the legs and
 // feet turn, a foot beside its leg translates) on the floor, per frame, in three passes:
