@@ -59,7 +59,8 @@ RestVertex skinnedAtRest(const Mesh& mesh, std::size_t v, std::span<const Affine
       vertex.strongest = joint;
     }
   }
-  vertex.position = vertex.point.at(restModel);
+  // A vertex no joint weighs on stays where the skin's bind put it.
+  vertex.position = vertex.point.carriers.empty() ? mesh.positions[v] : vertex.point.at(restModel);
   return vertex;
 }
 
