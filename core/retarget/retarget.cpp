@@ -1,6 +1,7 @@
 #include "core/retarget/retarget.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -73,6 +74,7 @@ struct Characters {
   // at rest. The hips keep their place over the floor, scaled.
   Vec3 sourceFloor = Vec3::Zero();
   Vec3 targetFloor = Vec3::Zero();
+  Vec3 sourceUp = Vec3::UnitY();  // the source's ground normal
 };
 
 // The lowest any foot of the source goes along `up` over the clip.
@@ -109,7 +111,8 @@ Characters readCharacters(const RetargetJob& job) {
   const Mat3 targetGround = groundFrame(targetFrame);
   const Mat3 sourceGround = groundFrame(sourceFrame);
   c.groundToTarget = Quat(Mat3(targetGround * sourceGround.transpose())).normalized();
-  c.sourceFloor = sourceGround.col(1) * sourceFloorHeight(job, sourceGround.col(1));
+  c.sourceUp = sourceGround.col(1);
+  c.sourceFloor = c.sourceUp * sourceFloorHeight(job, c.sourceUp);
   c.targetFloor = targetGround.col(1) * lowestFootHeight(*job.targetMap, targetRest, targetGround.col(1));
   return c;
 }
@@ -224,6 +227,24 @@ void retargetPose(const RetargetJob& job, const Characters& c, std::span<const T
   if (job.handsReach) reachHands(job, c, sourcePositions, targetLocal);
 }
 
+// The target's feet put on its floor where the source plants them; `skipped` as in run().
+void standOnFloor(const RetargetJob& job, const Characters& c, double skipped, DenseClip& dense) {
+  const Clip& clip = *job.sourceClip;
+  const auto source = plantedFrames(*job.sourceSkeleton, *job.sourceMap, clip, c.sourceUp);
+  std::array<std::vector<bool>, 2> planted;
+  for (std::size_t side = 0; side < 2; ++side) {
+    planted[side].assign(static_cast<std::size_t>(dense.frames), false);
+    if (source[side].empty()) continue;
+    for (int f = 0; f < dense.frames; ++f) {
+      const double time = std::min(dense.timeOf(f) + skipped, clip.endTime);
+      const long frame = std::lround((time - clip.startTime) * clip.frameRate);
+      const auto s = static_cast<std::size_t>(std::clamp<long>(frame, 0, static_cast<long>(source[side].size()) - 1));
+      planted[side][static_cast<std::size_t>(f)] = source[side][s];
+    }
+  }
+  standOnFloor(*job.targetSkeleton, *job.targetMap, *job.targetSoles, planted, dense);
+}
+
 }  // namespace
 
 std::vector<std::pair<int, int>> pairRoles(const HumanoidMap& source, const HumanoidMap& target) {
@@ -302,6 +323,7 @@ Result<DenseClip> RetargetJob::run() const {
     retargetPose(*this, characters, sourceLocal, targetLocal);
     dense.appendFrame(targetLocal);
   }
+  if (targetSoles != nullptr) standOnFloor(*this, characters, skipped, dense);
   return dense;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/anim/clip.h"
 #include "core/bake/dense_clip.h"
+#include "core/retarget/feet_on_floor.h"
 #include "core/rig/humanoid_map.h"
 #include "core/skeleton/skeleton.h"
 #include "core/util/result.h"
@@ -39,6 +40,9 @@ struct RetargetJob {
   // startsWithRestFrame): the result starts at the source's start time with its second
   // frame and is one source frame shorter; the source's floor is read without it too.
   bool skipFirstFrame = false;
+  // When given, the target's feet stand on its floor (standOnFloor): where the source plants
+  // a foot (plantedFrames) its sole is on the floor, and no foot goes below it.
+  const CharacterSoles* targetSoles = nullptr;
 
   // nullopt when the job can run; otherwise what is missing or invalid (a skeleton, the
   // clip, a map, an empty clip, a map that lacks a role retargeting needs (hips, chest,

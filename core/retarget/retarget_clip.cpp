@@ -13,10 +13,13 @@ namespace articula {
 Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, const Clip& clip, const Scene& character,
                           const HumanoidMap& characterMap, const RetargetClipOptions& options,
                           KeyReductionReport* reduction) {
+  // Planted feet stand on the character's floor, not only stay put.
+  const CharacterSoles soles = options.detectContacts ? characterSoles(character, characterMap) : CharacterSoles{};
   RetargetJob job{&source.skeleton,   &clip,
                   &sourceMap,         &character.skeleton,
                   &characterMap,      options.frameRate,
-                  options.handsReach, options.skipFirstFrame};
+                  options.handsReach, options.skipFirstFrame,
+                  options.detectContacts ? &soles : nullptr};
   auto dense = job.run();
   if (!dense) return makeError(dense.error());
   Clip out;

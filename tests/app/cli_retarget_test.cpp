@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -314,6 +315,53 @@ TEST(CliRetarget, FourSourceCharacterPairsMeetTheQualityFigures) {
       ASSERT_GE(foot["planted_spans"].get<int>(), 1) << side << ": " << judged->dump();
       EXPECT_LE(foot["mean_slide_mm"].get<double>(), 1.0) << side << ": " << foot.dump();
     }
+  }
+}
+
+// Issue 35, item 5: planted feet stand on the character's floor, judged on the written file
+// by the spec and the mesh (tests/tools/feet_on_floor.py): at each of the capture's contacts
+// the sole (the foot's lowest vertex) within 10 mm of the floor the character's rest stands
+// on (mm at 1.75 m), and no foot vertex below it. Before: CMU 02_01's contacts stood 195-240
+// mm above the robot's floor (its hips placed by the legs' ratio, which leaves out its
+// wide hips, its ankles at floor level and big shoes) and 40-100 mm under CesiumMan's.
+// The mannequin walk's toe goes 8 mm under a few frames after a contact, where the cleanup
+// holds the toe it turns about and eases its lock out (core/bake; 26 mm above before the
+// cleanup), so it is allowed 10 mm there.
+TEST(CliRetarget, PlantedFeetStandOnTheCharactersFloor) {
+  struct FloorCase {
+    std::string source, clip, character, feet, head;
+    double lowestMm;
+  };
+  const std::string cmuRun = "bvh/cmu-mb-2010/09_11.bvh";
+  const std::string cesiumMan = "gltf/CesiumMan/CesiumMan.glb";
+  const std::vector<FloorCase> cases{
+      {kCmuWalk, "02_01", kRobot, "Foot.L,Foot.R", "Head", -1.0},
+      {cmuRun, "09_11", kRobot, "Foot.L,Foot.R", "Head", -1.0},
+      {kCmuWalk, "02_01", cesiumMan, "leg_joint_L_3,leg_joint_R_3", "Skeleton_neck_joint_2", -1.0},
+      {kCmuWalk, "02_01", kMannequin, "LeftFoot,RightFoot", "Head", -10.0}};
+  for (const FloorCase& c : cases) {
+    SCOPED_TRACE(c.clip + " onto " + c.character);
+    const OutputDir dir("floor_" + std::filesystem::path(c.character).stem().string());
+    const std::string out = (dir.path / (c.clip + ".glb")).string();
+    const std::string sourceFile = (dir.path / "source.glb").string();
+    ASSERT_EQ(runCli("retarget " + quoted(data(c.source)) + " --onto " + quoted(data(c.character)) +
+                     " --contacts detect --out " + quoted(out))
+                  .exitCode,
+              0);
+    ASSERT_EQ(runCli("export " + quoted(data(c.source)) + " --out " + quoted(sourceFile)).exitCode, 0);
+    const auto floor = articula::testing_tools::feetOnFloor(
+        out, "--clip " + c.clip + " --source " + quoted(sourceFile) + " --feet " + c.feet + " --head " + c.head);
+    if (!floor) GTEST_SKIP() << "no python3 with numpy";
+    ASSERT_TRUE(floor->is_object()) << "feet_on_floor.py printed no report";
+    int contacts = 0;
+    for (const char* side : {"left", "right"}) {
+      for (const auto& contact : (*floor)["contacts"][side]) {
+        ++contacts;
+        EXPECT_LE(std::abs(contact[4].get<double>()), 10.0) << side << " contact " << contact.dump();
+      }
+    }
+    EXPECT_GE(contacts, 3) << floor->dump();
+    EXPECT_GE((*floor)["lowestMm"].get<double>(), c.lowestMm) << "at frame " << (*floor)["lowestFrame"];
   }
 }
 

@@ -33,12 +33,11 @@ std::string data(const std::string& relative) { return std::string(ARTICULA_TEST
 
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
-std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip, double fps) {
-  const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../../../shared/tools/gltf_motion_report.py";
-  if (!std::filesystem::exists(tool) || std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0)
-    return std::nullopt;
-  const std::string command = "/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) +
-                              " --fps " + std::to_string(fps) + " --json 2>/dev/null";
+namespace {
+
+// What `command` (a Python tool's --json run) printed, parsed; nullopt without numpy.
+std::optional<nlohmann::json> pythonJson(const std::string& command) {
+  if (std::system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0) return std::nullopt;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return std::nullopt;
   std::string text;
@@ -47,6 +46,20 @@ std::optional<nlohmann::json> judge(const std::string& glb, const std::string& c
   while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
   ::pclose(pipe);
   return nlohmann::json::parse(text, nullptr, false);
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip, double fps) {
+  const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../../../shared/tools/gltf_motion_report.py";
+  if (!std::filesystem::exists(tool)) return std::nullopt;
+  return pythonJson("/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " --clip " + quoted(clip) + " --fps " +
+                    std::to_string(fps) + " --json 2>/dev/null");
+}
+
+std::optional<nlohmann::json> feetOnFloor(const std::string& glb, const std::string& arguments) {
+  const std::string tool = std::string(ARTICULA_TEST_DATA_DIR) + "/../tools/feet_on_floor.py";
+  return pythonJson("/usr/bin/python3 " + quoted(tool) + " " + quoted(glb) + " " + arguments + " --json");
 }
 
 }  // namespace articula::testing_tools

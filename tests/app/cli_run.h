@@ -31,6 +31,10 @@ std::string quoted(const std::string& path);
 // written file at `fps`: its --json report, or nullopt when it or numpy is not there.
 std::optional<nlohmann::json> judge(const std::string& glb, const std::string& clip, double fps = 120.0);
 
+// tests/tools/feet_on_floor.py run on a written file: `arguments` after the file (--clip,
+// --source, --feet, --head, ...); its --json report, or nullopt when numpy is not there.
+std::optional<nlohmann::json> feetOnFloor(const std::string& glb, const std::string& arguments);
+
 // A temporary folder of its own (NAME and the process id under the system's temporary
 // folder), removed with the object; the glTF files written in it are kept first for
 // validate_written_gltf where the test program keeps them (KEEPS_WRITTEN_GLTF).

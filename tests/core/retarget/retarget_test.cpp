@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/io/import.h"
 #include "core/retarget/retarget_clip.h"
@@ -205,6 +206,39 @@ TEST(Retarget, CmuWalkOnTheRobotKeepsItsLengthLimbDirectionsAndSlope) {
   ASSERT_GT(sourceTravel, 0.0f);
   // The slope the hips climb, as the source's within a quarter of a degree.
   EXPECT_NEAR(std::atan2(targetRise, targetTravel), std::atan2(sourceRise, sourceTravel), 0.25f * kDegree);
+}
+
+// With the robot's soles (its shoes' vertices, its floor under them at rest), every foot the
+// capture plants stands on the robot's floor and no shoe goes below it: before, the hips
+// placed by the legs' ratio held the planted shoes 0.2-0.4 units (of 4) above it.
+TEST(Retarget, PlantedFeetStandOnTheTargetsFloor) {
+  const auto pair = cmuOnRobot();
+  ASSERT_TRUE(pair) << pair.error();
+  const Clip& walk = pair->walk();
+  const CharacterSoles soles = characterSoles(pair->robot, pair->robotMap);
+  ASSERT_FALSE(soles.feet[0].empty());
+  ASSERT_FALSE(soles.feet[1].empty());
+  RetargetJob job{&pair->cmu.skeleton, &walk, &pair->cmuMap, &pair->robot.skeleton, &pair->robotMap};
+  job.targetSoles = &soles;
+  auto out = job.run();
+  ASSERT_TRUE(out) << out.error();
+  const auto planted = plantedFrames(pair->cmu.skeleton, pair->cmuMap, walk, Vec3::UnitY());
+  const auto frames = modelFrames(pair->robot.skeleton, *out);
+  int plantedFeet = 0;
+  float lowest = std::numeric_limits<float>::infinity();
+  for (std::size_t f = 0; f < frames.size(); ++f) {
+    for (std::size_t side = 0; side < 2; ++side) {
+      float sole = std::numeric_limits<float>::infinity();
+      for (const FootPoint& point : soles.feet[side]) sole = std::min(sole, soles.up.dot(point.at(frames[f])));
+      sole -= soles.floorHeight;
+      lowest = std::min(lowest, sole);
+      if (!planted[side][f]) continue;
+      ++plantedFeet;
+      EXPECT_NEAR(sole, 0.0f, 1e-3f) << "side " << side << " frame " << f;
+    }
+  }
+  EXPECT_GT(plantedFeet, walk.frameCount() / 2);
+  EXPECT_GE(lowest, -1e-3f);
 }
 
 // `skeleton` with every joint's local frame turned by its own rotation (`turns[j]`, in the
