@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "core/bake/dense_clip.h"
+#include "core/bake/leading_rest_frame.h"
 #include "core/bake/rig_corrector.h"
 #include "core/bake/skate_cleanup_sampling.h"
 
@@ -283,6 +285,68 @@ void dropLockCurves(Clip& baked, const std::vector<std::string>& handles) {
   }
 }
 
+// A capture's calibration frame before the take (leadsWithRestFrame): the cleanup works on
+// the take alone, so no contact, ease, pole or lowered pelvis reaches into it, and the frame
+// is written back as the source has it (CMU 01_01's left knee turned 22.9° from it to the
+// take, the source 20.1°).
+struct LeadingFrame {
+  double time = 0.0;  // of the source's first frame
+  Pose pose;          // the source's local pose there
+};
+
+// Moves `working`'s start to its second frame and the bake's last frame with it when the
+// clip leads with a rest frame and the bake starts there, one frame at a time.
+std::optional<LeadingFrame> leaveOutLeadingFrame(const Skeleton& skeleton, Clip& working, BakeOptions& bake) {
+  if (bake.firstFrame != 0 || bake.lastFrame == 0 || bake.step != 1 || !leadsWithRestFrame(skeleton, working))
+    return std::nullopt;
+  LeadingFrame lead{working.timeOf(0), Pose(skeleton.restPose().begin(), skeleton.restPose().end())};
+  ClipSampler(&working).sample(lead.time, lead.pose);
+  working.startTime = working.timeOf(1);
+  if (bake.lastFrame > 0) --bake.lastFrame;
+  return lead;
+}
+
+// `baked` (a clip of the take) with the leading frame back: each channel's keys before the
+// take give way to the source's pose at that frame, no foot is planted there (its stride
+// curve is 0), and the report counts frames of the source again.
+void restoreLeadingFrame(const LeadingFrame& lead, Clip& baked, SkateCleanupReport& report) {
+  const double take = baked.startTime - 0.5 / baked.frameRate;  // keys from half a frame before it
+  auto restore = [&](Curve& curve, double value) {
+    if (curve.empty()) return;
+    std::vector<CurveKey> keys{linearKey(lead.time, value)};
+    std::copy_if(curve.keys().begin(), curve.keys().end(), std::back_inserter(keys),
+                 [&](const CurveKey& key) { return key.time >= take; });
+    curve.setKeys(std::move(keys));
+  };
+  for (JointTrack& track : baked.tracks) {
+    const Transform& pose = lead.pose[static_cast<std::size_t>(track.joint)];
+    Curve* translation[3] = {&track.translation.x, &track.translation.y, &track.translation.z};
+    Curve* scale[3] = {&track.scale.x, &track.scale.y, &track.scale.z};
+    for (int c = 0; c < 3; ++c) {
+      restore(*translation[c], pose.translation[c]);
+      restore(*scale[c], pose.scale[c]);
+    }
+    if (track.rotation.empty()) continue;
+    std::vector<RotationKey> keys(1);
+    keys.front().time = lead.time;
+    keys.front().value = pose.rotation;
+    std::copy_if(track.rotation.keys().begin(), track.rotation.keys().end(), std::back_inserter(keys),
+                 [&](const RotationKey& key) { return key.time >= take; });
+    track.rotation.setKeys(std::move(keys));
+  }
+  for (FootLock& lock : report.feet) {
+    if (const auto stride = baked.curves.find(lock.joints.curveName); stride != baked.curves.end())
+      restore(stride->second, 0.0);
+    for (auto* intervals : {&lock.foot, &lock.ankle, &lock.toe}) {
+      for (ContactInterval& c : *intervals) ++c.first, ++c.last;
+    }
+    if (!lock.ankleFloorModel.empty())
+      lock.ankleFloorModel.insert(lock.ankleFloorModel.begin(), lock.ankleFloorModel.front());
+  }
+  for (BakeMiss& miss : report.bake.unreached) ++miss.frame;
+  baked.startTime = lead.time;
+}
+
 }  // namespace
 
 Result<SkateCleanupReport> SkateCleanupJob::run() const {
@@ -291,19 +355,21 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   const Plan plan = *planFeet(skeleton, *rig);
   SkateCleanupReport report;
   Clip working = source != nullptr ? *source : std::move(*consumedSource);
-  if (auto error = findContacts(*scene, working, plan, *rig, options, report))
-    return makeError("skate cleanup: " + *error);
-  // The source's slides and joints, recorded before the lock writes into the working clip (a
-  // foot beside its leg gets keys of its own there).
-  for (const FootLock& lock : report.feet) {
-    report.slideBeforeModel.push_back(
-        slidePerContact(skeleton, working, lock, rig->grounding.upModel, report.groundVelocityModel));
-  }
+  // The source's joints over the frames baked, recorded before the lock writes into the
+  // working clip (a foot beside its leg gets keys of its own there).
   const int lastFrame = options.bake.lastFrame < 0 ? working.frameCount() - 1 : options.bake.lastFrame;
   std::vector<FootDirectionJoints> footJoints;
   for (const FootJoints& foot : plan.feet) footJoints.push_back({foot.ankle, foot.toe});
   const SourceMotion sourceMotion(skeleton, working, options.bake.firstFrame, lastFrame, footJoints,
                                   rig->grounding.upModel);
+  BakeOptions bakeOptions = options.bake;
+  const std::optional<LeadingFrame> lead = leaveOutLeadingFrame(skeleton, working, bakeOptions);
+  if (auto error = findContacts(*scene, working, plan, *rig, options, report))
+    return makeError("skate cleanup: " + *error);
+  for (const FootLock& lock : report.feet) {
+    report.slideBeforeModel.push_back(
+        slidePerContact(skeleton, working, lock, rig->grounding.upModel, report.groundVelocityModel));
+  }
   writeKneePoleCurves(skeleton, working, *rig, report.feet);
   if (auto error =
           writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
@@ -325,7 +391,7 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   bake.skeleton = &skeleton;
   bake.source = &working;
   bake.corrector = &corrector;
-  bake.options = options.bake;
+  bake.options = bakeOptions;
   // The curves (stride and per-frame lock curves) move from clip to clip instead.
   bake.options.copyCurves = false;
   // The locks ease in and out: a contact's start and end need no key of their own (without
@@ -341,6 +407,7 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     if (auto error = bakeLegsAgain(bake, baked, working, legs, *rig, plan, report)) return makeError(*error);
   }
   dropLockCurves(baked, plan.handles);
+  if (lead) restoreLeadingFrame(*lead, baked, report);
   report.moved = sourceMotion.compare(baked, jointGroups(skeleton, legs, plan, rig->grounding.pelvis));
   *output = std::move(baked);
   return report;

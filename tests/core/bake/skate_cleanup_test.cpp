@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/io/import.h"
@@ -234,6 +235,64 @@ TEST(SkateCleanup, AConsumedSourceCleansLikeACopiedOne) {
     const auto& b = consumed.tracks[i].rotation.keys();
     ASSERT_EQ(a.size(), b.size()) << "track " << i;
     for (std::size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(a[k].value.isApprox(b[k].value, 0.0f));
+  }
+}
+
+// CMU 02_01 starts with one frame of its calibration T-pose: the cleanup leaves it out of
+// every contact, ease and lowered pelvis, writes it as the source has it, and cleans the take
+// after it exactly as it cleans the take alone (its report counting the source's frames).
+TEST(SkateCleanup, ACalibrationFrameBeforeTheTakeStaysAsTheSourceHasIt) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  auto rig = buildHumanoidRig(scene->skeleton);
+  ASSERT_TRUE(rig) << rig.error();
+  const Skeleton& skeleton = scene->skeleton;
+  const Clip& source = scene->clips.front();
+  SkateCleanupJob job;
+  job.scene = &*scene;
+  job.source = &source;
+  job.rig = &*rig;
+  job.options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene->characterHeight();
+  Clip cleaned;
+  job.output = &cleaned;
+  auto report = job.run();
+  ASSERT_TRUE(report) << report.error();
+  Clip take = source;
+  take.startTime = source.timeOf(1);
+  job.source = &take;
+  Clip cleanedTake;
+  job.output = &cleanedTake;
+  auto takeReport = job.run();
+  ASSERT_TRUE(takeReport) << takeReport.error();
+
+  EXPECT_DOUBLE_EQ(cleaned.startTime, source.startTime);
+  EXPECT_EQ(cleaned.frameCount(), source.frameCount());
+  const auto before = positions(skeleton, source);
+  const auto after = positions(skeleton, cleaned);
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    const auto k = static_cast<std::size_t>(j);
+    EXPECT_LT((after.front()[k] - before.front()[k]).norm(), 1e-4f * scene->characterHeight()) << skeleton.name(j);
+  }
+  ASSERT_EQ(report->feet.size(), takeReport->feet.size());
+  for (std::size_t i = 0; i < report->feet.size(); ++i) {
+    const FootLock& foot = report->feet[i];
+    const FootLock& takeFoot = takeReport->feet[i];
+    EXPECT_EQ(cleaned.curves.at(foot.joints.curveName).evaluate(source.timeOf(0)), 0.0);
+    for (const auto& [lead, alone] : {std::pair{&foot.foot, &takeFoot.foot}, std::pair{&foot.ankle, &takeFoot.ankle},
+                                      std::pair{&foot.toe, &takeFoot.toe}}) {
+      ASSERT_EQ(lead->size(), alone->size()) << foot.joints.curveName;
+      for (std::size_t c = 0; c < lead->size(); ++c) {
+        EXPECT_EQ((*lead)[c].first, (*alone)[c].first + 1) << foot.joints.curveName;
+        EXPECT_EQ((*lead)[c].last, (*alone)[c].last + 1) << foot.joints.curveName;
+      }
+    }
+    EXPECT_EQ(foot.ankleFloorModel.size(), takeFoot.ankleFloorModel.size() + 1);
+  }
+  const auto afterTake = positions(skeleton, cleanedTake);
+  ASSERT_EQ(afterTake.size() + 1, after.size());
+  for (std::size_t f = 0; f < afterTake.size(); ++f) {
+    for (std::size_t k = 0; k < afterTake[f].size(); ++k)
+      ASSERT_LT((after[f + 1][k] - afterTake[f][k]).norm(), 1e-5f * scene->characterHeight()) << "frame " << f + 1;
   }
 }
 
