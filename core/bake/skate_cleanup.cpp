@@ -344,6 +344,12 @@ void restoreLeadingFrame(const LeadingFrame& lead, Clip& baked, SkateCleanupRepo
       lock.ankleFloorModel.insert(lock.ankleFloorModel.begin(), lock.ankleFloorModel.front());
   }
   for (BakeMiss& miss : report.bake.unreached) ++miss.frame;
+  // The frame is written too: one more frame's keys per channel, and a key on each.
+  BakeReport& bake = report.bake;
+  if (bake.framesBaked > 0)
+    bake.reduction.keysBefore += bake.reduction.keysBefore / static_cast<std::size_t>(bake.framesBaked);
+  ++bake.framesBaked;
+  if (bake.reduced) bake.reduction.keysAfter = channelKeyCount(baked);
   baked.startTime = lead.time;
 }
 

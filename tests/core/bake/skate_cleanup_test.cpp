@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/bake/dense_clip.h"
 #include "core/io/import.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
@@ -293,6 +294,50 @@ TEST(SkateCleanup, ACalibrationFrameBeforeTheTakeStaysAsTheSourceHasIt) {
   for (std::size_t f = 0; f < afterTake.size(); ++f) {
     for (std::size_t k = 0; k < afterTake[f].size(); ++k)
       ASSERT_LT((after[f + 1][k] - afterTake[f][k]).norm(), 1e-5f * scene->characterHeight()) << "frame " << f + 1;
+  }
+}
+
+// A leg the animation holds straight (CMU's rest pose) keeps its stretch: its lock target 1 cm
+// across the up and the leg from its ankle lowers the pelvis only as far as the straight leg
+// needs to reach it, about d²/2L (0.06 mm at 1.75 m), not by the centimetre its target moved,
+// which bent a straight knee √(2·L·d) out (CMU 09_11: 54 mm).
+TEST(SkateCleanup, AStraightLegKeepsItsStretch) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  auto definition = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(definition) << definition.error();
+  auto feet = humanoidFeet(skeleton);
+  ASSERT_TRUE(feet) << feet.error();
+  const float height = scene->characterHeight();
+  const auto restModel = localToModel(skeleton, skeleton.restPose());
+  Clip clip;
+  clip.name = "rest";
+  clip.frameRate = 30.0;
+  clip.endTime = 2.0 / clip.frameRate;
+  FootLock lock;
+  lock.handle = "left_leg";
+  lock.joints = feet->front();
+  const auto leg = std::find_if(definition->handles.begin(), definition->handles.end(),
+                                [&](const IkHandle& h) { return h.name == lock.handle; });
+  ASSERT_NE(leg, definition->handles.end());
+  const Vec3 ankle = restModel[static_cast<std::size_t>(lock.joints.ankle)].translation();
+  const Vec3 hip = restModel[static_cast<std::size_t>(leg->chain.front())].translation();
+  // Across the up and the leg: the target no farther from the hip than the leg's length.
+  const Vec3 target = ankle + Vec3::UnitY().cross(ankle - hip).normalized() * (0.01f / 1.75f * height);
+  const char* channels[3] = {"target.x", "target.y", "target.z"};
+  for (int c = 0; c < 3; ++c) {
+    clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(
+        {linearKey(0.0, target[c]), linearKey(clip.endTime, target[c])});
+  }
+  lowerPelvisToReachLocks(skeleton, clip, *definition, {lock});
+  const int pelvis = definition->grounding.pelvis;
+  const float restHeight = restModel[static_cast<std::size_t>(pelvis)].translation().y();
+  for (int f = 0; f < clip.frameCount(); ++f) {
+    Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+    ClipSampler(&clip).sample(clip.timeOf(f), pose);
+    const float drop = restHeight - localToModel(skeleton, pose)[static_cast<std::size_t>(pelvis)].translation().y();
+    EXPECT_LT(drop * 1750.0f / height, 0.1f) << "frame " << f;
   }
 }
 
