@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
+#include <limits>
 
 #include "core/bake/dense_clip.h"
 #include "core/bake/leading_rest_frame.h"
@@ -285,73 +285,81 @@ void dropLockCurves(Clip& baked, const std::vector<std::string>& handles) {
   }
 }
 
-// A capture's calibration frame before the take (leadsWithRestFrame): the cleanup works on
-// the take alone, so no contact, ease, pole or lowered pelvis reaches into it, and the frame
-// is written back as the source has it (CMU 01_01's left knee turned 22.9° from it to the
-// take, the source 20.1°).
+// A capture's calibration frame before the take (leadsWithRestFrame): the cleanup finds the
+// contacts, locks, poles and lowered pelvis on the take alone, so none reaches into it, and
+// the bake passes the frame through as the source has it (CMU 01_01's left knee turned 22.9°
+// from it to the take, the source 20.1°).
 struct LeadingFrame {
   double time = 0.0;  // of the source's first frame
   Pose pose;          // the source's local pose there
 };
 
-// Moves `working`'s start to its second frame and the bake's last frame with it when the
-// clip leads with a rest frame and the bake starts there, one frame at a time.
-std::optional<LeadingFrame> leaveOutLeadingFrame(const Skeleton& skeleton, Clip& working, BakeOptions& bake) {
-  if (bake.firstFrame != 0 || bake.lastFrame == 0 || bake.step != 1 || !leadsWithRestFrame(skeleton, working))
-    return std::nullopt;
+// Moves `working`'s start to its second frame when the clip leads with a rest frame.
+std::optional<LeadingFrame> leaveOutLeadingFrame(const Skeleton& skeleton, Clip& working) {
+  if (!leadsWithRestFrame(skeleton, working)) return std::nullopt;
   LeadingFrame lead{working.timeOf(0), Pose(skeleton.restPose().begin(), skeleton.restPose().end())};
   ClipSampler(&working).sample(lead.time, lead.pose);
   working.startTime = working.timeOf(1);
-  if (bake.lastFrame > 0) --bake.lastFrame;
   return lead;
 }
 
-// `baked` (a clip of the take) with the leading frame back: each channel's keys before the
-// take give way to the source's pose at that frame, no foot is planted there (its stride
-// curve is 0), and the report counts frames of the source again.
-void restoreLeadingFrame(const LeadingFrame& lead, Clip& baked, SkateCleanupReport& report) {
-  const double take = baked.startTime - 0.5 / baked.frameRate;  // keys from half a frame before it
-  auto restore = [&](Curve& curve, double value) {
-    if (curve.empty()) return;
+// `working` from the leading frame again, for the bake: the tracks the cleanup rewrote from
+// the take's start (the lowered pelvis, a foot beside its leg) get the frame's key back, no
+// foot is planted there (the stride curves are 0), and the contacts count frames of the
+// source.
+void takeBackLeadingFrame(const LeadingFrame& lead, Clip& working, std::vector<FootLock>& feet) {
+  const double take = working.startTime - 0.5 / working.frameRate;  // keys from half a frame before it
+  auto keyLeadingFrame = [&](Curve& curve, double value) {
+    if (curve.empty() || curve.keys().front().time < take) return;
     std::vector<CurveKey> keys{linearKey(lead.time, value)};
-    std::copy_if(curve.keys().begin(), curve.keys().end(), std::back_inserter(keys),
-                 [&](const CurveKey& key) { return key.time >= take; });
+    keys.insert(keys.end(), curve.keys().begin(), curve.keys().end());
     curve.setKeys(std::move(keys));
   };
-  for (JointTrack& track : baked.tracks) {
+  for (JointTrack& track : working.tracks) {
     const Transform& pose = lead.pose[static_cast<std::size_t>(track.joint)];
     Curve* translation[3] = {&track.translation.x, &track.translation.y, &track.translation.z};
-    Curve* scale[3] = {&track.scale.x, &track.scale.y, &track.scale.z};
-    for (int c = 0; c < 3; ++c) {
-      restore(*translation[c], pose.translation[c]);
-      restore(*scale[c], pose.scale[c]);
-    }
-    if (track.rotation.empty()) continue;
+    for (int c = 0; c < 3; ++c) keyLeadingFrame(*translation[c], pose.translation[c]);
+    if (track.rotation.empty() || track.rotation.keys().front().time < take) continue;
     std::vector<RotationKey> keys(1);
     keys.front().time = lead.time;
     keys.front().value = pose.rotation;
-    std::copy_if(track.rotation.keys().begin(), track.rotation.keys().end(), std::back_inserter(keys),
-                 [&](const RotationKey& key) { return key.time >= take; });
+    keys.insert(keys.end(), track.rotation.keys().begin(), track.rotation.keys().end());
     track.rotation.setKeys(std::move(keys));
   }
-  for (FootLock& lock : report.feet) {
-    if (const auto stride = baked.curves.find(lock.joints.curveName); stride != baked.curves.end())
-      restore(stride->second, 0.0);
+  for (FootLock& lock : feet) {
+    if (const auto stride = working.curves.find(lock.joints.curveName); stride != working.curves.end())
+      keyLeadingFrame(stride->second, 0.0);
     for (auto* intervals : {&lock.foot, &lock.ankle, &lock.toe}) {
       for (ContactInterval& c : *intervals) ++c.first, ++c.last;
     }
     if (!lock.ankleFloorModel.empty())
       lock.ankleFloorModel.insert(lock.ankleFloorModel.begin(), lock.ankleFloorModel.front());
   }
-  for (BakeMiss& miss : report.bake.unreached) ++miss.frame;
-  // The frame is written too: one more frame's keys per channel, and a key on each.
-  BakeReport& bake = report.bake;
-  if (bake.framesBaked > 0)
-    bake.reduction.keysBefore += bake.reduction.keysBefore / static_cast<std::size_t>(bake.framesBaked);
-  ++bake.framesBaked;
-  if (bake.reduced) bake.reduction.keysAfter = channelKeyCount(baked);
-  baked.startTime = lead.time;
+  working.startTime = lead.time;
 }
+
+// A corrector that leaves the poses before `fromTime` (a capture's calibration frame) as the
+// clip has them.
+class FromTimeCorrector final : public PoseCorrector {
+ public:
+  FromTimeCorrector(PoseCorrector& corrector, double fromTime) : mCorrector(corrector), mFromTime(fromTime) {}
+  void begin(const Clip& clip) override { mCorrector.begin(clip); }
+  bool correct(std::span<Transform> pose, double timeSeconds, const Clip& clip) override {
+    mPassed = timeSeconds < mFromTime;
+    return mPassed || mCorrector.correct(pose, timeSeconds, clip);
+  }
+  std::vector<int> rotatedJoints() const override { return mCorrector.rotatedJoints(); }
+  std::vector<int> translatedJoints() const override { return mCorrector.translatedJoints(); }
+  void unreachedHandles(std::vector<int>& handles) const override {
+    if (!mPassed) mCorrector.unreachedHandles(handles);
+  }
+  std::string handleName(int handle) const override { return mCorrector.handleName(handle); }
+
+ private:
+  PoseCorrector& mCorrector;
+  double mFromTime;
+  bool mPassed = false;
+};
 
 }  // namespace
 
@@ -368,8 +376,7 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   for (const FootJoints& foot : plan.feet) footJoints.push_back({foot.ankle, foot.toe});
   const SourceMotion sourceMotion(skeleton, working, options.bake.firstFrame, lastFrame, footJoints,
                                   rig->grounding.upModel);
-  BakeOptions bakeOptions = options.bake;
-  const std::optional<LeadingFrame> lead = leaveOutLeadingFrame(skeleton, working, bakeOptions);
+  const std::optional<LeadingFrame> lead = leaveOutLeadingFrame(skeleton, working);
   if (auto error = findContacts(*scene, working, plan, *rig, options, report))
     return makeError("skate cleanup: " + *error);
   for (const FootLock& lock : report.feet) {
@@ -381,6 +388,8 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
           writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
     return makeError("skate cleanup: " + *error);
   lowerPelvisToReachLocks(skeleton, working, *rig, report.feet);
+  const double takeStart = working.startTime - 0.5 / working.frameRate;
+  if (lead) takeBackLeadingFrame(*lead, working, report.feet);
 
   // The pelvis is lowered above, where the locks need it: the legs' solve lowers it no
   // further for a leg the animation itself stretches past the rig's reach. The locks place a
@@ -391,13 +400,14 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   auto bound = Rig::bind(skeleton, std::move(legsDefinition));
   if (!bound) return makeError("skate cleanup: " + bound.error());
   Rig legs = bindLegs(std::move(*bound), plan);
-  RigPoseCorrector corrector(legs);
+  RigPoseCorrector rigCorrector(legs);
+  FromTimeCorrector corrector(rigCorrector, lead ? takeStart : -std::numeric_limits<double>::infinity());
   Clip baked;
   BakeJob bake;
   bake.skeleton = &skeleton;
   bake.source = &working;
   bake.corrector = &corrector;
-  bake.options = bakeOptions;
+  bake.options = options.bake;
   // The curves (stride and per-frame lock curves) move from clip to clip instead.
   bake.options.copyCurves = false;
   // The locks ease in and out: a contact's start and end need no key of their own (without
@@ -413,7 +423,6 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
     if (auto error = bakeLegsAgain(bake, baked, working, legs, *rig, plan, report)) return makeError(*error);
   }
   dropLockCurves(baked, plan.handles);
-  if (lead) restoreLeadingFrame(*lead, baked, report);
   report.moved = sourceMotion.compare(baked, jointGroups(skeleton, legs, plan, rig->grounding.pelvis));
   *output = std::move(baked);
   return report;

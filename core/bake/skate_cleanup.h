@@ -106,9 +106,9 @@ struct SkateCleanupReport {
 // Runs the cleanup on `source` (a clip of `scene`) with a humanoid rig definition (its leg
 // handles, and the grounding setup's pelvis, up and reach; its other handles are left off,
 // so nothing but the legs and the pelvis moves). A capture's calibration frame before the
-// take (leadsWithRestFrame, baked from the first frame one frame at a time) is in no
-// contact and eases nothing: the take is cleaned as if it were the clip, and the frame is
-// written as the source has it, its stride curves 0.
+// take (leadsWithRestFrame) is in no contact and eases nothing: the take is cleaned as if it
+// were the clip, and the bake passes the frame through as the source has it, its stride
+// curves 0.
 struct SkateCleanupJob {
   const Scene* scene = nullptr;
   const Clip* source = nullptr;
