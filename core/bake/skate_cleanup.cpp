@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/bake/dense_clip.h"
+#include "core/bake/leading_rest_frame.h"
 #include "core/bake/rig_corrector.h"
 #include "core/bake/skate_cleanup_sampling.h"
 
@@ -283,6 +285,82 @@ void dropLockCurves(Clip& baked, const std::vector<std::string>& handles) {
   }
 }
 
+// A capture's calibration frame before the take (leadsWithRestFrame): the cleanup finds the
+// contacts, locks, poles and lowered pelvis on the take alone, so none reaches into it, and
+// the bake passes the frame through as the source has it (CMU 01_01's left knee turned 22.9°
+// from it to the take, the source 20.1°).
+struct LeadingFrame {
+  double time = 0.0;  // of the source's first frame
+  Pose pose;          // the source's local pose there
+};
+
+// Moves `working`'s start to its second frame when the clip leads with a rest frame.
+std::optional<LeadingFrame> leaveOutLeadingFrame(const Skeleton& skeleton, Clip& working) {
+  if (!leadsWithRestFrame(skeleton, working)) return std::nullopt;
+  LeadingFrame lead{working.timeOf(0), Pose(skeleton.restPose().begin(), skeleton.restPose().end())};
+  ClipSampler(&working).sample(lead.time, lead.pose);
+  working.startTime = working.timeOf(1);
+  return lead;
+}
+
+// `working` from the leading frame again, for the bake: the tracks the cleanup rewrote from
+// the take's start (the lowered pelvis, a foot beside its leg) get the frame's key back, no
+// foot is planted there (the stride curves are 0), and the contacts count frames of the
+// source.
+void takeBackLeadingFrame(const LeadingFrame& lead, Clip& working, std::vector<FootLock>& feet) {
+  const double take = working.startTime - 0.5 / working.frameRate;  // keys from half a frame before it
+  auto keyLeadingFrame = [&](Curve& curve, double value) {
+    if (curve.empty() || curve.keys().front().time < take) return;
+    std::vector<CurveKey> keys{linearKey(lead.time, value)};
+    keys.insert(keys.end(), curve.keys().begin(), curve.keys().end());
+    curve.setKeys(std::move(keys));
+  };
+  for (JointTrack& track : working.tracks) {
+    const Transform& pose = lead.pose[static_cast<std::size_t>(track.joint)];
+    Curve* translation[3] = {&track.translation.x, &track.translation.y, &track.translation.z};
+    for (int c = 0; c < 3; ++c) keyLeadingFrame(*translation[c], pose.translation[c]);
+    if (track.rotation.empty() || track.rotation.keys().front().time < take) continue;
+    std::vector<RotationKey> keys(1);
+    keys.front().time = lead.time;
+    keys.front().value = pose.rotation;
+    keys.insert(keys.end(), track.rotation.keys().begin(), track.rotation.keys().end());
+    track.rotation.setKeys(std::move(keys));
+  }
+  for (FootLock& lock : feet) {
+    if (const auto stride = working.curves.find(lock.joints.curveName); stride != working.curves.end())
+      keyLeadingFrame(stride->second, 0.0);
+    for (auto* intervals : {&lock.foot, &lock.ankle, &lock.toe}) {
+      for (ContactInterval& c : *intervals) ++c.first, ++c.last;
+    }
+    if (!lock.ankleFloorModel.empty())
+      lock.ankleFloorModel.insert(lock.ankleFloorModel.begin(), lock.ankleFloorModel.front());
+  }
+  working.startTime = lead.time;
+}
+
+// A corrector that leaves the poses before `fromTime` (a capture's calibration frame) as the
+// clip has them.
+class FromTimeCorrector final : public PoseCorrector {
+ public:
+  FromTimeCorrector(PoseCorrector& corrector, double fromTime) : mCorrector(corrector), mFromTime(fromTime) {}
+  void begin(const Clip& clip) override { mCorrector.begin(clip); }
+  bool correct(std::span<Transform> pose, double timeSeconds, const Clip& clip) override {
+    mPassed = timeSeconds < mFromTime;
+    return mPassed || mCorrector.correct(pose, timeSeconds, clip);
+  }
+  std::vector<int> rotatedJoints() const override { return mCorrector.rotatedJoints(); }
+  std::vector<int> translatedJoints() const override { return mCorrector.translatedJoints(); }
+  void unreachedHandles(std::vector<int>& handles) const override {
+    if (!mPassed) mCorrector.unreachedHandles(handles);
+  }
+  std::string handleName(int handle) const override { return mCorrector.handleName(handle); }
+
+ private:
+  PoseCorrector& mCorrector;
+  double mFromTime;
+  bool mPassed = false;
+};
+
 }  // namespace
 
 Result<SkateCleanupReport> SkateCleanupJob::run() const {
@@ -291,24 +369,27 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   const Plan plan = *planFeet(skeleton, *rig);
   SkateCleanupReport report;
   Clip working = source != nullptr ? *source : std::move(*consumedSource);
-  if (auto error = findContacts(*scene, working, plan, *rig, options, report))
-    return makeError("skate cleanup: " + *error);
-  // The source's slides and joints, recorded before the lock writes into the working clip (a
-  // foot beside its leg gets keys of its own there).
-  for (const FootLock& lock : report.feet) {
-    report.slideBeforeModel.push_back(
-        slidePerContact(skeleton, working, lock, rig->grounding.upModel, report.groundVelocityModel));
-  }
+  // The source's joints over the frames baked, recorded before the lock writes into the
+  // working clip (a foot beside its leg gets keys of its own there).
   const int lastFrame = options.bake.lastFrame < 0 ? working.frameCount() - 1 : options.bake.lastFrame;
   std::vector<FootDirectionJoints> footJoints;
   for (const FootJoints& foot : plan.feet) footJoints.push_back({foot.ankle, foot.toe});
   const SourceMotion sourceMotion(skeleton, working, options.bake.firstFrame, lastFrame, footJoints,
                                   rig->grounding.upModel);
+  const std::optional<LeadingFrame> lead = leaveOutLeadingFrame(skeleton, working);
+  if (auto error = findContacts(*scene, working, plan, *rig, options, report))
+    return makeError("skate cleanup: " + *error);
+  for (const FootLock& lock : report.feet) {
+    report.slideBeforeModel.push_back(
+        slidePerContact(skeleton, working, lock, rig->grounding.upModel, report.groundVelocityModel));
+  }
   writeKneePoleCurves(skeleton, working, *rig, report.feet);
   if (auto error =
           writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
     return makeError("skate cleanup: " + *error);
   lowerPelvisToReachLocks(skeleton, working, *rig, report.feet);
+  const double takeStart = working.startTime - 0.5 / working.frameRate;
+  if (lead) takeBackLeadingFrame(*lead, working, report.feet);
 
   // The pelvis is lowered above, where the locks need it: the legs' solve lowers it no
   // further for a leg the animation itself stretches past the rig's reach. The locks place a
@@ -319,7 +400,8 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
   auto bound = Rig::bind(skeleton, std::move(legsDefinition));
   if (!bound) return makeError("skate cleanup: " + bound.error());
   Rig legs = bindLegs(std::move(*bound), plan);
-  RigPoseCorrector corrector(legs);
+  RigPoseCorrector rigCorrector(legs);
+  FromTimeCorrector corrector(rigCorrector, lead ? takeStart : -std::numeric_limits<double>::infinity());
   Clip baked;
   BakeJob bake;
   bake.skeleton = &skeleton;

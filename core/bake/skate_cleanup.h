@@ -62,15 +62,15 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
 // `ik.<handle>.pole.x|y|z`, one linear key per frame: a point a leg length from the knee, on
 // the side the knee of `clip` bends to across the hip–tip axis, so the leg's solve keeps the
 // source's knee plane on every frame instead of turning it to the rig's rest pole (the rest
-// pole still decides for a leg within about 1° of straight, eased in, so it never flips).
+// pole still decides for a leg within about 0.3° of straight, eased in, so it never flips).
 void writeKneePoleCurves(const Skeleton& skeleton, Clip& clip, const RigDefinition& rig,
                          const std::vector<FootLock>& feet);
 
 // Lowers the pelvis (the rig's grounding.pelvis) in `clip` only where a leg cannot reach
 // its lock target (the `ik.<handle>.target` curves writeFootLockCurves wrote for `feet`),
 // by as little as lets it reach (the rig's grounding.maxReach of the leg's rest length, or
-// as far as the animation stretches the leg on that frame, up to its length, less how far
-// the target moved from the animation's tip), eased in and out over 0.15 s on either side:
+// as far as the animation stretches the leg on that frame, up to its length: a stretched
+// leg keeps its stretch), eased in and out over 0.15 s on either side:
 // the pelvis's translation gets one linear key per frame. Leaves the clip as it is where
 // every leg reaches.
 void lowerPelvisToReachLocks(const Skeleton& skeleton, Clip& clip, const RigDefinition& rig,
@@ -105,7 +105,10 @@ struct SkateCleanupReport {
 
 // Runs the cleanup on `source` (a clip of `scene`) with a humanoid rig definition (its leg
 // handles, and the grounding setup's pelvis, up and reach; its other handles are left off,
-// so nothing but the legs and the pelvis moves).
+// so nothing but the legs and the pelvis moves). A capture's calibration frame before the
+// take (leadsWithRestFrame) is in no contact and eases nothing: the take is cleaned as if it
+// were the clip, and the bake passes the frame through as the source has it, its stride
+// curves 0.
 struct SkateCleanupJob {
   const Scene* scene = nullptr;
   const Clip* source = nullptr;

@@ -334,11 +334,12 @@ std::vector<float> dropsToReach(const Skeleton& skeleton, const Clip& clip, cons
       const Vec3 target(static_cast<float>(leg.target[0]->evaluate(t)), static_cast<float>(leg.target[1]->evaluate(t)),
                         static_cast<float>(leg.target[2]->evaluate(t)));
       const Vec3 hip = model[static_cast<std::size_t>(leg.hip)].translation();
-      // A leg the animation stretches past the rig's reach (a jump's take-off) may stay so,
-      // less how far its target moved from the animation's tip: lowering the pelvis under a
-      // straight leg bends its knee far (RobotExpressive Jump: 3.5 mm down, 33 mm out).
+      // A leg the animation stretches past the rig's reach (a jump's take-off, a lunge) keeps
+      // its stretch: lowering the pelvis under a straight leg bends its knee far, √(2·L·d)
+      // for a drop d (RobotExpressive Jump: 3.5 mm down, 33 mm out). Less the distance its
+      // target moved from the animation's tip, it bent CMU 09_11's knee 54 mm to hold a foot.
       const Vec3 tip = model[static_cast<std::size_t>(leg.tip)].translation();
-      const float animated = std::min((tip - hip).norm(), leg.length) - (target - tip).norm();
+      const float animated = std::min((tip - hip).norm(), leg.length);
       const float reach = std::max(leg.reach, animated);
       drops[static_cast<std::size_t>(f)] =
           std::max(drops[static_cast<std::size_t>(f)], dropToReach(hip, target, up, reach));

@@ -9,8 +9,10 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "core/bake/dense_clip.h"
 #include "core/io/import.h"
 #include "core/rig/humanoid_rig.h"
 #include "core/skeleton/local_to_model.h"
@@ -234,6 +236,111 @@ TEST(SkateCleanup, AConsumedSourceCleansLikeACopiedOne) {
     const auto& b = consumed.tracks[i].rotation.keys();
     ASSERT_EQ(a.size(), b.size()) << "track " << i;
     for (std::size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(a[k].value.isApprox(b[k].value, 0.0f));
+  }
+}
+
+// CMU 02_01 starts with one frame of its calibration T-pose: the cleanup leaves it out of
+// every contact, ease and lowered pelvis, writes it as the source has it (within the
+// reduction's tolerance), and cleans the take after it as it cleans the take alone (the two
+// reductions within their tolerance of the same poses; the report counts the source's frames).
+TEST(SkateCleanup, ACalibrationFrameBeforeTheTakeStaysAsTheSourceHasIt) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  auto rig = buildHumanoidRig(scene->skeleton);
+  ASSERT_TRUE(rig) << rig.error();
+  const Skeleton& skeleton = scene->skeleton;
+  const Clip& source = scene->clips.front();
+  SkateCleanupJob job;
+  job.scene = &*scene;
+  job.source = &source;
+  job.rig = &*rig;
+  job.options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene->characterHeight();
+  Clip cleaned;
+  job.output = &cleaned;
+  auto report = job.run();
+  ASSERT_TRUE(report) << report.error();
+  Clip take = source;
+  take.startTime = source.timeOf(1);
+  job.source = &take;
+  Clip cleanedTake;
+  job.output = &cleanedTake;
+  auto takeReport = job.run();
+  ASSERT_TRUE(takeReport) << takeReport.error();
+
+  EXPECT_DOUBLE_EQ(cleaned.startTime, source.startTime);
+  EXPECT_EQ(cleaned.frameCount(), source.frameCount());
+  const auto before = positions(skeleton, source);
+  const auto after = positions(skeleton, cleaned);
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    const auto k = static_cast<std::size_t>(j);
+    EXPECT_LT((after.front()[k] - before.front()[k]).norm(), job.options.bake.reduction.toleranceModel)
+        << skeleton.name(j);
+  }
+  ASSERT_EQ(report->feet.size(), takeReport->feet.size());
+  for (std::size_t i = 0; i < report->feet.size(); ++i) {
+    const FootLock& foot = report->feet[i];
+    const FootLock& takeFoot = takeReport->feet[i];
+    EXPECT_EQ(cleaned.curves.at(foot.joints.curveName).evaluate(source.timeOf(0)), 0.0);
+    for (const auto& [lead, alone] : {std::pair{&foot.foot, &takeFoot.foot}, std::pair{&foot.ankle, &takeFoot.ankle},
+                                      std::pair{&foot.toe, &takeFoot.toe}}) {
+      ASSERT_EQ(lead->size(), alone->size()) << foot.joints.curveName;
+      for (std::size_t c = 0; c < lead->size(); ++c) {
+        EXPECT_EQ((*lead)[c].first, (*alone)[c].first + 1) << foot.joints.curveName;
+        EXPECT_EQ((*lead)[c].last, (*alone)[c].last + 1) << foot.joints.curveName;
+      }
+    }
+    EXPECT_EQ(foot.ankleFloorModel.size(), takeFoot.ankleFloorModel.size() + 1);
+  }
+  const auto afterTake = positions(skeleton, cleanedTake);
+  ASSERT_EQ(afterTake.size() + 1, after.size());
+  for (std::size_t f = 0; f < afterTake.size(); ++f) {
+    for (std::size_t k = 0; k < afterTake[f].size(); ++k)
+      ASSERT_LT((after[f + 1][k] - afterTake[f][k]).norm(), 2.0f * job.options.bake.reduction.toleranceModel)
+          << "frame " << f + 1;
+  }
+}
+
+// A leg the animation holds straight (CMU's rest pose) keeps its stretch: its lock target 1 cm
+// across the up and the leg from its ankle lowers the pelvis only as far as the straight leg
+// needs to reach it, about d²/2L (0.06 mm at 1.75 m), not by the centimetre its target moved,
+// which bent a straight knee √(2·L·d) out (CMU 09_11: 54 mm).
+TEST(SkateCleanup, AStraightLegKeepsItsStretch) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  auto definition = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(definition) << definition.error();
+  auto feet = humanoidFeet(skeleton);
+  ASSERT_TRUE(feet) << feet.error();
+  const float height = scene->characterHeight();
+  const auto restModel = localToModel(skeleton, skeleton.restPose());
+  Clip clip;
+  clip.name = "rest";
+  clip.frameRate = 30.0;
+  clip.endTime = 2.0 / clip.frameRate;
+  FootLock lock;
+  lock.handle = "left_leg";
+  lock.joints = feet->front();
+  const auto leg = std::find_if(definition->handles.begin(), definition->handles.end(),
+                                [&](const IkHandle& h) { return h.name == lock.handle; });
+  ASSERT_NE(leg, definition->handles.end());
+  const Vec3 ankle = restModel[static_cast<std::size_t>(lock.joints.ankle)].translation();
+  const Vec3 hip = restModel[static_cast<std::size_t>(leg->chain.front())].translation();
+  // Across the up and the leg: the target no farther from the hip than the leg's length.
+  const Vec3 target = ankle + Vec3::UnitY().cross(ankle - hip).normalized() * (0.01f / 1.75f * height);
+  const char* channels[3] = {"target.x", "target.y", "target.z"};
+  for (int c = 0; c < 3; ++c) {
+    clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(
+        {linearKey(0.0, target[c]), linearKey(clip.endTime, target[c])});
+  }
+  lowerPelvisToReachLocks(skeleton, clip, *definition, {lock});
+  const int pelvis = definition->grounding.pelvis;
+  const float restHeight = restModel[static_cast<std::size_t>(pelvis)].translation().y();
+  for (int f = 0; f < clip.frameCount(); ++f) {
+    Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+    ClipSampler(&clip).sample(clip.timeOf(f), pose);
+    const float drop = restHeight - localToModel(skeleton, pose)[static_cast<std::size_t>(pelvis)].translation().y();
+    EXPECT_LT(drop * 1750.0f / height, 0.1f) << "frame " << f;
   }
 }
 
