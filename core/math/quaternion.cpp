@@ -4,6 +4,16 @@
 
 namespace articula {
 
+Quat rotationOfAxes(const Vec3& xAxis, const Vec3& yAxis) {
+  const Vec3 z = xAxis.cross(yAxis);
+  if (!(xAxis.norm() > 0.0f) || !(z.norm() > 0.0f)) return Quat::Identity();
+  Mat3 r;
+  r.col(0) = xAxis.normalized();
+  r.col(2) = z.normalized();
+  r.col(1) = r.col(2).cross(r.col(0));
+  return Quat(r).normalized();
+}
+
 Quat fromToRotation(const Vec3& from, const Vec3& to) {
   const float lenFrom = from.norm();
   const float lenTo = to.norm();

@@ -10,6 +10,11 @@ namespace articula {
 // deterministically. Zero-length inputs give the identity.
 Quat fromToRotation(const Vec3& from, const Vec3& to);
 
+// The rotation whose X axis is along `xAxis` and whose Y axis is `yAxis` made perpendicular
+// to it (Gram-Schmidt; lengths and a mirroring scale are ignored): what a model matrix's first
+// two columns say its joint's turn is. Identity when the axes are zero or parallel.
+Quat rotationOfAxes(const Vec3& xAxis, const Vec3& yAxis);
+
 // q = swing * twist, with twist a rotation about `twistAxis` (unit) and swing a rotation
 // about an axis perpendicular to it. Both are unit quaternions; when q is a pure 180° swing
 // the twist is the identity.

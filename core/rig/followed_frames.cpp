@@ -1,5 +1,7 @@
 #include "core/rig/followed_frames.h"
 
+#include "core/math/quaternion.h"
+
 namespace articula {
 
 FollowedFrames followedFrames(Rig& rig, const Clip& clip) {
@@ -8,6 +10,7 @@ FollowedFrames followedFrames(Rig& rig, const Clip& clip) {
   const auto handles = static_cast<std::size_t>(rig.handleCount());
   const int frames = clip.frameCount();
   out.targetModel.resize(handles);
+  out.orientationModel.resize(handles);
   if (frames < 1 || !(clip.frameRate > 0.0)) return out;
   ClipSampler sampler(&clip);
   RigCurves curves;
@@ -24,6 +27,10 @@ FollowedFrames followedFrames(Rig& rig, const Clip& clip) {
     for (std::size_t h = 0; h < handles; ++h) {
       const auto tip = static_cast<std::size_t>(rig.handle(static_cast<int>(h)).chain.back());
       out.targetModel[h].push_back(solved ? rig.reports()[h].targetModel : Vec3(tips[tip].translation()));
+      const Mat3 tipLinear = tips[tip].linear();
+      const Quat turn = solved ? rig.reports()[h].orientationModel : rotationOfAxes(tipLinear.col(0), tipLinear.col(1));
+      std::vector<Quat>& turns = out.orientationModel[h];
+      turns.push_back(turns.empty() ? turn : alignHemisphere(turn, turns.back()));
     }
   }
   return out;

@@ -16,11 +16,14 @@ struct FollowedFrames {
   // Per handle of the rig (definition order), per frame, model space: the target its solve
   // used (after grounding).
   std::vector<std::vector<Vec3>> targetModel;
+  // Per handle, per frame, model space: the tip's turn its solve aimed at
+  // (HandleReport::orientationModel), each in the hemisphere of the frame before.
+  std::vector<std::vector<Quat>> orientationModel;
 };
 
 // `rig` (with the ground and placement its caller gave it) solved on every frame of `clip`,
 // each frame sampled over the skeleton's rest pose; on a frame the rig refuses, the incoming
-// pose's tips. No frames for a clip without any (frameCount() < 1).
+// pose's tips and their turns. No frames for a clip without any (frameCount() < 1).
 FollowedFrames followedFrames(Rig& rig, const Clip& clip);
 
 }  // namespace articula

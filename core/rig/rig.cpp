@@ -668,6 +668,7 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
   report = HandleReport{};
   report.weight = b.weight;
   report.targetModel = b.targetModel;
+  report.orientationModel = aimedOrientation(b);
   if (!b.active) return;
   const IkChain& chain = b.chain;
   for (int k = 0; k < chain.size(); ++k)
@@ -684,6 +685,10 @@ void Rig::solveHandle(int index, std::span<Transform> pose) {
       pose[static_cast<std::size_t>(chain.joint(k))].rotation = b.startRotations[static_cast<std::size_t>(k)];
     updateModel(pose, b.fkSubtree);
     return;
+  }
+  if (b.orientation == OrientationMode::Free) {
+    b.chain.updateModel(pose, chainFrame(b), mModel);
+    report.orientationModel = aimedOrientation(b);
   }
   BoundFoot* foot = nullptr;
   for (BoundFoot& f : mFeet) {
@@ -788,6 +793,12 @@ bool Rig::solveFabrik(const IkHandle& h, BoundHandle& b, std::span<Transform> po
   FabrikIkJob job;
   fillChainJob(job, h, b, pose, report);
   return job.run();
+}
+
+Quat Rig::aimedOrientation(const BoundHandle& b) const {
+  if (b.orientation != OrientationMode::Free) return rotationOfAxes(b.tipXModel, b.tipYModel);
+  const Mat3 tip = mModel[static_cast<std::size_t>(b.chain.tip())].linear();
+  return rotationOfAxes(tip.col(0), tip.col(1));
 }
 
 void Rig::orientTip(const BoundHandle& b, const BoundFoot* foot, std::span<Transform> pose) {

@@ -59,6 +59,10 @@ struct HandleReport {
   int iterations = 0;               // solver passes
   float weight = 0.0f;              // weight used (after curves)
   Vec3 targetModel = Vec3::Zero();  // target used (after curves and grounding)
+  // The tip's turn the solve aimed at, model space, before grounding laid a foot on the
+  // ground: the orientation target (Target), the incoming pose's (KeepPose) or the turn the
+  // chain left it with (Free). Keyed as the orientation curves, it solves the same.
+  Quat orientationModel = Quat::Identity();
 };
 
 struct FootReport {
@@ -239,6 +243,8 @@ class Rig {
   void rollFoot(const IkHandle& h, BoundHandle& b, const BoundFoot& foot, std::span<Transform> pose, IkReport& report);
   // IkHandle::followers back on the solved tip (followersOnTip, kept before the solve).
   void carryFollowers(const IkHandle& h, BoundHandle& b, std::span<Transform> pose);
+  // HandleReport::orientationModel of `b` on the tip's model matrix as it is now.
+  Quat aimedOrientation(const BoundHandle& b) const;
   // FK of a sub-tree (Skeleton::subtree, kept from bind), linear in its size; empty: all.
   void updateModel(std::span<const Transform> pose, std::span<const int> subtree);
 

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 #include <string_view>
 
+#include "core/math/quaternion.h"
 #include "core/rig/followed_frames.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/document/clip_grounding.h"
@@ -103,13 +105,14 @@ bool hasCurves(const Clip& clip, const std::string& handle, std::span<const char
   });
 }
 
-// A curve through component `axis` of `values` at `times`, linear between them.
-Curve curveThrough(std::span<const double> times, const std::vector<Vec3>& values, Eigen::Index axis) {
+// A curve through `component` of `values` at `times`, linear between them.
+template <class Value, class Component>
+Curve curveThrough(std::span<const double> times, const std::vector<Value>& values, Component component) {
   Curve curve;
   std::vector<CurveKey> keys(times.size());
   for (std::size_t k = 0; k < times.size(); ++k) {
     keys[k].time = times[k];
-    keys[k].value = values[k][axis];
+    keys[k].value = component(values[k]);
     keys[k].interpolation = Interpolation::Linear;
   }
   curve.setKeys(std::move(keys));
@@ -128,38 +131,83 @@ constexpr std::array<const char*, 3> kTargetChannels = {"target.x", "target.y", 
 constexpr std::array<const char*, 4> kOrientationChannels = {"orientation.w", "orientation.x", "orientation.y",
                                                              "orientation.z"};
 
+// The orientation `clip`'s curves of handle `handle` give at `time` (a missing channel reads
+// 0; the identity without curves).
+Quat curvesOrientation(const Clip& clip, const std::string& handle, double time) {
+  if (!hasCurves(clip, handle, kOrientationChannels)) return Quat::Identity();
+  float wxyz[4] = {};
+  for (std::size_t c = 0; c < 4; ++c) {
+    const auto curve = clip.curves.find(handleCurveName(handle, kOrientationChannels[c]));
+    if (curve != clip.curves.end() && !curve->second.empty()) wxyz[c] = float(curve->second.evaluate(time));
+  }
+  return Quat(wxyz[0], wxyz[1], wxyz[2], wxyz[3]);
+}
+
+// The handles of `handles` whose first key follows the clip: their targets (TargetSource::
+// InputPose, no target curves yet) and their orientations (not a Target of their own, no
+// orientation curves yet, keyed now as a posed or animated orientation target).
+struct FollowedSeeds {
+  std::vector<int> targets;
+  std::vector<int> orientations;
+  bool empty() const { return targets.empty() && orientations.empty(); }
+};
+
+FollowedSeeds followedSeeds(const Document& document, const Clip& clip, const std::set<int>& handles) {
+  FollowedSeeds seeds;
+  for (int handle : handles) {
+    const IkHandle* own = document.activeHandle(handle);
+    if (!own) continue;
+    if (own->targetSource == TargetSource::InputPose && !hasCurves(clip, own->name, kTargetChannels))
+      seeds.targets.push_back(handle);
+    const std::optional<IkHandle> shown = document.shownHandle(handle);
+    if (own->orientation != OrientationMode::Target && !hasCurves(clip, own->name, kOrientationChannels) && shown &&
+        shown->orientation == OrientationMode::Target)
+      seeds.orientations.push_back(handle);
+  }
+  return seeds;
+}
+
+// `definition`'s rig as the document solves `clip` (on the grid's plane where it grounds the
+// feet: groundsFeet), without this frame's handle poses, over every frame.
+std::optional<FollowedFrames> followedBy(const RigDefinition& definition, const Document& document, const Clip& clip) {
+  Result<Rig> rig = Rig::bind(document.scene().skeleton, definition);
+  if (!rig) return std::nullopt;
+  if (groundsFeet(definition, &clip)) {
+    Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
+    if (!ground) return std::nullopt;
+    rig->setGround(std::move(ground).value());
+  }
+  FollowedFrames followed = followedFrames(*rig, clip);
+  if (followed.timesSeconds.empty()) return std::nullopt;
+  return followed;
+}
+
 }  // namespace
 
 Clip followCurvesSeeded(const Document& document, Clip clip, const std::set<int>& handles) {
   const RigDefinition* definition = document.activeRig();
   if (!definition) return clip;
-  std::vector<int> seeds;
-  for (int handle : handles) {
-    const IkHandle* own = document.activeHandle(handle);
-    if (own && own->targetSource == TargetSource::InputPose && !hasCurves(clip, own->name, kTargetChannels))
-      seeds.push_back(handle);
-  }
+  const FollowedSeeds seeds = followedSeeds(document, clip, handles);
   if (seeds.empty()) return clip;
-  // The rig as the document solves this clip (on the grid's plane where it grounds the feet:
-  // groundsFeet), without this frame's handle poses.
-  Result<Rig> rig = Rig::bind(document.scene().skeleton, *definition);
-  if (!rig) return clip;
-  if (groundsFeet(*definition, &clip)) {
-    Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
-    if (!ground) return clip;
-    rig->setGround(std::move(ground).value());
-  }
-  const FollowedFrames followed = followedFrames(*rig, clip);
-  if (followed.timesSeconds.empty()) return clip;
-  for (int handle : seeds) {
+  const std::optional<FollowedFrames> followed = followedBy(*definition, document, clip);
+  if (!followed) return clip;
+  const std::span<const double> times = followed->timesSeconds;
+  for (int handle : seeds.targets) {
     const auto h = static_cast<std::size_t>(handle);
     for (Eigen::Index axis = 0; axis < 3; ++axis)
       clip.curves[handleCurveName(definition->handles[h].name, kTargetChannels[static_cast<std::size_t>(axis)])] =
-          curveThrough(followed.timesSeconds, followed.targetModel[h], axis);
+          curveThrough(times, followed->targetModel[h], [axis](const Vec3& v) { return double(v[axis]); });
+  }
+  for (int handle : seeds.orientations) {
+    const auto h = static_cast<std::size_t>(handle);
+    // Channels w, x, y, z; Eigen's coefficients are x, y, z, w.
+    for (Eigen::Index c = 0; c < 4; ++c)
+      clip.curves[handleCurveName(definition->handles[h].name, kOrientationChannels[static_cast<std::size_t>(c)])] =
+          curveThrough(times, followed->orientationModel[h],
+                       [c](const Quat& q) { return double(q.coeffs()[(c + 3) % 4]); });
   }
   return clip;
 }
-
 
 Clip keyedClip(Clip clip, double time, std::span<const int> joints, std::span<const Transform> localPose,
                std::span<const Transform> restPose) {
@@ -227,7 +275,8 @@ Clip keyedHandleClip(const Document& document, Clip clip, double time, int handl
   if (shown->rollRad != 0.0f || clip.curves.contains(handleCurveName(shown->name, "roll")))
     keyHandleChannel(clip, handleCurveName(shown->name, "roll"), time, shown->rollRad);
   if (shown->orientation == OrientationMode::Target) {
-    const Quat q = shown->orientationModel.normalized();
+    // In the hemisphere of the curves it is keyed into, so they do not pass through zero.
+    const Quat q = alignHemisphere(shown->orientationModel.normalized(), curvesOrientation(clip, shown->name, time));
     const float wxyz[] = {q.w(), q.x(), q.y(), q.z()};
     for (int c = 0; c < 4; ++c) keyHandleChannel(clip, handleCurveName(shown->name, kOrientationChannels[c]), time, wxyz[c]);
   }

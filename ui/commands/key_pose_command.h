@@ -69,8 +69,11 @@ Clip keyedHandleClip(const Document& document, Clip clip, double time, int handl
 // solves it with on every frame of `clip` (followedFrames: after grounding), linear between
 // frames; the key then replaces its own frame's value, with lines to the neighbouring
 // frames' as a key inserted into a capture's dense curves in Maya, and every other frame
-// shows what it showed. `clip` with those curves for `handles` of the active rig; a target
-// that has curves already is left as it is.
+// shows what it showed. The same for the first orientation key of a handle whose tip's turn
+// follows the clip (KeepPose or Free, turned by hand now): its curves start from the turn the
+// rig aimed the tip at on every frame (HandleReport::orientationModel). `clip` with those
+// curves for `handles` of the active rig; a target or orientation that has curves already is
+// left as it is.
 Clip followCurvesSeeded(const Document& document, Clip clip, const std::set<int>& handles);
 
 // `clip` with keys at `time` (seconds) for `joints`, whose local transforms (each in its

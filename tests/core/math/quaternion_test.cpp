@@ -13,6 +13,24 @@ Vec3 randomUnit(std::mt19937& rng) {
   return Vec3(n(rng), n(rng), n(rng)).normalized();
 }
 
+// A model matrix's first two columns, scaled non-uniformly and with its Y axis leaning
+// towards X, give back the joint's turn.
+TEST(RotationOfAxes, GivesTheTurnOfScaledAndShearedAxes) {
+  std::mt19937 rng(3);
+  for (int i = 0; i < 1000; ++i) {
+    const Quat turn = Quat(Eigen::AngleAxisf(2.0f * randomUnit(rng).x() * 3.14159f, randomUnit(rng))).normalized();
+    const Mat3 r = turn.toRotationMatrix();
+    const Vec3 x = 2.5f * r.col(0);
+    const Vec3 y = 0.3f * r.col(1) + 0.1f * r.col(0);
+    EXPECT_LE(rotationOfAxes(x, y).angularDistance(turn), 1e-5f);
+  }
+}
+
+TEST(RotationOfAxes, ZeroOrParallelAxesGiveIdentity) {
+  EXPECT_TRUE(rotationOfAxes(Vec3::Zero(), Vec3::UnitY()).isApprox(Quat::Identity()));
+  EXPECT_TRUE(rotationOfAxes(Vec3::UnitX(), Vec3(2.0f, 0.0f, 0.0f)).isApprox(Quat::Identity()));
+}
+
 TEST(FromToRotation, RotatesFromOntoTo) {
   std::mt19937 rng(1);
   for (int i = 0; i < 1000; ++i) {
