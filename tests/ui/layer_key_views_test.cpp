@@ -114,6 +114,12 @@ class LayerKeyViewsTest : public ::testing::Test {
     keyRaisedArm(kFirstFrame);
     keyRaisedArm(kSecondFrame);
     ASSERT_EQ(layerTrack().rotation.size(), 2u);
+    // A second layer on top with its own arm key: the edits below leave it as it is.
+    window.layersDock()->action(QStringLiteral("addAdditiveLayer"))->trigger();
+    keyRaisedArm(kTopLayerFrame);
+    topLayer = trackBytes(clip().layers[1].tracks);
+    ASSERT_EQ(clip().layers[1].findTrack(arm)->rotation.size(), 1u);
+    document().setActiveLayer(0);
   }
 
   Document& document() { return *window.document(); }
@@ -167,6 +173,7 @@ class LayerKeyViewsTest : public ::testing::Test {
     move();
     EXPECT_EQ(document().undoStack()->count(), steps + 1) << "one move, one undo step";
     EXPECT_EQ(baseBytes(clip()), base) << "the capture's keys are bit-identical";
+    EXPECT_EQ(trackBytes(clip().layers[1].tracks), topLayer) << "and the other layer's";
     ASSERT_EQ(layerTrack().rotation.size(), 2u);
     EXPECT_DOUBLE_EQ(layerTrack().rotation.keys()[1].time, timeOf(kSecondFrame + frames));
     const std::vector<int> changed =
@@ -178,13 +185,16 @@ class LayerKeyViewsTest : public ::testing::Test {
     EXPECT_EQ(trackBytes(clip().layers[0].tracks), layerBefore);
     EXPECT_EQ(test::serializeDocument(document()), before);
     EXPECT_EQ(baseBytes(clip()), base);
+    EXPECT_EQ(trackBytes(clip().layers[1].tracks), topLayer);
   }
 
   static constexpr int kFirstFrame = 60;
   static constexpr int kSecondFrame = 120;
+  static constexpr int kTopLayerFrame = 90;
   MainWindow window;
   int arm = -1;
   std::string base;
+  std::string topLayer;  // the keys of the layer above the edited one
 };
 
 TEST_F(LayerKeyViewsTest, TheDopeSheetMovesDeletesAndPastesTheActiveLayersKeysOnly) {
@@ -214,6 +224,7 @@ TEST_F(LayerKeyViewsTest, TheDopeSheetMovesDeletesAndPastesTheActiveLayersKeysOn
   sheet().findChild<QAction*>(QStringLiteral("actionDeleteKeys"))->trigger();
   EXPECT_EQ(layerTrack().rotation.size(), 2u);
   EXPECT_EQ(baseBytes(clip()), base);
+  EXPECT_EQ(trackBytes(clip().layers[1].tracks), topLayer);
   EXPECT_EQ(document().undoStack()->undoText(), QStringLiteral("Delete Keys"));
   document().undoStack()->undo();
   document().undoStack()->undo();
@@ -238,6 +249,16 @@ TEST_F(LayerKeyViewsTest, TheCurveEditorRetimesTheActiveLayersKeysOnly) {
     const double perFrame = curves().toPixel(timeOf(1), 0.0).x() - curves().toPixel(timeOf(0), 0.0).x();
     drag(curves().plotWidget(), *key, *key + QPointF(-8.0 * perFrame, 0.0));
   });
+
+  // The segment into the second key made constant (Ctrl+1): one step on the layer alone.
+  const std::string before = test::serializeDocument(document());
+  curves().setSelectedKeys({{rotation, timeOf(kFirstFrame)}});
+  curves().findChild<QAction*>(QStringLiteral("actionInterpolationConstant"))->trigger();
+  EXPECT_EQ(layerTrack().rotation.keys()[0].interpolation, RotationInterpolation::Step);
+  EXPECT_EQ(baseBytes(clip()), base);
+  EXPECT_EQ(trackBytes(clip().layers[1].tracks), topLayer);
+  document().undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document()), before);
 }
 
 TEST_F(LayerKeyViewsTest, ALockedLayerRefusesEveryEditInOneLine) {
