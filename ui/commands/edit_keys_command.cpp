@@ -21,8 +21,13 @@ EditKeysCommand::EditKeysCommand(Document* document, int clipIndex, int layer, S
                                  const QString& text, QUndoCommand* parent)
     : ChangeValue(document, std::move(clipOrPart), text, parent), mClipIndex(clipIndex), mLayer(layer), mScope(scope) {
   const auto& clips = document->scene().clips;
-  if (clipIndex < 0 || clipIndex >= static_cast<int>(clips.size()) ||
-      layer >= static_cast<int>(clips[static_cast<std::size_t>(clipIndex)].layers.size()))
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(clips.size())) {
+    setObsolete(true);
+    return;
+  }
+  // A locked layer takes no edit (the key views say so before they make one).
+  const auto& layers = clips[static_cast<std::size_t>(clipIndex)].layers;
+  if (layer >= static_cast<int>(layers.size()) || (layer >= 0 && layers[static_cast<std::size_t>(layer)].locked))
     setObsolete(true);
 }
 

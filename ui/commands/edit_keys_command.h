@@ -20,7 +20,8 @@ namespace articula::ui {
 // drag is one undo step (Tiled's object drag).
 // With `layer` >= 0 the clip or part holds the keys of that layer of the clip
 // (Document::editedKeys, layerKeysOf) and goes back into that layer alone
-// (Document::swapLayerKeys): the base and the other layers are never touched.
+// (Document::swapLayerKeys): the base and the other layers are never touched. On a locked
+// layer the command is obsolete: it changes nothing.
 class EditKeysCommand : public ChangeValue<Clip> {
  public:
   enum class Scope { WholeClip, Part };
