@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/samples/mannequin.h"
+#include "ui/commands/edit_keys_command.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/key_pose_command.h"
 #include "ui/commands/layer_commands.h"
@@ -24,6 +25,7 @@
 #include "ui/commands/set_rig_enabled_command.h"
 #include "ui/document/document.h"
 #include "ui/document/project_session.h"
+#include "ui/timeline/key_channel.h"
 #include "ui_test_support.h"
 
 namespace articula::ui {
@@ -42,11 +44,13 @@ class RandomEditor {
   // One random edit through an undo command; returns false when the drawn edit was not
   // possible here (nothing to key), so the caller draws again.
   bool editOnce(int step) {
-    switch (below(mWithLayers ? 6 : 5)) {
+    switch (below(mWithLayers ? 7 : 5)) {
       case 0:
         return poseJoint();
       case 5:
         return editLayers(step);
+      case 6:
+        return moveLayerKey();
       case 1:
         return renameJoint(step);
       case 2:
@@ -178,6 +182,31 @@ class RandomEditor {
     return !refusal && mDocument.undoStack()->count() > before;
   }
 
+  // What the dope sheet and the curve editor do on a layer: a key of the active layer moved
+  // in time by a few frames, as the whole of its keys or as the part a drag swaps.
+  bool moveLayerKey() {
+    const Clip* keys = mDocument.editedKeys();
+    const int layer = mDocument.activeLayer();
+    if (keys == nullptr || layer < 0) return false;
+    const std::vector<KeyChannel> channels = allKeyedChannels(*keys);
+    if (channels.empty()) return false;
+    const KeyChannel& channel = channels[static_cast<std::size_t>(below(static_cast<int>(channels.size())))];
+    const std::vector<double> times = keyTimes(*keys, channel);
+    const KeyRef key{channel, times[static_cast<std::size_t>(below(static_cast<int>(times.size())))]};
+    const double offsetSeconds = (below(7) - 3) / keys->frameRate;
+    // Within the clip: a key moved past an end grows the range, and the replay below goes
+    // back to the end's frame counted from the clip's start.
+    if (key.time + offsetSeconds < keys->startTime || key.time + offsetSeconds > keys->endTime) return false;
+    const bool part = below(2) == 0;
+    Clip moved = movedKeys(part ? clipPart(*keys, std::span(&channel, 1)) : *keys, std::span(&key, 1), offsetSeconds);
+    const auto before = mDocument.undoStack()->count();
+    mDocument.undoStack()->push(
+        new EditKeysCommand(&mDocument, mDocument.currentClipIndex(), layer,
+                            part ? EditKeysCommand::Scope::Part : EditKeysCommand::Scope::WholeClip, std::move(moved),
+                            QStringLiteral("Move Layer Key")));
+    return mDocument.undoStack()->count() > before;  // a locked layer takes none
+  }
+
   // The generic clip edit: one key of a translation channel moved in value, or a new key.
   bool moveKey() {
     const Clip* current = mDocument.currentClip();
@@ -262,8 +291,8 @@ TEST(CommandProperty, RandomEditsUndoToTheStartRedoToTheEndAndSurviveSaveAndOpen
 }
 
 // The same edits with the layer actions among them (add, flags, weight keys, rename,
-// reorder, merges, Zero Key, delete, and Key Pose on the active layer): undoing all of them
-// gives back the start, redoing all of them the end. (Saving is covered key by key in
+// reorder, merges, Zero Key, delete, Key Pose and key moves on the active layer): undoing
+// all of them gives back the start, redoing all of them the end. (Saving is covered key by key in
 // test_project; a project reopened after layer edits evaluates its pose up to 1e-7 apart
 // from the one edited, which the save check above compares exactly.)
 TEST(CommandProperty, RandomEditsWithLayersUndoToTheStartAndRedoToTheEnd) {

@@ -18,6 +18,10 @@ namespace articula::ui {
 // mergeable; a mergeable part folds into the previous one when both hold the same tracks
 // and curves of the same clip, so the stack keeps what the drag started from and the whole
 // drag is one undo step (Tiled's object drag).
+// With `layer` >= 0 the clip or part holds the keys of that layer of the clip
+// (Document::editedKeys, layerKeysOf) and goes back into that layer alone
+// (Document::swapLayerKeys): the base and the other layers are never touched. On a locked
+// layer the command is obsolete: it changes nothing.
 class EditKeysCommand : public ChangeValue<Clip> {
  public:
   enum class Scope { WholeClip, Part };
@@ -25,8 +29,11 @@ class EditKeysCommand : public ChangeValue<Clip> {
   EditKeysCommand(Document* document, int clipIndex, Clip clip, const QString& text, QUndoCommand* parent = nullptr);
   EditKeysCommand(Document* document, int clipIndex, Scope scope, Clip clipOrPart, const QString& text,
                   QUndoCommand* parent = nullptr);
+  EditKeysCommand(Document* document, int clipIndex, int layer, Scope scope, Clip clipOrPart, const QString& text,
+                  QUndoCommand* parent = nullptr);
 
   Scope scope() const { return mScope; }
+  int layer() const { return mLayer; }  // -1: the base
 
   // Puts back the key selection that goes with the keys, in the view that made the edit:
   // called with true after each undo, with false after each redo that follows an undo (on
@@ -46,6 +53,7 @@ class EditKeysCommand : public ChangeValue<Clip> {
   bool holdsSameChannels(const EditKeysCommand& other) const;
 
   const int mClipIndex;
+  const int mLayer;
   const Scope mScope;
   SelectionRestore mSelectionRestore;
   bool mPushed = false;  // the first redo is the push

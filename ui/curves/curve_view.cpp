@@ -9,7 +9,6 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QUndoStack>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -18,7 +17,6 @@
 #include <numbers>
 
 #include "core/math/euler.h"
-#include "ui/commands/edit_keys_command.h"
 #include "ui/curves/curve_edits.h"
 #include "ui/document/document.h"
 
@@ -277,7 +275,7 @@ void CurveView::updateTimeTicker() {
     mPlot->xAxis->setLabel(tr("time (s)"));
     return;
   }
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   auto ticker = QSharedPointer<FrameTicker>::create();
   ticker->setClip(clip ? clip->startTime : 0.0, clip ? clip->frameRate : 30.0);
   mPlot->xAxis->setTicker(ticker);
@@ -340,9 +338,13 @@ void CurveView::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::HandleEdited:  // a rename gives its curves another prefix
       if (event.handle == mDocument->selectedHandle()) rebuildKeepingTheUsersView();
       break;
+    case ChangeEvent::Type::ActiveLayerChanged:  // other keys: the layer's, or the base's
+      setSelectedKeys({});
+      rebuildEntries();
+      frameAll();
+      break;
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::RigEnabledChanged:
-    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }
@@ -369,7 +371,7 @@ void CurveView::rebuildKeepingTheUsersView() {
 }
 
 std::optional<std::pair<double, double>> CurveView::valueExtent() const {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return std::nullopt;
   double v0 = std::numeric_limits<double>::max();
   double v1 = std::numeric_limits<double>::lowest();
@@ -394,7 +396,7 @@ bool CurveView::showsAllValues() const {
 void CurveView::rebuildEntries() {
   mPlot->clearGraphs();
   mEntries.clear();
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return;
   const Scene& scene = mDocument->scene();
   int curveIndex = 0;
@@ -415,9 +417,8 @@ void CurveView::rebuildEntries() {
                               entryColour(channel, axis, 0), entryStyle(channel, 0)});
         }
       } else {
-        mEntries.push_back(
-            {channel, -1, QString::fromStdString(channelName(channel, scene.skeleton)), entryColour(channel, -1, 0),
-             entryStyle(channel, 0)});
+        mEntries.push_back({channel, -1, QString::fromStdString(channelName(channel, scene.skeleton)),
+                            entryColour(channel, -1, 0), entryStyle(channel, 0)});
       }
     }
   }
@@ -475,7 +476,7 @@ QRectF CurveView::legendRect(const QString& name) const {
 }
 
 void CurveView::updateCurveData() {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return;
   // Sampled over the clip's range, a second beyond each end (the curves hold their end
   // values there), several samples per frame so Bézier shapes and constant steps show.
@@ -513,7 +514,7 @@ void CurveView::updateCurveData() {
 }
 
 std::optional<double> CurveView::keyValue(const Entry& entry, double time) const {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return std::nullopt;
   if (const Curve* curve = findCurve(*clip, entry.channel)) {
     for (const CurveKey& key : curve->keys()) {
@@ -542,7 +543,7 @@ std::optional<QPointF> CurveView::keyPixel(const KeyRef& key, int eulerAxis) con
 }
 
 std::optional<QPointF> CurveView::handlePixel(const KeyRef& key, bool right) const {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   const Curve* curve = clip ? findCurve(*clip, key.channel) : nullptr;
   const std::vector<const Entry*> entries = entriesOf(key.channel);
   if (!curve || entries.empty() || !isEntryShown(*entries.front())) return std::nullopt;
@@ -558,7 +559,7 @@ std::optional<QPointF> CurveView::handlePixel(const KeyRef& key, bool right) con
 }
 
 std::optional<std::pair<KeyRef, double>> CurveView::nearestKey(const QPointF& position) const {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return std::nullopt;
   std::optional<KeyRef> best;
   double bestDistance = kHitRadius;
@@ -584,7 +585,7 @@ std::vector<KeyRef> CurveView::keysAt(const QPointF& position) const {
 }
 
 std::vector<KeyRef> CurveView::keysInside(const QRectF& rect) const {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   std::vector<KeyRef> keys;
   if (!clip) return keys;
   for (const Entry& entry : mEntries) {
@@ -620,8 +621,10 @@ std::optional<CurveView::HandleHit> CurveView::handleAt(const QPointF& position)
 
 void CurveView::keySelectionChanged() { mPlot->update(); }
 
+void CurveView::showRefusal(const QString& line) { showStatusLine(this, line); }
+
 void CurveView::updateAxis() {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   mAxis.setFrameRate(clip ? clip->frameRate : 30.0);
   mAxis.setOrigin(clip ? clip->startTime : 0.0);
   mAxis.setRange(mPlot->xAxis->range().lower, mPlot->xAxis->range().upper);
@@ -646,7 +649,7 @@ void CurveView::frameRect(double t0, double t1, double v0, double v1) {
 }
 
 void CurveView::frameAll() {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip || mEntries.empty()) {
     frameRect(clip ? clip->startTime : 0.0, clip ? clip->endTime : 1.0, 0.0, 1.0);
     return;
@@ -674,22 +677,19 @@ void CurveView::frameSelected() {
 }
 
 void CurveView::setSelectedInterpolation(Interpolation interpolation) {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip || selectedKeys().empty()) return;
-  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
-                                                   withInterpolation(*clip, selectedKeys(), interpolation),
-                                                   tr("Set Interpolation")));
+  pushEditedKeys(withInterpolation(*clip, selectedKeys(), interpolation), tr("Set Interpolation"));
 }
 
 void CurveView::setSelectedHandleType(HandleType type) {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip || selectedKeys().empty()) return;
-  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
-                                                   withHandleType(*clip, selectedKeys(), type), tr("Set Handle Type")));
+  pushEditedKeys(withHandleType(*clip, selectedKeys(), type), tr("Set Handle Type"));
 }
 
 void CurveView::addKeyAt(const QPointF& position) {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return;
   // The whole frame of the clip nearest the mouse (frames count from the clip's start, not
   // from the left edge of the plot).
@@ -714,15 +714,15 @@ void CurveView::addKeyAt(const QPointF& position) {
                                std::abs(mPlot->yAxis->pixelToCoord(0) - mPlot->yAxis->pixelToCoord(kStrideSnapPixels)));
   }
   const KeyChannel channel = nearest->channel;
-  mDocument->undoStack()->push(new EditKeysCommand(mDocument, mDocument->currentClipIndex(),
-                                                   withKeyAdded(*clip, channel, time, value), tr("Add Key")));
+  if (refusedAsLocked()) return;
+  pushEditedKeys(withKeyAdded(*clip, channel, time, value), tr("Add Key"));
   setSelectedKeys({{channel, time}});
 }
 
 bool CurveView::event(QEvent* event) { return routeViewShortcuts(this, event) || QWidget::event(event); }
 
 void CurveView::paintOverlay(QPainter& painter) {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return;
   painter.setClipRect(mPlot->axisRect()->rect());
   painter.setRenderHint(QPainter::Antialiasing, true);
@@ -840,6 +840,7 @@ void CurveView::plotMouseMove(QMouseEvent* event) {
           mGrabbedKey.channel.kind == KeyChannel::Kind::Rotation ? 0.0 : newValue - mGrabbedValue;
       if (!dragHasMoved() && std::abs(offsetSeconds) <= kSameKeyTimeSeconds && offsetValue == 0.0) return;
       dragToPart(movedCurveKeys(*start, dragStartSelection(), offsetSeconds, offsetValue), tr("Move Keys"));
+      if (!isDraggingKeys()) return;  // refused: a locked layer
       std::vector<KeyRef> moved = dragStartSelection();
       for (KeyRef& key : moved) key.time += offsetSeconds;
       setSelectedKeys(std::move(moved));

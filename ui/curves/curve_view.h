@@ -109,6 +109,7 @@ class CurveView : public QWidget, public KeyView {
 
  protected:
   void keySelectionChanged() override;
+  void showRefusal(const QString& line) override;
   bool event(QEvent* event) override;
 
  private:

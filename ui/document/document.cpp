@@ -11,6 +11,7 @@
 
 #include "core/skeleton/local_to_model.h"
 #include "ui/document/clip_grounding.h"
+#include "ui/document/layer_keys.h"
 
 namespace articula::ui {
 
@@ -69,6 +70,8 @@ const AnimLayer* Document::activeLayerOfClip() const {
   if (!clip || mActiveLayer < 0 || mActiveLayer >= static_cast<int>(clip->layers.size())) return nullptr;
   return &clip->layers[static_cast<std::size_t>(mActiveLayer)];
 }
+
+const Clip* Document::editedKeys() const { return activeLayerOfClip() ? &mActiveLayerKeys : currentClip(); }
 
 void Document::setActiveLayer(int layer) {
   const int count = currentClip() ? static_cast<int>(currentClip()->layers.size()) : 0;
@@ -461,6 +464,19 @@ Clip Document::swapClipPart(DocumentEditKey, int clipIndex, Clip part) {
   return part;
 }
 
+Clip Document::swapLayerKeys(DocumentEditKey, int clipIndex, int layer, bool part, Clip keys) {
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return keys;
+  Clip& clip = mScene.clips[static_cast<std::size_t>(clipIndex)];
+  ::articula::ui::swapLayerKeys(clip, layer, part, keys);
+  if (clipIndex == mClipIndex) {
+    mSampler.reset(currentClip());
+    mTime = std::clamp(mTime, clip.startTime, std::max(clip.startTime, clip.endTime));
+    evaluatePose();
+  }
+  emitChanged(ChangeEvent::Type::ClipEdited, -1, clipIndex);
+  return keys;
+}
+
 RestAndClips Document::setRestAndClips(DocumentEditKey, RestAndClips edit) {
   Skeleton& skeleton = mScene.skeleton;
   if (static_cast<int>(edit.restLocal.size()) != skeleton.jointCount() || edit.clips.size() != mScene.clips.size())
@@ -496,6 +512,13 @@ std::vector<Clip> Document::replaceClips(DocumentEditKey, std::vector<Clip> clip
 }
 
 void Document::emitChanged(ChangeEvent::Type type, int joint, int clip, int handle) {
+  // The active layer's keys as the key views read them, copied once per change of keys (a
+  // layer holds the few keys an animator set, not a capture's dense ones).
+  using Type = ChangeEvent::Type;
+  if (type == Type::SceneReplaced || type == Type::CurrentClipChanged || type == Type::ClipEdited ||
+      type == Type::ActiveLayerChanged) {
+    mActiveLayerKeys = activeLayerOfClip() ? layerKeysOf(*currentClip(), mActiveLayer) : Clip{};
+  }
   emit changed(ChangeEvent{type, joint, clip, handle});
 }
 

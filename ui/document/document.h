@@ -100,6 +100,10 @@ class Document : public QObject {
   int activeLayer() const { return mActiveLayer; }
   const AnimLayer* activeLayerOfClip() const;  // null for the base
   void setActiveLayer(int layer);              // clamped to [-1, layers - 1]
+  // The keys the dope sheet and the curve editor show and edit: the current clip (its base)
+  // or, with a layer active, that layer's keys as a clip (layerKeysOf: its tracks with the
+  // clip's rate and range). Null without a clip. Key edits go back through swapEditedKeys.
+  const Clip* editedKeys() const;
   // The current clip's stack below layer `layer` at the current time (local transforms):
   // what that layer's keys play on top of. The base's channels for `layer` 0.
   Pose poseBelowLayer(int layer) const;
@@ -195,6 +199,10 @@ class Document : public QObject {
   // follows the keys dragged, not the length of the clip. Tracks and curves the clip lacks
   // are left in the returned part untouched.
   Clip swapClipPart(DocumentEditKey, int clipIndex, Clip part);
+  // The same for the keys of layer `layer` of clip `clipIndex` (layer_keys.h: swapLayerKeys):
+  // `keys` replaces the layer's tracks (or with `part` the tracks it holds) and the clip's
+  // range; the base and the other layers stay as they are. Returns what it replaced.
+  Clip swapLayerKeys(DocumentEditKey, int clipIndex, int layer, bool part, Clip keys);
   // Puts a rest pose (one local transform per skeleton node) and a clip list of as many clips
   // in place at once (RestPoseJob: a new rest keys the channels the clips left at the old
   // one), keeps the current clip and time, rebinds the active rig and re-evaluates the pose;
@@ -247,6 +255,7 @@ class Document : public QObject {
   int mSelectedHandle = -1;
   LayeredClipSampler mSampler;  // what plays: the base and its layers
   int mActiveLayer = -1;
+  Clip mActiveLayerKeys;  // editedKeys() while a layer is active, refreshed by emitChanged
   std::map<int, Transform> mPoseOverrides;
   Pose mLocalPose;
   std::vector<Affine> mModelPose;

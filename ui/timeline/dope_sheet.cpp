@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "ui/document/document.h"
+#include "ui/document/layer_keys.h"
 #include "ui/timeline/time_axis.h"
 
 namespace articula::ui {
@@ -21,6 +22,8 @@ constexpr double kHitRadius = 6.0;
 // How far the mouse may wander during a click (pixels). Less than Qt's drag distance (10):
 // on a zoomed-out take three frames are ten pixels, and a box over them is no click.
 constexpr double kClickSlop = 3.0;
+// The summary row's band while a layer's keys are shown: they are not the base's.
+const QColor kLayerSummary(92, 70, 30);
 
 std::vector<KeyChannel> allChannels(const std::vector<DopeSheet::Row>& rows) {
   std::vector<KeyChannel> channels;
@@ -69,6 +72,7 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
   switch (event.type) {
     case ChangeEvent::Type::SceneReplaced:
     case ChangeEvent::Type::CurrentClipChanged:
+    case ChangeEvent::Type::ActiveLayerChanged:  // other keys: the layer's, or the base's
       setSelectedKeys({});
       rebuildRows();
       break;
@@ -84,7 +88,6 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
     case ChangeEvent::Type::RigEnabledChanged:
-    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }
@@ -94,12 +97,14 @@ void DopeSheet::documentChanged(const ChangeEvent& event) {
 void DopeSheet::rebuildRows() {
   mRows.clear();
   mRowDiamonds.clear();
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) {
     updateGeometry();
     return;
   }
-  mRows.push_back({tr("Summary"), {}, 0});
+  // On a layer the summary row names it: what every diamond below belongs to.
+  const int layer = mDocument->activeLayer();
+  mRows.push_back({layer >= 0 ? editedKeysName(*mDocument->currentClip(), layer) : tr("Summary"), {}, 0});
   const Skeleton& skeleton = mDocument->scene().skeleton;
   for (int joint : mDocument->selectedJoints()) {
     const std::size_t jointRow = mRows.size();
@@ -161,7 +166,7 @@ void DopeSheet::rebuildRows() {
 
 std::vector<DopeSheet::Diamond> DopeSheet::rowDiamonds(const Row& row) const {
   std::vector<Diamond> diamonds;
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return diamonds;
   std::vector<KeyRef> keys;
   for (const KeyChannel& channel : row.channels) {
@@ -216,6 +221,8 @@ std::vector<KeyRef> DopeSheet::keysInside(const QRectF& rect) const {
 
 void DopeSheet::keySelectionChanged() { update(); }
 
+void DopeSheet::showRefusal(const QString& line) { showStatusLine(this, line); }
+
 bool DopeSheet::event(QEvent* event) { return routeViewShortcuts(this, event) || QWidget::event(event); }
 
 void DopeSheet::paintEvent(QPaintEvent*) {
@@ -224,11 +231,12 @@ void DopeSheet::paintEvent(QPaintEvent*) {
   QFont font = painter.font();
   font.setPointSizeF(font.pointSizeF() * 0.85);
   painter.setFont(font);
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   for (std::size_t index = 0; index < mRows.size(); ++index) {
     const Row& row = mRows[index];
     const QRectF band(0, static_cast<double>(index) * kRowHeight, width(), kRowHeight);
-    painter.fillRect(band, row.depth == 0 ? QColor(50, 50, 56) : index % 2 ? QColor(40, 40, 44) : QColor(44, 44, 48));
+    const QColor summary = mDocument->activeLayerOfClip() ? kLayerSummary : QColor(50, 50, 56);
+    painter.fillRect(band, row.depth == 0 ? summary : index % 2 ? QColor(40, 40, 44) : QColor(44, 44, 48));
     painter.setPen(row.depth < 2 ? QColor(220, 220, 225) : QColor(170, 170, 176));
     painter.drawText(
         band.adjusted(6 + 10 * row.depth, 0, 0, 0).intersected(QRectF(0, band.top(), kLabelWidth, kRowHeight)),
@@ -323,9 +331,7 @@ void DopeSheet::mousePressEvent(QMouseEvent* event) {
 
 QRectF DopeSheet::boxRect() const { return QRectF(mPressPosition, mCurrentPosition).normalized(); }
 
-bool DopeSheet::movedPastClick() const {
-  return (mCurrentPosition - mPressPosition).manhattanLength() > kClickSlop;
-}
+bool DopeSheet::movedPastClick() const { return (mCurrentPosition - mPressPosition).manhattanLength() > kClickSlop; }
 
 void DopeSheet::mouseMoveEvent(QMouseEvent* event) {
   mCurrentPosition = event->position();

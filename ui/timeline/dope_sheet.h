@@ -53,6 +53,7 @@ class DopeSheet : public QWidget, public KeyView {
 
  protected:
   void keySelectionChanged() override;
+  void showRefusal(const QString& line) override;
   bool event(QEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QCoreApplication>
 #include <QKeyEvent>
+#include <QStatusTipEvent>
 #include <QUndoStack>
 #include <QWidget>
 
@@ -43,17 +44,30 @@ void KeyView::setSelectedKeys(std::vector<KeyRef> keys) {
   keySelectionChanged();
 }
 
+bool KeyView::refusedAsLocked() {
+  const AnimLayer* layer = mDocument->activeLayerOfClip();
+  if (!layer || !layer->locked) return false;
+  showRefusal(tr("Layer '%1' is locked: unlock it in the Layers panel to edit its keys.")
+                  .arg(QString::fromStdString(layer->name)));
+  return true;
+}
+
+void KeyView::pushEditedKeys(Clip edited, const QString& text) {
+  if (refusedAsLocked()) return;
+  pushKeyEdit(new EditKeysCommand(mDocument, mDocument->currentClipIndex(), mDocument->activeLayer(),
+                                  EditKeysCommand::Scope::WholeClip, std::move(edited), text),
+              mSelectedKeys);
+}
+
 void KeyView::deleteSelectedKeys() {
-  const Clip* clip = mDocument->currentClip();
-  if (!clip || mSelectedKeys.empty()) return;
-  pushKeyEdit(
-      new EditKeysCommand(mDocument, mDocument->currentClipIndex(), deletedKeys(*clip, mSelectedKeys), tr("Delete Keys")),
-      mSelectedKeys);
+  const Clip* clip = mDocument->editedKeys();
+  if (!clip || mSelectedKeys.empty() || refusedAsLocked()) return;
+  pushEditedKeys(deletedKeys(*clip, mSelectedKeys), tr("Delete Keys"));
   setSelectedKeys({});
 }
 
 void KeyView::copySelectedKeys() {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip || mSelectedKeys.empty()) return;
   keyClipboard() = copyKeys(*clip, mSelectedKeys);
 }
@@ -61,17 +75,15 @@ void KeyView::copySelectedKeys() {
 bool KeyView::hasCopiedKeys() const { return !keyClipboard().empty(); }
 
 void KeyView::pasteKeys() {
-  const Clip* clip = mDocument->currentClip();
-  if (!clip || keyClipboard().empty()) return;
+  const Clip* clip = mDocument->editedKeys();
+  if (!clip || keyClipboard().empty() || refusedAsLocked()) return;
   std::vector<KeyRef> pasted;
-  Clip edited = pastedKeys(*clip, keyClipboard(), mDocument->time(), &pasted);
-  pushKeyEdit(new EditKeysCommand(mDocument, mDocument->currentClipIndex(), std::move(edited), tr("Paste Keys")),
-              mSelectedKeys);
+  pushEditedKeys(pastedKeys(*clip, keyClipboard(), mDocument->time(), &pasted), tr("Paste Keys"));
   setSelectedKeys(std::move(pasted));
 }
 
 void KeyView::beginKeyDrag(std::span<const KeyChannel> alsoChannels) {
-  const Clip* clip = mDocument->currentClip();
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return;
   std::vector<KeyChannel> channels(alsoChannels.begin(), alsoChannels.end());
   for (const KeyRef& key : mSelectedKeys) channels.push_back(key.channel);
@@ -86,6 +98,7 @@ void KeyView::dragSelectedKeysBy(double offsetSeconds) {
   // A click without a move (or before the keys have moved a frame) pushes nothing.
   if (!mDragStartPart || (!mMergeUndo && std::abs(offsetSeconds) <= kSameKeyTimeSeconds)) return;
   dragToPart(movedKeys(*mDragStartPart, mDragStartSelection, offsetSeconds), tr("Move Keys"));
+  if (!mDragStartPart) return;
   std::vector<KeyRef> moved = mDragStartSelection;
   for (KeyRef& key : moved) key.time += offsetSeconds;
   setSelectedKeys(std::move(moved));
@@ -93,18 +106,22 @@ void KeyView::dragSelectedKeysBy(double offsetSeconds) {
 
 void KeyView::dragToPart(Clip part, const QString& text) {
   if (!mDragStartPart) return;
-  auto* command = new EditKeysCommand(mDocument, mDocument->currentClipIndex(), EditKeysCommand::Scope::Part,
-                                      std::move(part), text);
+  // A locked layer's keys stay put: the first move that would edit them ends the drag.
+  if (refusedAsLocked()) return endKeyDrag();
+  auto* command = new EditKeysCommand(mDocument, mDocument->currentClipIndex(), mDocument->activeLayer(),
+                                      EditKeysCommand::Scope::Part, std::move(part), text);
   command->setMergeable(std::exchange(mMergeUndo, true));
   pushKeyEdit(command, mDragStartSelection);
 }
 
 void KeyView::pushKeyEdit(EditKeysCommand* command, std::vector<KeyRef> selectionBefore) {
   command->setSelectionRestore([view = std::weak_ptr<KeyView* const>(mSelf), clip = mDocument->currentClipIndex(),
-                                before = std::move(selectionBefore), after = std::vector<KeyRef>()](bool undone) mutable {
+                                layer = mDocument->activeLayer(), before = std::move(selectionBefore),
+                                after = std::vector<KeyRef>()](bool undone) mutable {
     const std::shared_ptr<KeyView* const> alive = view.lock();
-    // A view showing another clip keeps its own selection: these keys are not in it.
-    if (!alive || (*alive)->mDocument->currentClipIndex() != clip) return;
+    // A view showing another clip or layer keeps its own selection: these keys are not in it.
+    if (!alive || (*alive)->mDocument->currentClipIndex() != clip || (*alive)->mDocument->activeLayer() != layer)
+      return;
     KeyView& self = **alive;
     if (undone) after = self.selectedKeys();
     self.setSelectedKeys(undone ? before : after);
@@ -129,6 +146,11 @@ bool routeViewShortcuts(QWidget* widget, QEvent* event) {
     return true;
   }
   return false;
+}
+
+void showStatusLine(QWidget* widget, const QString& line) {
+  QStatusTipEvent tip(line);
+  QCoreApplication::sendEvent(widget, &tip);
 }
 
 double frameSnappedOffset(const Clip& clip, double grabbedTime, double offsetSeconds) {

@@ -22,8 +22,9 @@ class EditKeysCommand;
 // What the dope sheet and the curve editor have in common (Olive's KeyframeView, which
 // CurveView extends): the key selection, delete / copy / paste, and drags that become one
 // undo step. The views differ only in the hooks: how they find keys under the mouse or in
-// a box, and how they draw. A mixin rather than a QWidget so each view keeps its own widget
-// base (QWidget for the dope sheet, QCustomPlot for the curves).
+// a box, and how they draw. They edit Document::editedKeys(): the base, or the active layer's
+// keys alone; on a locked layer every edit is refused with one line (showRefusal). A mixin rather than a QWidget so
+// each view keeps its own widget base (QWidget for the dope sheet, QCustomPlot for the curves).
 class KeyView {
  public:
   explicit KeyView(Document* document);
@@ -36,7 +37,8 @@ class KeyView {
   // Sorted and without duplicates; calls keySelectionChanged() when it changed.
   void setSelectedKeys(std::vector<KeyRef> keys);
 
-  // Each is one undo step on the current clip; nothing happens without a selection.
+  // Each is one undo step on the edited keys (the base or the active layer); nothing happens
+  // without a selection.
   void deleteSelectedKeys();
   void copySelectedKeys();
   // Pastes the copied keys (shared by every key view) so the earliest lands on the current
@@ -68,7 +70,14 @@ class KeyView {
 
  protected:
   virtual void keySelectionChanged() = 0;
+  // Says why an edit was refused, in one line (the window's status bar).
+  virtual void showRefusal(const QString& line) = 0;
   Document* keyDocument() const { return mDocument; }
+  // True, after showing why, when the active layer is locked: its keys take no edit.
+  bool refusedAsLocked();
+  // Pushes `edited` (the edited keys after an edit) as one undo step, into the active layer
+  // when one is active; refused on a locked layer.
+  void pushEditedKeys(Clip edited, const QString& text);
 
  private:
   // Pushes a key edit whose undo selects `selectionBefore` here again, and whose redo after
@@ -89,6 +98,10 @@ class KeyView {
 // ShortcutOverride, then triggers the action on the key press. Returns true when `event`
 // was handled; call it first from the widget's event().
 bool routeViewShortcuts(QWidget* widget, QEvent* event);
+
+// Shows `line` in the status bar of the window holding `widget` (a status tip event, which
+// travels up to the main window): how a key view says why it refused an edit.
+void showStatusLine(QWidget* widget, const QString& line);
 
 // Snaps `offsetSeconds` so that a key at `grabbedTime` moved by it lands on a whole frame
 // of `clip` (frames counted from its start time at its rate). Offsets under half a frame

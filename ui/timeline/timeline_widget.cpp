@@ -314,7 +314,8 @@ void TimelineWidget::setCurrentLastFrame(int frame) {
 }
 
 void TimelineWidget::jumpToKey(bool forward) {
-  const Clip* clip = mDocument->currentClip();
+  // The keys the dope sheet shows: the active layer's, or the base's.
+  const Clip* clip = mDocument->editedKeys();
   if (!clip) return;
   const std::vector<DopeSheet::Row>& rows = mDopeSheet->rows();
   const std::vector<KeyChannel> channels =
