@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/bake/key_reduction.h"
+#include "core/bake/leading_rest_frame.h"
 #include "core/io/gltf_export.h"
 #include "core/project/export_options.h"
 #include "core/project/humanoid_map_json.h"
@@ -160,7 +161,7 @@ int runRetarget(const RetargetArgs& args) {
   }
   nlohmann::json written = nlohmann::json::array();
   for (const Clip* clip : clips) {
-    const bool skipFirstFrame = args.skipFirstFrame && startsWithRestFrame(source->skeleton, *clip);
+    const bool skipFirstFrame = args.skipFirstFrame && leadsWithRestFrame(source->skeleton, *clip);
     KeyReductionReport reduction;
     auto retargeted = retargetClip(*source, *sourceMap, *clip, *character, *characterMap,
                                    {tolerance, args.contacts == "detect", args.fps.value_or(0.0), args.hands == "reach",

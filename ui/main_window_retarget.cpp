@@ -1,6 +1,7 @@
 // MainWindow's Animation ▸ Retarget…: the clips of another humanoid on the open character.
 #include <QFileInfo>
 
+#include "core/bake/leading_rest_frame.h"
 #include "core/project/humanoid_map_json.h"
 #include "core/project/project_file.h"
 #include "core/retarget/rest_pose.h"
@@ -48,7 +49,7 @@ Result<RetargetedClips> retargetedClips(const RetargetRequest& request, const Sc
   for (const Clip& clip : source->clips) {
     if (!progress.report(static_cast<int>(out.clips.size()), static_cast<int>(source->clips.size())))
       return makeError("retarget cancelled");
-    options.skipFirstFrame = request.skipRestFrame && startsWithRestFrame(source->skeleton, clip);
+    options.skipFirstFrame = request.skipRestFrame && leadsWithRestFrame(source->skeleton, clip);
     auto retargeted = retargetClip(*source, *sourceMap, clip, character, *characterMap, options);
     if (!retargeted) return makeError(path + ": clip '" + clip.name + "': " + retargeted.error());
     out.clips.push_back(std::move(*retargeted));

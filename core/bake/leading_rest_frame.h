@@ -12,8 +12,8 @@ namespace articula {
 // the rest at its zero pose, with the legs, neck and upper arms 5-21° off it), and from there
 // to the second frame some joint turns more than 10° and ten times as far as the clip's
 // joints typically turn in one frame (the median over its frames of the largest turn). Clips
-// of fewer than three frames have no typical turn: false. The same test as the retarget's
-// startsWithRestFrame (core/retarget), which sits above the bake.
+// of fewer than three frames have no typical turn: false. The bake, the retarget and Make
+// Loop leave such a frame out.
 bool leadsWithRestFrame(const Skeleton& skeleton, const Clip& clip);
 
 }  // namespace articula

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "core/bake/leading_rest_frame.h"
 #include "core/clipops/in_place.h"
 #include "core/clipops/loop.h"
 #include "core/clipops/root_motion.h"
@@ -127,7 +128,7 @@ std::optional<std::string> makeCyclic(Scene& scene, const CyclicOptions& options
   return eachClip(scene, options.clip, [&](const Clip& c) -> Result<Clip> {
     Clip source = c;
     // A capture's calibration T-pose is no part of the cycle.
-    if (startsWithRestFrame(scene.skeleton, source)) source.startTime = source.timeOf(1);
+    if (leadsWithRestFrame(scene.skeleton, source)) source.startTime = source.timeOf(1);
     MakeCyclicJob job{&scene.skeleton, &source, options.blendSeconds};
     job.keepEndFrame = options.keepEndFrame;
     if (auto frame = travelFrameOf(scene.skeleton, source)) {

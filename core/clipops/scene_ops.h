@@ -39,7 +39,7 @@ struct CyclicOptions {
 // MakeCyclicJob on each clip; the travel joint is found as seamScore finds it (a skeleton
 // with no humanoid still loops, with no travel), whether the end repeats the start by the
 // clip's seam (endRepeatsStart), and a capture's calibration T-pose first frame
-// (startsWithRestFrame: CMU's) is left out of the cycle.
+// (leadsWithRestFrame: CMU's) is left out of the cycle.
 std::optional<std::string> makeCyclic(Scene& scene, const CyclicOptions& options);
 
 // Adds a joint named `name` as the parent of `child` (under `child`'s old parent, at its

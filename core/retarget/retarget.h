@@ -37,7 +37,7 @@ struct RetargetJob {
   // the target's hips. Arms the maps lack are left as they are.
   bool handsReach = false;
   // The source clip's first frame is left out (a capture's calibration T-pose, see
-  // startsWithRestFrame): the result starts at the source's start time with its second
+  // leadsWithRestFrame): the result starts at the source's start time with its second
   // frame and is one source frame shorter; the source's floor is read without it too.
   bool skipFirstFrame = false;
   // When given, the target's feet stand on its floor (standOnFloor): where the source plants

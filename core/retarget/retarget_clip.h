@@ -24,15 +24,6 @@ struct RetargetClipOptions {
   KeyInterpolation interpolation = KeyInterpolation::Linear;
 };
 
-// Whether `clip` starts with a pose it holds for one frame only to jump from it, as CMU's
-// captures start with their calibration T-pose: on its first frame at least half of the
-// rotated joints are at their rest rotation (within 1°; CMU holds the rest at its zero pose,
-// with the legs, neck and upper arms 5-21° off it), and from there to the second frame some
-// joint turns more than 10° and ten times as far as the clip's joints typically turn in one
-// frame (the median over its frames of the largest turn). Clips of fewer than three frames
-// have no typical turn: false.
-bool startsWithRestFrame(const Skeleton& skeleton, const Clip& clip);
-
 // `clip` of `source` played by `character`, named as `clip` (callers make the name unique
 // among the character's clips). Fails with RetargetJob's message, or the rig's or the
 // cleanup's with detectContacts.

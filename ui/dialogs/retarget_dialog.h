@@ -20,7 +20,7 @@ struct RetargetRequest {
   double frameRate = 0.0;   // of the new clips; 0 keeps the source's
   // frameRate is the open character's: a dialog for another character offers its own.
   bool characterRate = false;
-  // A clip's first frame left out where it is a capture's T-pose (startsWithRestFrame).
+  // A clip's first frame left out where it is a capture's T-pose (leadsWithRestFrame).
   bool skipRestFrame = false;
 };
 

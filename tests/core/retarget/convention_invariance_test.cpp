@@ -12,6 +12,7 @@
 #include "convention_variants.h"
 #include "core/bake/bake_pipeline.h"
 #include "core/bake/key_reduction.h"
+#include "core/bake/leading_rest_frame.h"
 #include "core/io/gltf_export.h"
 #include "core/io/import.h"
 #include "core/project/export_options.h"
@@ -100,7 +101,7 @@ Scene load(const Capture& capture) {
   EXPECT_TRUE(scene) << (scene ? "" : scene.error());
   for (const Clip& clip : scene->clips) {
     if (std::string(capture.clip).empty() || clip.name == capture.clip) {
-      const Clip kept = startsWithRestFrame(scene->skeleton, clip) ? withoutFirstFrame(clip) : clip;
+      const Clip kept = leadsWithRestFrame(scene->skeleton, clip) ? withoutFirstFrame(clip) : clip;
       scene->clips.assign(1, kept);
       break;
     }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/bake/leading_rest_frame.h"
 #include "core/io/import.h"
 #include "core/retarget/retarget_clip.h"
 #include "core/retarget/retarget_frame.h"
@@ -366,17 +367,17 @@ TEST(Retarget, ACapturesTPoseFirstFrameIsFound) {
     auto take = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/" + file);
     ASSERT_TRUE(take) << take.error();
     Clip& clip = take->clips.front();
-    EXPECT_TRUE(startsWithRestFrame(take->skeleton, clip)) << file;
+    EXPECT_TRUE(leadsWithRestFrame(take->skeleton, clip)) << file;
     clip.startTime = clip.timeOf(1);
-    EXPECT_FALSE(startsWithRestFrame(take->skeleton, clip)) << file << " from its second frame";
+    EXPECT_FALSE(leadsWithRestFrame(take->skeleton, clip)) << file << " from its second frame";
   }
   for (const char* file : {"bvh/makehuman/walk1.bvh", "gltf/RobotExpressive/RobotExpressive.glb"}) {
     auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/" + file);
     ASSERT_TRUE(scene) << scene.error();
-    for (const Clip& clip : scene->clips) EXPECT_FALSE(startsWithRestFrame(scene->skeleton, clip)) << clip.name;
+    for (const Clip& clip : scene->clips) EXPECT_FALSE(leadsWithRestFrame(scene->skeleton, clip)) << clip.name;
   }
   const Scene mannequin = makeMannequin();
-  EXPECT_FALSE(startsWithRestFrame(mannequin.skeleton, mannequin.clips.front()));
+  EXPECT_FALSE(leadsWithRestFrame(mannequin.skeleton, mannequin.clips.front()));
 }
 
 // Without its first frame, the walk on the robot is the whole walk's frames from the second
