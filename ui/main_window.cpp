@@ -64,6 +64,16 @@
 
 namespace articula::ui {
 
+namespace {
+
+// The clip's active layer when it is locked: what Key Pose refuses to key into.
+const AnimLayer* lockedActiveLayer(const Document& document) {
+  const AnimLayer* layer = document.activeLayerOfClip();
+  return layer && layer->locked ? layer : nullptr;
+}
+
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       mDocument(new Document(this)),
@@ -188,7 +198,12 @@ void MainWindow::createActions() {
   editMenu->addSeparator();
   // Maya's S: key what is posed (and selected) at the current frame.
   mKeyPoseAction = editMenu->addAction(tr("&Key Pose"), this, [this] {
-    if (KeyPoseCommand::canKeyPose(*mDocument)) mDocument->undoStack()->push(new KeyPoseCommand(mDocument));
+    if (const AnimLayer* layer = lockedActiveLayer(*mDocument)) {
+      showResult(tr("Layer '%1' is locked: unlock it in the Layers panel to key it.")
+                     .arg(QString::fromStdString(layer->name)));
+    } else if (KeyPoseCommand::canKeyPose(*mDocument)) {
+      mDocument->undoStack()->push(new KeyPoseCommand(mDocument));
+    }
   });
   mKeyPoseAction->setObjectName(QStringLiteral("actionKeyPose"));
   mKeyPoseAction->setShortcut(Qt::Key_S);
@@ -454,6 +469,21 @@ void MainWindow::createLayersDock(QMenu* viewMenu) {
   mLayersDock->setFloating(true);
   mLayersDock->hide();
   viewMenu->addAction(mLayersDock->toggleViewAction());
+  connect(mLayersDock->toggleViewAction(), &QAction::triggered, this, [this](bool shown) {
+    if (shown && mLayersDock->isFloating()) placeFloatingDock(mLayersDock);
+  });
+}
+
+// A floating dock Qt has never placed opens at the screen's corner, over the menu bar and
+// the left docks: it opens over the viewport's top-right corner instead. One the user moved
+// somewhere else in the window (restored with the layout) stays there.
+void MainWindow::placeFloatingDock(QDockWidget* dock) {
+  const QRect menus(menuBar()->mapToGlobal(QPoint(0, 0)), menuBar()->size());
+  if (dock->frameGeometry().intersects(frameGeometry()) && !dock->frameGeometry().intersects(menus)) return;
+  QWidget* view = centralWidget();
+  const QPoint viewTopRight = view->mapToGlobal(view->rect().topRight());
+  dock->adjustSize();
+  dock->move(viewTopRight.x() - dock->frameGeometry().width() - 16, viewTopRight.y() + 16);
 }
 
 void MainWindow::createRigDock(QMenu* animationMenu, QMenu* viewMenu) {
@@ -899,7 +929,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
   if (!opened && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Open File"), message);
 }
 
-void MainWindow::updateEditActions() { mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument)); }
+// Enabled on a locked layer too, so S says why it keys nothing there.
+void MainWindow::updateEditActions() {
+  mKeyPoseAction->setEnabled(KeyPoseCommand::canKeyPose(*mDocument) || lockedActiveLayer(*mDocument) != nullptr);
+}
 
 void MainWindow::updateWindowTitle() {
   setWindowTitle(tr("%1[*] — Articula").arg(mSession->displayName()));

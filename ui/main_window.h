@@ -10,6 +10,7 @@
 #include <vector>
 
 class QAction;
+class QDockWidget;
 class QMenu;
 class QSettings;
 
@@ -142,6 +143,7 @@ class MainWindow : public QMainWindow {
   // The Rig panel under the outliner and its actions in Animation ▸ Rig.
   void createRigDock(QMenu* animationMenu, QMenu* viewMenu);
   void createLayersDock(QMenu* viewMenu);
+  void placeFloatingDock(QDockWidget* dock);
   void createCharacteriseDock(QMenu* animationMenu, QMenu* viewMenu);
   void createPoseMenus();
   void createWindowAndHelpMenus();
