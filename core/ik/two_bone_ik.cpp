@@ -258,11 +258,17 @@ LimbChain limbInChain(const TwoBoneSetup& su) {
 
 // The straight limb's bend axis from the pole, chain space, unit: the turn about it carries
 // the knee towards the pole's side of the upper bone (the same orientation as the wanted axis,
-// poleAcross × u); false without a usable pole (along the upper bone).
-bool poleBendAxis(const Vec3& upperDir, const Vec3& poleChain, Vec3& k) {
+// poleAcross × u, u the start → end direction); false without a usable pole (along the upper
+// bone). A limb folded with the end behind the start (the lower bone the longer) has u against
+// the upper bone: the axis across the upper bone is then reversed, or the start joint would
+// twist the limb a half turn to meet the wanted axis on every solve (RobotExpressive's right
+// leg folded to a foot handle within |upper − lower|: its shin turned 180° when keyed).
+bool poleBendAxis(const LimbChain& limb, const Vec3& poleChain, Vec3& k) {
+  const Vec3 upperDir = limb.upper / limb.upperLength;
   const Vec3 poleAcross = poleChain - upperDir * poleChain.dot(upperDir);
   if (!(poleAcross.squaredNorm() > 1e-10f * poleChain.squaredNorm() && poleChain.squaredNorm() > 0.0f)) return false;
-  k = poleAcross.normalized().cross(upperDir);
+  const bool endBehindStart = (limb.upper + limb.lower).dot(limb.upper) < 0.0f;
+  k = poleAcross.normalized().cross(endBehindStart ? Vec3(-upperDir) : upperDir);
   return true;
 }
 
@@ -293,7 +299,7 @@ BendAxes bendAxes(const TwoBoneIkJob& job, const TwoBoneSetup& su, const LimbCha
   const Vec3 cross = limb.upper.cross(limb.lower);
   const float bendSin = cross.norm() / (limb.upperLength * limb.lowerLength);
   Vec3 kPole;
-  if (poleBendAxis(upperDir, poleChain, kPole)) {
+  if (poleBendAxis(limb, poleChain, kPole)) {
     if (!(bendSin > 1e-4f)) return {kPole, kPole};
     const Vec3 own = cross.dot(kPole) < 0.0f ? Vec3(-cross / cross.norm()) : Vec3(cross / cross.norm());
     const float s = std::clamp((bendSin - kNoiseBendSin) / (kClearBendSin - kNoiseBendSin), 0.0f, 1.0f);

@@ -92,9 +92,10 @@ struct TwoBoneIkJob {
 
   // Validates first; on failure returns false and writes nothing. Target beyond reach: the
   // limb points straight at it (with soften = 1; softening keeps a slight bend). Target
-  // closer than |upper − lower|: the limb folds towards it. Target at the start joint: the
-  // limb keeps its current direction. Pole collinear with the start–target axis: the bend
-  // plane turns minimally from the current one.
+  // closer than |upper − lower|: the limb folds towards it. Either solved again towards the
+  // same target, its pole carried by the start joint, stays as it is. Target at the start
+  // joint: the limb keeps its current direction. Pole collinear with the start–target axis:
+  // the bend plane turns minimally from the current one.
   bool run() const;
 };
 

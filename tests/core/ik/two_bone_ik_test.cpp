@@ -354,6 +354,43 @@ TEST(TwoBoneIk, AStraightOrNearlyStraightLimbBendsAboutTheAxisAcrossThePole) {
   }
 }
 
+TEST(TwoBoneIk, AStraightOrFoldedLimbSolvedAgainKeepsItsTwist) {
+  // A rig's pole rides on the start joint (a leg's pole in front of the knee, in the thigh's
+  // frame). A target beyond reach straightens the limb, one closer than |upper − lower| folds
+  // it (the lower bone the longer: the end behind the start); solved again with the pole the
+  // turned start joint now carries (a keyed pose played back), the limb stays as it is. The
+  // folded limb twisted a half turn about its line on every solve (RobotExpressive's right
+  // shin turned 180° when keyed).
+  const Vec3 targetsFromRoot[] = {Vec3(-1.0f, 2.5f, 1.5f), Vec3(0.05f, -0.1f, 0.08f)};
+  for (const auto method : {TwoBoneIkJob::Method::LawOfCosines, TwoBoneIkJob::Method::TrigFree}) {
+    for (const auto& frame : test::framesOfReference()) {
+      for (const Vec3& fromRoot : targetsFromRoot) {
+        SCOPED_TRACE(frame.name + (fromRoot.norm() > 1.0f ? ", beyond reach" : ", folded"));
+        ChainRig rig = test::makeChain(frame.parentModel, {.bones = 2, .innerScale = 1.5f});
+        const int start = rig.chainJoints[0];
+        const Vec3 poleStartLocal =
+            rig.model[static_cast<std::size_t>(start)].inverse() *
+            (rig.positionModel(rig.chainJoints[1]) + rig.parentModel.linear() * Vec3(0.0f, 1.0f, 0.3f));
+        const Vec3 target = rig.rootModel() + frame.parentModel.linear() * fromRoot;
+        Pose solved;
+        for (int solve = 0; solve < 2; ++solve) {
+          TwoBoneIkJob job = test::makeTwoBoneJob(rig, target);
+          job.method = method;
+          job.poleMode = TwoBoneIkJob::PoleMode::Target;
+          job.poleModel = rig.model[static_cast<std::size_t>(start)] * poleStartLocal;
+          ASSERT_TRUE(job.run());
+          rig.fk();
+          if (solve == 0) solved = rig.pose;
+        }
+        for (const int joint : {start, rig.chainJoints[1]}) {
+          const auto j = static_cast<std::size_t>(joint);
+          EXPECT_LE(solved[j].rotation.angularDistance(rig.pose[j].rotation), 1e-4f) << "joint " << joint;
+        }
+      }
+    }
+  }
+}
+
 TEST(TwoBoneIk, PoleTargetAndWeight) {
   for (const auto& frame : test::framesOfReference()) {
     ChainRig rig = test::makeChain(frame.parentModel, {.bones = 2});
