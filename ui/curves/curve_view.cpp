@@ -40,6 +40,7 @@ std::vector<Vec3> unwrappedEulerSamples(const RotationTrack& rotation, RotationO
 
 constexpr double kHitRadius = 6.0;         // pixels around a key or handle that still hit it
 constexpr double kStrideSnapPixels = 8.0;  // stride keys this close to 0 or 1 snap onto it
+constexpr double kRotationValueDragPixels = 6.0;  // a rotation key dragged further up or down is told why
 constexpr int kSamplesPerFrame = 4;
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 
@@ -835,9 +836,13 @@ void CurveView::plotMouseMove(QMouseEvent* event) {
         newValue = snappedStrideValue(
             newValue, std::abs(mPlot->yAxis->pixelToCoord(0) - mPlot->yAxis->pixelToCoord(kStrideSnapPixels)));
       }
-      // Rotation keys move in time only: their values are quaternions.
-      const double offsetValue =
-          mGrabbedKey.channel.kind == KeyChannel::Kind::Rotation ? 0.0 : newValue - mGrabbedValue;
+      // Rotation keys move in time only: their values are quaternions. A drag up or down says
+      // where their angles are set instead of doing nothing silently.
+      const bool rotation = mGrabbedKey.channel.kind == KeyChannel::Kind::Rotation;
+      if (rotation && std::abs(mCurrentPosition.y() - mPressPosition.y()) > kRotationValueDragPixels)
+        showRefusal(tr("Rotation keys move in time only: set their angles with the rotate tool (E) or in "
+                       "Properties, then key (S)."));
+      const double offsetValue = rotation ? 0.0 : newValue - mGrabbedValue;
       if (!dragHasMoved() && std::abs(offsetSeconds) <= kSameKeyTimeSeconds && offsetValue == 0.0) return;
       dragToPart(movedCurveKeys(*start, dragStartSelection(), offsetSeconds, offsetValue), tr("Move Keys"));
       if (!isDraggingKeys()) return;  // refused: a locked layer
