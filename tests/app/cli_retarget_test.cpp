@@ -324,10 +324,9 @@ TEST(CliRetarget, FourSourceCharacterPairsMeetTheQualityFigures) {
 // on (mm at 1.75 m), and no foot vertex below it. Before: CMU 02_01's contacts stood 195-240
 // mm above the robot's floor (its hips placed by the legs' ratio, which leaves out its
 // wide hips, its ankles at floor level and big shoes) and 40-100 mm under CesiumMan's.
-// The mannequin walk's toe goes 8-12 mm under a few frames after a contact (frame 86: 12.0 mm
-// with contacts found at the same speed window at every rate, 8.1 mm before), where the
-// cleanup holds the toe it turns about and eases its lock out against the floor it finds on
-// the clip, not the character's (core/bake; 26 mm above before the cleanup): allowed 12.5 mm
+// The mannequin walk's toe goes 8 mm under a few frames after a contact, where the cleanup
+// holds the toe it turns about and eases its lock out against the floor it finds on the clip,
+// not the character's (core/bake; 26 mm above before the cleanup), so it is allowed 10 mm
 // there until the cleanup keeps toes on the character's floor (issue 35).
 TEST(CliRetarget, PlantedFeetStandOnTheCharactersFloor) {
   struct FloorCase {
@@ -340,7 +339,7 @@ TEST(CliRetarget, PlantedFeetStandOnTheCharactersFloor) {
       {kCmuWalk, "02_01", kRobot, "Foot.L,Foot.R", "Head", -1.0},
       {cmuRun, "09_11", kRobot, "Foot.L,Foot.R", "Head", -1.0},
       {kCmuWalk, "02_01", cesiumMan, "leg_joint_L_3,leg_joint_R_3", "Skeleton_neck_joint_2", -1.0},
-      {kCmuWalk, "02_01", kMannequin, "LeftFoot,RightFoot", "Head", -12.5}};
+      {kCmuWalk, "02_01", kMannequin, "LeftFoot,RightFoot", "Head", -10.0}};
   for (const FloorCase& c : cases) {
     SCOPED_TRACE(c.clip + " onto " + c.character);
     const OutputDir dir("floor_" + std::filesystem::path(c.character).stem().string());
