@@ -93,6 +93,16 @@ class IkControlContract : public ::testing::Test {
     return positions;
   }
 
+  // shownPositions on each frame of the current clip, in order (leaves the last frame current).
+  std::vector<std::vector<Vec3>> shownOnEveryFrame() {
+    std::vector<std::vector<Vec3>> shown;
+    for (int frame = 0; frame < document->frameCount(); ++frame) {
+      document->setFrame(frame);
+      shown.push_back(shownPositions());
+    }
+    return shown;
+  }
+
   MainWindow window;
   Document* document = nullptr;
   int rightLeg = -1;
@@ -149,11 +159,7 @@ TEST_F(IkControlContract, AnUnkeyedDragOfAnAnimatedHandleChangesItsFrameOnlyAndN
 TEST_F(IkControlContract, TheFirstKeyOnAHandleThatFollowsTheClipChangesItsFrameOnly) {
   const auto reference = test::exportedThroughTheWindow(window, "articula_first_key_reference");
   ASSERT_TRUE(reference.ok()) << reference.error();
-  std::vector<std::vector<Vec3>> shownBefore;
-  for (int frame = 0; frame < document->frameCount(); ++frame) {
-    document->setFrame(frame);
-    shownBefore.push_back(shownPositions());
-  }
+  const std::vector<std::vector<Vec3>> shownBefore = shownOnEveryFrame();
   constexpr int kKeyed = 21;
   document->setFrame(kKeyed);
   const std::string unkeyed = test::serializeDocument(*document);
@@ -216,11 +222,7 @@ TEST_F(IkControlContract, TheFirstKeyOnAHandleThatFollowsTheClipChangesItsFrameO
 TEST_F(IkControlContract, AFirstKeyOnAClipWithoutStrideCurvesLeavesTheOtherFrames) {
   document->setCurrentClip(clipNamed("Walking"));
   ASSERT_FALSE(document->currentClip()->curves.contains("contact.right_foot"));
-  std::vector<std::vector<Vec3>> shownBefore;
-  for (int frame = 0; frame < document->frameCount(); ++frame) {
-    document->setFrame(frame);
-    shownBefore.push_back(shownPositions());
-  }
+  const std::vector<std::vector<Vec3>> shownBefore = shownOnEveryFrame();
   constexpr int kKeyed = 12;
   document->setFrame(kKeyed);
   document->setSelectedHandle(rightLeg);

@@ -445,36 +445,31 @@ Clip Document::replaceClip(DocumentEditKey, int clipIndex, Clip clip) {
 Clip Document::swapClipPart(DocumentEditKey, int clipIndex, Clip part) {
   if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return part;
   Clip& clip = mScene.clips[static_cast<std::size_t>(clipIndex)];
-  for (JointTrack& track : part.tracks) {
-    const auto found = std::find_if(clip.tracks.begin(), clip.tracks.end(),
-                                    [&track](const JointTrack& t) { return t.joint == track.joint; });
-    if (found != clip.tracks.end()) std::swap(track, *found);
-  }
+  swapTracksByJoint(clip.tracks, part.tracks);
   for (auto& [name, curve] : part.curves) {
     if (const auto found = clip.curves.find(name); found != clip.curves.end()) std::swap(curve, found->second);
   }
   std::swap(part.startTime, clip.startTime);
   std::swap(part.endTime, clip.endTime);
-  if (clipIndex == mClipIndex) {
-    mSampler.reset(currentClip());
-    mTime = std::clamp(mTime, clip.startTime, std::max(clip.startTime, clip.endTime));
-    evaluatePose();
-  }
-  emitChanged(ChangeEvent::Type::ClipEdited, -1, clipIndex);
+  clipKeysSwapped(clipIndex);
   return part;
 }
 
 Clip Document::swapLayerKeys(DocumentEditKey, int clipIndex, int layer, bool part, Clip keys) {
   if (clipIndex < 0 || clipIndex >= static_cast<int>(mScene.clips.size())) return keys;
-  Clip& clip = mScene.clips[static_cast<std::size_t>(clipIndex)];
-  ::articula::ui::swapLayerKeys(clip, layer, part, keys);
+  ::articula::ui::swapLayerKeys(mScene.clips[static_cast<std::size_t>(clipIndex)], layer, part, keys);
+  clipKeysSwapped(clipIndex);
+  return keys;
+}
+
+void Document::clipKeysSwapped(int clipIndex) {
   if (clipIndex == mClipIndex) {
-    mSampler.reset(currentClip());
+    const Clip& clip = *currentClip();
+    mSampler.reset(&clip);
     mTime = std::clamp(mTime, clip.startTime, std::max(clip.startTime, clip.endTime));
     evaluatePose();
   }
   emitChanged(ChangeEvent::Type::ClipEdited, -1, clipIndex);
-  return keys;
 }
 
 RestAndClips Document::setRestAndClips(DocumentEditKey, RestAndClips edit) {

@@ -237,6 +237,9 @@ class Document : public QObject {
   void changed(const articula::ui::ChangeEvent& event);
 
  private:
+  // After a swap of clip `clipIndex`'s keys: the current clip's sampler, time and pose follow
+  // it, and listeners hear of the edit.
+  void clipKeysSwapped(int clipIndex);
   void evaluatePose();
   void clampActiveLayer();
   void emitChanged(ChangeEvent::Type type, int joint = -1, int clip = -1, int handle = -1);

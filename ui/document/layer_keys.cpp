@@ -15,6 +15,14 @@ bool validLayer(const Clip& clip, int layer) { return layer >= 0 && layer < stat
 
 }  // namespace
 
+void swapTracksByJoint(std::vector<JointTrack>& tracks, std::vector<JointTrack>& part) {
+  for (JointTrack& track : part) {
+    const auto found =
+        std::find_if(tracks.begin(), tracks.end(), [&track](const JointTrack& t) { return t.joint == track.joint; });
+    if (found != tracks.end()) std::swap(track, *found);
+  }
+}
+
 Clip layerKeysOf(const Clip& clip, int layer) {
   Clip keys;
   keys.name = clip.name;
@@ -29,11 +37,7 @@ void swapLayerKeys(Clip& clip, int layer, bool part, Clip& keys) {
   if (!validLayer(clip, layer)) return;
   std::vector<JointTrack>& tracks = clip.layers[static_cast<std::size_t>(layer)].tracks;
   if (part) {
-    for (JointTrack& track : keys.tracks) {
-      const auto found =
-          std::find_if(tracks.begin(), tracks.end(), [&track](const JointTrack& t) { return t.joint == track.joint; });
-      if (found != tracks.end()) std::swap(track, *found);
-    }
+    swapTracksByJoint(tracks, keys.tracks);
   } else {
     std::swap(tracks, keys.tracks);
   }

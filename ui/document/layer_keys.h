@@ -8,6 +8,10 @@
 
 namespace articula::ui {
 
+// Swaps each track of `part` with the track of `tracks` for the same joint (a part's tracks
+// whose joint `tracks` lacks stay in `part`): how a clip part's edit goes in and comes back.
+void swapTracksByJoint(std::vector<JointTrack>& tracks, std::vector<JointTrack>& part);
+
 // Layer `layer` of `clip` as a clip: its joint tracks, with the clip's name, frame rate and
 // range; no named curves and no layers. An empty clip of that range for a bad index.
 Clip layerKeysOf(const Clip& clip, int layer);
