@@ -72,7 +72,10 @@ void writeKneePoleCurves(const Skeleton& skeleton, Clip& clip, const RigDefiniti
 // as far as the animation stretches the leg on that frame, up to its length: a stretched
 // leg keeps its stretch), eased in and out over 0.15 s on either side:
 // the pelvis's translation gets one linear key per frame. Leaves the clip as it is where
-// every leg reaches.
+// every leg reaches. First the target of a leg whose foot is beside it (joints.legTip; the
+// foot holds itself) comes towards the animation's distance from the hip by up to 0.25 % of
+// the leg's length, so a leg the animation holds straight stays straight for a hold a hair
+// off the source's, and the pelvis lowers only for what that leaves.
 void lowerPelvisToReachLocks(const Skeleton& skeleton, Clip& clip, const RigDefinition& rig,
                              const std::vector<FootLock>& feet);
 

@@ -296,53 +296,111 @@ float dropToReach(const Vec3& hip, const Vec3& target, const Vec3& up, float rea
   return across2 < reach * reach ? along - std::sqrt(reach * reach - across2) : along;
 }
 
-// Per frame, how far the pelvis must drop for every leg to reach its lock target (the
-// `ik.<handle>.target` curves of `clip`), as the rig would lower it on that frame alone.
-std::vector<float> dropsToReach(const Skeleton& skeleton, const Clip& clip, const RigDefinition& rig,
-                                const std::vector<FootLock>& feet, const Vec3& up) {
-  struct Leg {
-    int hip = -1, tip = -1;
-    float reach = 0.0f, length = 0.0f;
-    const Curve* target[3] = {nullptr, nullptr, nullptr};
-  };
+// Of a foot beside its leg (an IK bone holding itself by its own keys), how far the leg's
+// tip may stay off its lock target, as a share of the leg's length (2.2 mm of
+// RobotExpressive's 894 mm leg). A straight leg's knee bends √(2·L·d) out for a tip d
+// closer to the hip, and a target d beyond it has the pelvis lowered by about d, eased over
+// the frames around, where the leg bends as much: RobotExpressive Punch's lunge, planted
+// straight, its hold 0.6 mm off the source's, had the pelvis lowered 0.7 mm and the knee 18
+// mm out; RobotExpressive Walking's pelvis lowered 11.3 mm, now 8.8.
+constexpr float kShinTipSlackShare = 0.0025f;
+
+// A lock's leg for the pelvis's reach: hip and tip joints, rest length, the rig's reach of it,
+// and its target curves in the clip.
+struct ReachingLeg {
+  int hip = -1, tip = -1;
+  float reach = 0.0f, length = 0.0f;
+  bool footBeside = false;  // the lock's foot is beside the leg (joints.legTip)
+  Curve* target[3] = {nullptr, nullptr, nullptr};
+
+  Vec3 targetAt(double t) const {
+    return Vec3(static_cast<float>(target[0]->evaluate(t)), static_cast<float>(target[1]->evaluate(t)),
+                static_cast<float>(target[2]->evaluate(t)));
+  }
+  // How far the leg reaches from `hipModel` on a frame the animation has its tip at
+  // `tipModel`: the rig's share of its length, or as far as the animation stretches it, up to
+  // its length. A leg the animation stretches past the rig's reach (a jump's take-off, a
+  // lunge) keeps its stretch: lowering the pelvis under a straight leg bends its knee far
+  // (RobotExpressive Jump: 3.5 mm down, 33 mm out). Less the distance its target moved from
+  // the animation's tip, it bent CMU 09_11's knee 54 mm to hold a foot.
+  float reachFrom(const Vec3& hipModel, const Vec3& tipModel) const {
+    return std::max(reach, std::min((tipModel - hipModel).norm(), length));
+  }
+};
+
+// The legs of `feet`'s handles in `rig` with all three target curves in `clip`.
+std::vector<ReachingLeg> reachingLegs(const Skeleton& skeleton, Clip& clip, const RigDefinition& rig,
+                                      const std::vector<FootLock>& feet) {
   const auto rest = localToModel(skeleton, skeleton.restPose());
   const auto restAt = [&](int j) { return Vec3(rest[static_cast<std::size_t>(j)].translation()); };
-  std::vector<Leg> legs;
+  std::vector<ReachingLeg> legs;
   for (const FootLock& lock : feet) {
     const auto handle =
         std::find_if(rig.handles.begin(), rig.handles.end(), [&](const IkHandle& h) { return h.name == lock.handle; });
     if (handle == rig.handles.end() || handle->chain.size() != 3) continue;
-    Leg& leg = legs.emplace_back();
+    ReachingLeg leg;
     const std::vector<int>& chain = handle->chain;
     leg.hip = chain[0];
     leg.tip = chain[2];
     leg.length = (restAt(chain[1]) - restAt(chain[0])).norm() + (restAt(chain[2]) - restAt(chain[1])).norm();
     leg.reach = rig.grounding.maxReach * leg.length;
+    leg.footBeside = lock.joints.legTip >= 0;
     const char* channels[3] = {"target.x", "target.y", "target.z"};
     for (int c = 0; c < 3; ++c) {
       const auto curve = clip.curves.find(handleCurveName(lock.handle, channels[c]));
       if (curve != clip.curves.end()) leg.target[c] = &curve->second;
     }
+    if (leg.target[0] != nullptr && leg.target[1] != nullptr && leg.target[2] != nullptr) legs.push_back(leg);
   }
+  return legs;
+}
+
+// Each target (in `clip`) of a leg whose foot is beside it comes towards the animation's distance from
+// the hip (up to the leg's length), along the line to the hip, by up to kShinTipSlackShare
+// of the leg: the foot holds itself, and the leg keeps the animation's stretch instead of
+// bending a straight knee or lowering the pelvis. One linear key per frame.
+void keepStretchOfLegsBesideFeet(const Skeleton& skeleton, Clip& clip, const std::vector<ReachingLeg>& legs) {
+  std::vector<std::vector<Vec3>> pulled(legs.size());
+  ModelPosePlayer player(skeleton, clip);
+  for (int f = 0; f < clip.frameCount(); ++f) {
+    const std::vector<Affine>& model = player.at(f);
+    for (std::size_t i = 0; i < legs.size(); ++i) {
+      const ReachingLeg& leg = legs[i];
+      if (!leg.footBeside) continue;
+      const Vec3 hip = model[static_cast<std::size_t>(leg.hip)].translation();
+      const Vec3 tip = model[static_cast<std::size_t>(leg.tip)].translation();
+      const Vec3 target = leg.targetAt(clip.timeOf(f));
+      const Vec3 fromHip = target - hip;
+      const float animated = std::min((tip - hip).norm(), leg.length);
+      const float slack = kShinTipSlackShare * leg.length;
+      const float pull = std::clamp(fromHip.norm() - animated, -slack, slack);
+      pulled[i].push_back(fromHip.norm() > 0.0f ? Vec3(target - fromHip.normalized() * pull) : target);
+    }
+  }
+  for (std::size_t i = 0; i < legs.size(); ++i) {
+    if (!legs[i].footBeside) continue;
+    for (int c = 0; c < 3; ++c) {
+      std::vector<CurveKey> keys;
+      for (int f = 0; f < clip.frameCount(); ++f)
+        keys.push_back(linearKey(clip.timeOf(f), pulled[i][static_cast<std::size_t>(f)][c]));
+      legs[i].target[c]->setKeys(std::move(keys));
+    }
+  }
+}
+
+// Per frame, how far the pelvis must drop for every leg to reach its lock target, as the rig
+// would lower it on that frame alone.
+std::vector<float> dropsToReach(const Skeleton& skeleton, const Clip& clip, const std::vector<ReachingLeg>& legs,
+                                const Vec3& up) {
   std::vector<float> drops(static_cast<std::size_t>(clip.frameCount()), 0.0f);
   ModelPosePlayer player(skeleton, clip);
   for (int f = 0; f < clip.frameCount(); ++f) {
     const std::vector<Affine>& model = player.at(f);
-    for (const Leg& leg : legs) {
-      if (leg.target[0] == nullptr || leg.target[1] == nullptr || leg.target[2] == nullptr) continue;
-      const double t = clip.timeOf(f);
-      const Vec3 target(static_cast<float>(leg.target[0]->evaluate(t)), static_cast<float>(leg.target[1]->evaluate(t)),
-                        static_cast<float>(leg.target[2]->evaluate(t)));
+    for (const ReachingLeg& leg : legs) {
       const Vec3 hip = model[static_cast<std::size_t>(leg.hip)].translation();
-      // A leg the animation stretches past the rig's reach (a jump's take-off, a lunge) keeps
-      // its stretch: lowering the pelvis under a straight leg bends its knee far, √(2·L·d)
-      // for a drop d (RobotExpressive Jump: 3.5 mm down, 33 mm out). Less the distance its
-      // target moved from the animation's tip, it bent CMU 09_11's knee 54 mm to hold a foot.
-      const Vec3 tip = model[static_cast<std::size_t>(leg.tip)].translation();
-      const float animated = std::min((tip - hip).norm(), leg.length);
-      const float reach = std::max(leg.reach, animated);
+      const float reach = leg.reachFrom(hip, model[static_cast<std::size_t>(leg.tip)].translation());
       drops[static_cast<std::size_t>(f)] =
-          std::max(drops[static_cast<std::size_t>(f)], dropToReach(hip, target, up, reach));
+          std::max(drops[static_cast<std::size_t>(f)], dropToReach(hip, leg.targetAt(clip.timeOf(f)), up, reach));
     }
   }
   return drops;
@@ -374,7 +432,9 @@ void lowerPelvisToReachLocks(const Skeleton& skeleton, Clip& clip, const RigDefi
   if (pelvis < 0 || pelvis >= skeleton.jointCount() || !(rig.grounding.upModel.norm() > 0.0f)) return;
   const Vec3 up = rig.grounding.upModel.normalized();
   const int easeFrames = std::max(1, static_cast<int>(std::lround(kLockEaseSeconds * clip.frameRate)));
-  const std::vector<float> drops = easedDrops(dropsToReach(skeleton, clip, rig, feet, up), easeFrames);
+  const std::vector<ReachingLeg> legs = reachingLegs(skeleton, clip, rig, feet);
+  keepStretchOfLegsBesideFeet(skeleton, clip, legs);
+  const std::vector<float> drops = easedDrops(dropsToReach(skeleton, clip, legs, up), easeFrames);
   if (std::none_of(drops.begin(), drops.end(), [](float d) { return d > 0.0f; })) return;
   std::vector<CurveKey> keys[3];
   ModelPosePlayer player(skeleton, clip);
