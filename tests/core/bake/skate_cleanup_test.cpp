@@ -344,6 +344,59 @@ TEST(SkateCleanup, AStraightLegKeepsItsStretch) {
   }
 }
 
+// A foot beside its leg holds itself: its leg's tip may stay up to 0.25 % of the leg (2.2 mm
+// on RobotExpressive's 894 mm leg) short of a target beyond its reach, so the pelvis lowers
+// that much less than for the same target of a leg ending at its foot, and no less: the tip
+// never leaves the foot farther.
+TEST(SkateCleanup, AShinBesideItsFootStaysShortOfATargetByTheSlackAlone) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  auto definition = buildHumanoidRig(skeleton);
+  ASSERT_TRUE(definition) << definition.error();
+  auto feet = humanoidFeet(skeleton);
+  ASSERT_TRUE(feet) << feet.error();
+  ASSERT_GE(feet->front().legTip, 0);
+  const auto leg = std::find_if(definition->handles.begin(), definition->handles.end(), [&](const IkHandle& h) {
+    return h.chain.size() == 3 && h.chain.back() == feet->front().legTip;
+  });
+  ASSERT_NE(leg, definition->handles.end());
+  const auto restModel = localToModel(skeleton, skeleton.restPose());
+  const auto restAt = [&](int j) { return Vec3(restModel[static_cast<std::size_t>(j)].translation()); };
+  const Vec3 hip = restAt(leg->chain[0]);
+  const float length = (restAt(leg->chain[1]) - hip).norm() + (restAt(leg->chain[2]) - restAt(leg->chain[1])).norm();
+  // 1 % of the leg beyond the straightened leg, along the rest leg's line.
+  const Vec3 target = hip + (restAt(leg->chain[2]) - hip).normalized() * (1.01f * length);
+  const Vec3 up = definition->grounding.upModel.normalized();
+  const int pelvis = definition->grounding.pelvis;
+  auto dropShare = [&](int legTip) {
+    Clip clip;
+    clip.name = "rest";
+    clip.frameRate = 30.0;
+    clip.endTime = 1.0 / clip.frameRate;
+    FootLock lock;
+    lock.handle = leg->name;
+    lock.joints = feet->front();
+    lock.joints.legTip = legTip;
+    const char* channels[3] = {"target.x", "target.y", "target.z"};
+    for (int c = 0; c < 3; ++c) {
+      clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(
+          {linearKey(0.0, target[c]), linearKey(clip.endTime, target[c])});
+    }
+    lowerPelvisToReachLocks(skeleton, clip, *definition, {lock});
+    Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+    ClipSampler(&clip).sample(0.0, pose);
+    const Vec3 lowered = localToModel(skeleton, pose)[static_cast<std::size_t>(pelvis)].translation();
+    return up.dot(restAt(pelvis) - lowered) / length;
+  };
+  const float beside = dropShare(feet->front().legTip);
+  const float ending = dropShare(-1);
+  std::printf("pelvis lowered %.2f %% of the leg for a shin beside its foot, %.2f %% for a leg ending at it\n",
+              100.0f * beside, 100.0f * ending);
+  EXPECT_GT(beside, 0.005f);
+  EXPECT_NEAR(ending - beside, 0.0025f, 0.0003f);
+}
+
 TEST(SkateCleanup, PelvisDropsSoALegReachesItsTarget) {
   auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
   ASSERT_TRUE(scene) << scene.error();
