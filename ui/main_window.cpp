@@ -156,6 +156,15 @@ MainWindow::~MainWindow() {
   // stack, cleared as it goes, must not reach this window's slots.
   disconnect(mDocument->undoStack(), nullptr, this, nullptr);
   mSession->endCleanly();
+  // Qt deletes children in the order they were made, and the document and the playback clock
+  // were made first; but widgets read them while they go (a floating dock closes its own
+  // window and asks its model for sizes). So every object that is not a widget goes last.
+  const QObjectList children = this->children();
+  for (QObject* child : children) {
+    if (child->isWidgetType()) continue;
+    child->setParent(nullptr);
+    child->setParent(this);
+  }
 }
 
 void MainWindow::createActions() {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCoreApplication>
+#include <QDockWidget>
 #include <QFile>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "core/io/import.h"
@@ -164,6 +167,27 @@ TEST(Outliner, ShowsTheJointTreeOfTheOpenScene) {
   for (int joint = 0; joint < cesium.jointCount(); ++joint) items += model->indexOfJoint(joint).isValid() ? 1 : 0;
   EXPECT_EQ(items, cesium.jointCount());
   EXPECT_FALSE(model->indexOfJoint(cesium.jointCount()).isValid());
+}
+
+// A floating dock is a window of its own: destroying it closes that window, and the closing
+// dock still asks its model for sizes. Every dock must therefore go before the document it
+// reads (CI's ASan run found the outliner reading a freed document after the monkey test had
+// floated it). Under AddressSanitizer this fails without the teardown order.
+TEST(MainWindowClose, FloatingDocksCloseBeforeTheDocumentTheyShowIsFreed) {
+  auto window = std::make_unique<MainWindow>();
+  window->openScene(makeMannequin(), QStringLiteral("Mannequin"));
+  // The window itself stays hidden: its viewport needs OpenGL, which the offscreen platform
+  // lacks; floating docks are windows of their own.
+  const QList<QDockWidget*> docks = window->findChildren<QDockWidget*>();
+  ASSERT_GE(docks.size(), 4);
+  for (QDockWidget* dock : docks) {
+    dock->show();
+    dock->setFloating(true);
+  }
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(window->outlinerDock()->isFloating());
+  ASSERT_TRUE(window->outlinerDock()->isVisible());
+  window.reset();
 }
 
 TEST(MainWindowEdit, KeyPoseUndoAndRedoActionsDriveTheUndoStack) {
