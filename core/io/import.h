@@ -29,10 +29,15 @@ struct AssimpImportLimits {
   // Address space the child may add to what it inherits (RLIMIT_AS): a corrupted count in a
   // file makes Assimp allocate until the machine swaps.
   std::size_t memoryBytes = std::size_t{4} << 30;
-  // Processor time (RLIMIT_CPU) and wall-clock time: a runaway loop, or a child stuck on a
-  // lock it inherited from another thread of the parent, is killed.
+  // Processor time (RLIMIT_CPU) and wall-clock time: a runaway loop is killed.
   int cpuSeconds = 120;
   int wallSeconds = 180;
+  // A child that neither answers nor uses the processor for this long is waiting on
+  // something that will not come: a lock another thread held at the fork, or a file that
+  // never delivers its data (a named pipe). It is stopped and started again, at most
+  // stuckAttempts times in all.
+  int stuckSeconds = 10;
+  int stuckAttempts = 3;
 };
 
 // FBX, Collada and every other format Assimp 5.2 opens, read in a child process under

@@ -1,20 +1,25 @@
 // importWithAssimp: Assimp runs in a forked child under resource limits, so whatever a file
 // does to it (abort, stack overflow, unbounded allocation, endless loop) ends the child and
 // not the editor. fork without exec: the child already holds the reader, so there is no
-// helper executable to install and find, and it starts in microseconds; glibc's malloc is
-// fork-safe, and the wall-clock limit ends a child that inherited some other lock held.
+// helper executable to install and find, and it starts in microseconds. A child forked while
+// another thread held a lock (glibc's malloc is fork-safe, AddressSanitizer's allocator in
+// GCC 12 is not: about 1 fork in 100 beside an allocating thread) waits forever without using
+// the processor: the parent sees that and forks again.
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <new>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -73,17 +78,50 @@ std::string childAnswer(const std::string& path) {
   ::_exit(sent ? 0 : 1);
 }
 
-enum class ReadEnd { Complete, TimedOut, Failed };
+enum class ReadEnd { Complete, TimedOut, Stuck, Failed };
 
-// Everything the child writes until it closes the pipe, or until the wall-clock limit.
-ReadEnd readAnswer(int fd, int wallSeconds, std::string& answer) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wallSeconds);
+// Processor time the process has used, in clock ticks, from /proc/<pid>/stat (fields 14 and
+// 15, counted after the command name, which may hold spaces and parentheses); -1 when /proc
+// cannot tell.
+long long processorTicks(pid_t process) {
+  std::ifstream stat("/proc/" + std::to_string(process) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return -1;
+  const std::size_t nameEnd = line.rfind(')');
+  if (nameEnd == std::string::npos) return -1;
+  std::istringstream fields(line.substr(nameEnd + 1));
+  std::string field;
+  long long user = -1;
+  long long system = -1;
+  for (int index = 3; index <= 15 && fields >> field; ++index) {
+    if (index == 14) user = std::atoll(field.c_str());
+    if (index == 15) system = std::atoll(field.c_str());
+  }
+  return user < 0 || system < 0 ? -1 : user + system;
+}
+
+// Everything the child writes until it closes the pipe; or until the wall-clock limit; or
+// until the child has neither written nor used the processor for limits.stuckSeconds.
+ReadEnd readAnswer(int fd, pid_t child, const AssimpImportLimits& limits, std::string& answer) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::seconds(limits.wallSeconds);
+  auto lastProgress = Clock::now();
+  long long lastTicks = processorTicks(child);
   char buffer[1 << 16];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return ReadEnd::TimedOut;
+    const auto now = Clock::now();
+    if (now >= deadline) return ReadEnd::TimedOut;
+    const long long ticks = processorTicks(child);
+    if (ticks != lastTicks || ticks < 0) {
+      lastTicks = ticks;
+      lastProgress = now;
+    } else if (now - lastProgress >= std::chrono::seconds(limits.stuckSeconds)) {
+      return ReadEnd::Stuck;
+    }
+    // Wake at least once a second to look at the child's processor time.
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     pollfd ready{fd, POLLIN, 0};
-    const int polled = ::poll(&ready, 1, static_cast<int>(left.count()));
+    const int polled = ::poll(&ready, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
     if (polled < 0 && errno != EINTR) return ReadEnd::Failed;
     if (polled <= 0) continue;
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
@@ -93,6 +131,7 @@ ReadEnd readAnswer(int fd, int wallSeconds, std::string& answer) {
       return ReadEnd::Failed;
     }
     answer.append(buffer, static_cast<std::size_t>(got));
+    lastProgress = Clock::now();
   }
 }
 
@@ -136,9 +175,14 @@ Result<Scene> interpretAnswer(const std::string& path, const AssimpImportLimits&
   return scene;
 }
 
-}  // namespace
+// One child reads the file: its answer and exit status, or how the reading ended.
+struct ChildRun {
+  ReadEnd end = ReadEnd::Failed;
+  std::string answer;
+  int status = 0;
+};
 
-Result<Scene> importWithAssimp(const std::string& path, const AssimpImportLimits& limits) {
+Result<ChildRun> runChildOnce(const std::string& path, const AssimpImportLimits& limits) {
   int pipeFds[2];
   if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
     return makeError(importErrorLine(path, std::string("cannot start the importer: ") + std::strerror(errno)));
@@ -156,17 +200,35 @@ Result<Scene> importWithAssimp(const std::string& path, const AssimpImportLimits
     runChild(pipeFds[1], path, limits, inheritedBytes);
   }
   ::close(pipeFds[1]);
-  std::string answer;
-  const ReadEnd end = readAnswer(pipeFds[0], limits.wallSeconds, answer);
-  if (end != ReadEnd::Complete) ::kill(child, SIGKILL);
+  ChildRun run;
+  run.end = readAnswer(pipeFds[0], child, limits, run.answer);
+  if (run.end != ReadEnd::Complete) ::kill(child, SIGKILL);
   ::close(pipeFds[0]);
-  const int status = waitForChild(child);
-  if (end == ReadEnd::TimedOut) {
-    return makeError(importErrorLine(
-        path, "reading it took longer than " + std::to_string(limits.wallSeconds) + " s and was stopped"));
+  run.status = waitForChild(child);
+  return run;
+}
+
+}  // namespace
+
+Result<Scene> importWithAssimp(const std::string& path, const AssimpImportLimits& limits) {
+  for (int attempt = 1;; ++attempt) {
+    Result<ChildRun> run = runChildOnce(path, limits);
+    if (!run) return makeError(run.error());
+    if (run->end == ReadEnd::Stuck && attempt < limits.stuckAttempts) continue;
+    switch (run->end) {
+      case ReadEnd::Complete: return interpretAnswer(path, limits, run->status, run->answer);
+      case ReadEnd::TimedOut:
+        return makeError(importErrorLine(
+            path, "reading it took longer than " + std::to_string(limits.wallSeconds) + " s and was stopped"));
+      case ReadEnd::Stuck:
+        return makeError(importErrorLine(
+            path, "reading it stalled: the importer used no processor time for " +
+                      std::to_string(limits.stuckSeconds) + " s, " + std::to_string(limits.stuckAttempts) +
+                      " times, and was stopped (a file that never delivers its data, such as a named pipe, does this)"));
+      case ReadEnd::Failed: break;
+    }
+    return makeError(importErrorLine(path, "the importer's answer could not be read"));
   }
-  if (end == ReadEnd::Failed) return makeError(importErrorLine(path, "the importer's answer could not be read"));
-  return interpretAnswer(path, limits, status, answer);
 }
 
 }  // namespace articula

@@ -1,8 +1,13 @@
 // importWithAssimp runs Assimp in a child process: files that abort, overflow the stack or
 // allocate without bound in Assimp come back as one error line, and this process lives on.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <atomic>
+#include <cstdio>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/io/import.h"
 #include "core/io/import_scene_binary.h"
@@ -66,6 +71,64 @@ TEST(AssimpChildImport, RunawayImportIsStoppedByTheClock) {
   const Result<Scene> scene = importWithAssimp(path, limits);
   expectOneLineNamingFile(scene, path);
   EXPECT_NE(scene.error().find("longer than 1 s"), std::string::npos) << scene.error();
+}
+
+// A child that waits without using the processor (here on a named pipe nobody writes; in the
+// sanitizer build also on a lock another thread held at the fork) is stopped and started
+// again, then refused in one line, long before the wall-clock limit.
+TEST(AssimpChildImport, AStalledChildIsStoppedWithoutWaitingForTheClock) {
+  const std::string path = testing::TempDir() + "articula_stalled_import.dae";
+  std::remove(path.c_str());
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  AssimpImportLimits limits;
+  limits.stuckSeconds = 1;
+  limits.stuckAttempts = 2;
+  limits.wallSeconds = 120;
+  const Result<Scene> scene = importWithAssimp(path, limits);
+  std::remove(path.c_str());
+  expectOneLineNamingFile(scene, path);
+  EXPECT_NE(scene.error().find("stalled"), std::string::npos) << scene.error();
+}
+
+// A child that computes is never taken for a stalled one: the runaway file keeps Assimp busy
+// past the stall time and is stopped by the clock.
+TEST(AssimpChildImport, ABusyChildIsNotStalled) {
+  const std::string path = kDataDir + "fbx/assimp/huesitos_key_value_1e38.fbx.runaway";
+  AssimpImportLimits limits;
+  limits.stuckSeconds = 1;
+  limits.wallSeconds = 3;
+  const Result<Scene> scene = importWithAssimp(path, limits);
+  expectOneLineNamingFile(scene, path);
+  EXPECT_NE(scene.error().find("longer than 3 s"), std::string::npos) << scene.error();
+}
+
+// The editor imports while other threads allocate (the viewport, background tasks). Beside
+// allocating threads about 1 fork in 100 of the sanitizer build inherits its allocator's lock
+// held and stalls: each import still reads its file, after a fresh child.
+TEST(AssimpChildImport, ImportsBesideAllocatingThreadsAllRead) {
+  const std::string path = kDataDir + "collada/assimp/box_nested_animation.dae";
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> allocators;
+  for (int t = 0; t < 2; ++t) {
+    allocators.emplace_back([&stop, t] {
+      for (std::size_t n = 1; !stop; ++n) {
+        std::vector<char> block(1000 + (n * 7919 + static_cast<std::size_t>(t)) % 100000);
+        block.front() = 1;
+      }
+    });
+  }
+  AssimpImportLimits limits;
+  limits.stuckSeconds = 2;
+  int read = 0;
+  std::string firstError;
+  for (int i = 0; i < 40; ++i) {
+    const Result<Scene> scene = importWithAssimp(path, limits);
+    if (scene) ++read;
+    if (!scene && firstError.empty()) firstError = scene.error();
+  }
+  stop = true;
+  for (std::thread& allocator : allocators) allocator.join();
+  EXPECT_EQ(read, 40) << firstError;
 }
 
 // The scene without its rotation keys, which RotationTrack::setKeys renormalises on the way
