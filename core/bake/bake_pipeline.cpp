@@ -137,6 +137,7 @@ Result<BakePipelineResult> bake(const Scene& scene, const Clip& source, Clip* co
     }
     job.rig = &rig;
     job.options.bake = options.bake;
+    job.options.floor = options.floor;
     job.output = &result.clip;
     job.progress = progress;
     auto cleaned = job.run();

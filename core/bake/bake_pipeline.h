@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bake/bake_job.h"
+#include "core/bake/character_soles.h"
 #include "core/bake/contact_detection.h"
 #include "core/bake/skate_cleanup_figures.h"
 #include "core/rig/ground.h"
@@ -22,6 +23,9 @@ struct BakePipelineOptions {
   BakeOptions bake;              // range, step, joints, root motion, reduction
   bool detectContacts = false;   // true: the foot-skate cleanup
   std::optional<Ground> ground;  // with detectContacts false only: what the feet stand on
+  // With detectContacts: the character's floor and feet, which no held foot goes below
+  // (SkateCleanupOptions::floor).
+  const CharacterSoles* floor = nullptr;
 };
 
 // What the cleanup did to one foot, for a user to act on (cleanup only).

@@ -38,6 +38,8 @@ constexpr float kFootLengthOfHeight = 0.15f;
 // On an in-place cycle, a foot moving against the treadmill by less than this share of the
 // treadmill's speed is still (ContactDetectionOptions::speedThreshold left to derive).
 constexpr float kTreadmillSpeedShare = 0.75f;
+// Half the time over which a joint's speed is measured: 2 frames at 120 fps, 1 at 60 or 30.
+constexpr double kSpeedHalfWindowSeconds = 1.0 / 60.0;
 
 // Heights and horizontal speeds of one joint over the clip's frames, in model space.
 struct JointMotion {
@@ -70,10 +72,15 @@ std::vector<float> localFloor(const std::vector<float>& heights, std::size_t win
 
 Vec3 across(const Vec3& v, const Vec3& up) { return v - up * up.dot(v); }
 
-// Velocity across the up at frame i (central difference inside the clip), units per second.
+// Velocity across the up at frame i, units per second: a central difference over the same
+// time whatever the frame rate (kSpeedHalfWindowSeconds each side, at least a frame), so a
+// capture resampled from 120 to 60 fps reads the same speeds at the frames both share and
+// its contacts start and end at the same times (a difference over one frame each side made
+// 120 fps speeds noisier than 60 fps ones: CMU 09_11's spans started 5 frames apart).
 Vec3 groundPlaneVelocity(const std::vector<Vec3>& positions, std::size_t i, double frameRate, const Vec3& up) {
-  const std::size_t a = i == 0 ? 0 : i - 1;
-  const std::size_t b = i + 1 < positions.size() ? i + 1 : i;
+  const auto h = static_cast<std::size_t>(std::max(1L, std::lround(kSpeedHalfWindowSeconds * frameRate)));
+  const std::size_t a = i >= h ? i - h : 0;
+  const std::size_t b = std::min(positions.size() - 1, i + h);
   if (a == b) return Vec3::Zero();
   return across(positions[b] - positions[a], up) * static_cast<float>(frameRate / static_cast<double>(b - a));
 }

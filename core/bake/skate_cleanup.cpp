@@ -384,8 +384,8 @@ Result<SkateCleanupReport> SkateCleanupJob::run() const {
         slidePerContact(skeleton, working, lock, rig->grounding.upModel, report.groundVelocityModel));
   }
   writeKneePoleCurves(skeleton, working, *rig, report.feet);
-  if (auto error =
-          writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel, report.groundVelocityModel))
+  if (auto error = writeFootLockCurves(skeleton, working, report.feet, rig->grounding.upModel,
+                                       report.groundVelocityModel, options.floor))
     return makeError("skate cleanup: " + *error);
   lowerPelvisToReachLocks(skeleton, working, *rig, report.feet);
   const double takeStart = working.startTime - 0.5 / working.frameRate;

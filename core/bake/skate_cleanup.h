@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bake/bake_job.h"
+#include "core/bake/character_soles.h"
 #include "core/bake/contact_detection.h"
 #include "core/bake/skate_cleanup_figures.h"
 #include "core/rig/rig.h"
@@ -53,10 +54,14 @@ struct FootLock {
 // `groundVelocityModel`: the treadmill of an in-place cycle
 // (ContactDetection::groundVelocityModel): held feet travel with it. A foot beside its leg
 // (joints.legTip set) gets keys of its own for the lock, and the leg's target follows it.
+// `floor`: the character's floor and feet (in the order of `feet`), when known: no target
+// puts the foot's lowest point below it (a retarget's: the floor read from the character's
+// mesh, which the animation's own floor only approximates).
 // Fails on a bad joint index, a missing stride curve, an interval outside the clip or a
 // floor that is not one level per frame.
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
-                                               const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero());
+                                               const Vec3& upModel, const Vec3& groundVelocityModel = Vec3::Zero(),
+                                               const CharacterSoles* floor = nullptr);
 
 // Writes, for each foot's leg handle of `rig` with a pole in a joint's space (the thigh's),
 // `ik.<handle>.pole.x|y|z`, one linear key per frame: a point a leg length from the knee, on
@@ -92,6 +97,9 @@ struct SkateCleanupOptions {
   // is held for the whole contact).
   bool detect = true;
   ContactDetectionOptions detection;
+  // The character's floor and feet (left, right), when known: the held and eased feet never
+  // go below it (writeFootLockCurves). A retarget reads it from the character's mesh.
+  const CharacterSoles* floor = nullptr;
   BakeOptions bake;  // frame range, reduction (contact starts and ends are always kept)
 };
 

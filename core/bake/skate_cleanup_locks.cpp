@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "core/bake/dense_clip.h"
 #include "core/bake/skate_cleanup.h"
@@ -102,10 +103,19 @@ struct FootSample {
   Vec3 ankle = Vec3::Zero(), toe = Vec3::Zero(), legTip = Vec3::Zero();
   Quat rotation = Quat::Identity();  // the ankle's, without the scale of the nodes above it
   Affine footParent = Affine::Identity();
+  float soleBelowAnkle = 0.0f;  // the foot's lowest point less the ankle, along the floor's up
 };
 
+// The lowest of `points` less the ankle's height along `up` (0 for no points).
+float soleBelowAnkle(const std::vector<FootPoint>& points, std::span<const Affine> model, const Vec3& ankle,
+                     const Vec3& up) {
+  float lowest = std::numeric_limits<float>::infinity();
+  for (const FootPoint& point : points) lowest = std::min(lowest, up.dot(point.at(model) - ankle));
+  return points.empty() ? 0.0f : lowest;
+}
+
 std::vector<std::vector<FootSample>> sampleFeet(const Skeleton& skeleton, const Clip& clip,
-                                                const std::vector<FootLock>& feet) {
+                                                const std::vector<FootLock>& feet, const CharacterSoles* floor) {
   const int frames = clip.frameCount();
   std::vector<std::vector<FootSample>> samples(feet.size(), std::vector<FootSample>(static_cast<std::size_t>(frames)));
   ModelPosePlayer player(skeleton, clip);
@@ -124,6 +134,8 @@ std::vector<std::vector<FootSample>> sampleFeet(const Skeleton& skeleton, const 
         const int parent = skeleton.parent(joints.ankle);
         if (parent != kNoParent) s.footParent = model[static_cast<std::size_t>(parent)];
       }
+      if (floor != nullptr && i < floor->feet.size())
+        s.soleBelowAnkle = soleBelowAnkle(floor->feet[i], model, s.ankle, floor->up);
     }
   }
   return samples;
@@ -261,6 +273,14 @@ std::vector<Vec3> plantApproach(const FootLock& lock, const Clip& clip, const st
     shift[k] = 0.5f * across;
   }
   return shift;
+}
+
+// `ankleModel` raised along the floor's up until the foot's lowest point (`soleBelowAnkle`
+// under it) is on the floor, where it would be below it: a held toe the ankle turns about,
+// or a lock easing out, keeps the foot's turn and may carry its tip under the floor.
+Vec3 aboveFloor(const Vec3& ankleModel, float soleBelowAnkle, const CharacterSoles& floor) {
+  const float under = floor.floorHeight - floor.up.dot(ankleModel) - soleBelowAnkle;
+  return under > 0.0f ? Vec3(ankleModel + floor.up * under) : ankleModel;
 }
 
 void writeHandleCurves(Clip& clip, const std::string& handle, const std::vector<Vec3>& targetModel,
@@ -454,13 +474,14 @@ void lowerPelvisToReachLocks(const Skeleton& skeleton, Clip& clip, const RigDefi
 }
 
 std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& clip, const std::vector<FootLock>& feet,
-                                               const Vec3& upModel, const Vec3& groundVelocityModel) {
+                                               const Vec3& upModel, const Vec3& groundVelocityModel,
+                                               const CharacterSoles* floor) {
   const int frames = clip.frameCount();
   if (frames == 0) return std::string("foot lock: the clip '" + clip.name + "' has no frames");
   if (!(upModel.norm() > 0.0f) || !upModel.allFinite()) return std::string("foot lock: the up vector is zero");
   if (auto error = checkFootLocks(skeleton, clip, feet)) return error;
   const Vec3 up = upModel.normalized();
-  const std::vector<std::vector<FootSample>> samples = sampleFeet(skeleton, clip, feet);
+  const std::vector<std::vector<FootSample>> samples = sampleFeet(skeleton, clip, feet, floor);
   for (std::size_t i = 0; i < feet.size(); ++i) {
     const FootLock& lock = feet[i];
     const std::vector<Vec3> offset = lockOffsets(lock, clip, samples[i], up, groundVelocityModel);
@@ -470,6 +491,7 @@ std::optional<std::string> writeFootLockCurves(const Skeleton& skeleton, Clip& c
     std::vector<Quat> orientation(offset.size());
     for (std::size_t f = 0; f < offset.size(); ++f) {
       target[f] = samples[i][f].ankle + offset[f];
+      if (floor != nullptr) target[f] = aboveFloor(target[f], samples[i][f].soleBelowAnkle, *floor);
       orientation[f] = samples[i][f].rotation;
       // One hemisphere from frame to frame, so the curves interpolate along the short arc.
       if (f > 0 && orientation[f].dot(orientation[f - 1]) < 0.0f) orientation[f].coeffs() *= -1.0f;

@@ -10,35 +10,15 @@
 // and each leg's IK puts its planted foot down; between contacts the hips' move blends from
 // one contact to the next; and no foot goes below the floor.
 #include <array>
-#include <span>
 #include <vector>
 
 #include "core/anim/clip.h"
+#include "core/bake/character_soles.h"
 #include "core/bake/dense_clip.h"
 #include "core/rig/humanoid_map.h"
 #include "core/scene/scene.h"
 
 namespace articula {
-
-// A point of a foot, carried by joints as a skin carries its vertex: the sum over `carriers`
-// of weight × the joint's model matrix × `local` (the point in that joint's bind space).
-struct FootPoint {
-  struct Carrier {
-    int joint = -1;
-    float weight = 1.0f;
-    Vec3 local = Vec3::Zero();
-  };
-  std::vector<Carrier> carriers;
-  Vec3 at(std::span<const Affine> model) const;
-};
-
-// A character's feet as points that can touch the floor, and the floor its rest stands on.
-struct CharacterSoles {
-  std::array<std::vector<FootPoint>, 2> feet;  // left, right
-  Vec3 up = Vec3::UnitY();                     // the character's ground normal, model space
-  float floorHeight = 0.0f;                    // along `up`: the lowest point of its rest
-  float legLength = 0.0f;                      // legLength at rest
-};
 
 // The feet of `character`: the rest positions of its mesh vertices carried by a foot (whose
 // strongest joint is the ankle or a joint below it, or a rigid mesh on such a node; the foot

@@ -44,6 +44,7 @@ Result<Clip> retargetClip(const Scene& source, const HumanoidMap& sourceMap, con
   pipeline.bake.reduction.toleranceModel = options.toleranceModel;
   pipeline.bake.reduction.interpolation = options.interpolation;
   pipeline.detectContacts = true;
+  pipeline.floor = &soles;
   auto baked = bakeThroughRig(character, out, *rig, pipeline);
   if (!baked) return makeError(baked.error());
   if (reduction != nullptr) *reduction = baked->report.reduction;

@@ -129,9 +129,9 @@ TEST(CliMap, ARoleMapFileCharacterisesASkeletonWhoseNamesSayNothing) {
   const auto anonymous = outputPath("anonymous_on_robot.glb");
   const CliRun namedRun = runCli("retarget --json " + quoted(data(kCmuWalk)) + " --onto " + quoted(data(kRobot)) +
                                  " --out " + quoted(named.string()));
-  const CliRun anonymousRun = runCli("retarget --json " + quoted(bvh.string()) + " --source-map " +
-                                     quoted(map.string()) + " --onto " + quoted(data(kRobot)) + " --out " +
-                                     quoted(anonymous.string()));
+  const CliRun anonymousRun =
+      runCli("retarget --json " + quoted(bvh.string()) + " --source-map " + quoted(map.string()) + " --onto " +
+             quoted(data(kRobot)) + " --out " + quoted(anonymous.string()));
   ASSERT_EQ(namedRun.exitCode, 0) << namedRun.stderrText;
   ASSERT_EQ(anonymousRun.exitCode, 0) << anonymousRun.stderrText;
   // The same motion, clip named after its file: the same frames and keys.
@@ -320,26 +320,24 @@ TEST(CliRetarget, FourSourceCharacterPairsMeetTheQualityFigures) {
 
 // Issue 35, item 5: planted feet stand on the character's floor, judged on the written file
 // by the spec and the mesh (tests/tools/feet_on_floor.py): at each of the capture's contacts
-// the sole (the foot's lowest vertex) within 10 mm of the floor the character's rest stands
-// on (mm at 1.75 m), and no foot vertex below it. Before: CMU 02_01's contacts stood 195-240
-// mm above the robot's floor (its hips placed by the legs' ratio, which leaves out its
-// wide hips, its ankles at floor level and big shoes) and 40-100 mm under CesiumMan's.
-// The mannequin walk's toe goes 8 mm under a few frames after a contact, where the cleanup
-// holds the toe it turns about and eases its lock out against the floor it finds on the clip,
-// not the character's (core/bake; 26 mm above before the cleanup), so it is allowed 10 mm
-// there until the cleanup keeps toes on the character's floor (issue 35).
+// the sole (the foot's lowest vertex) within 1 mm of the floor the character's rest stands on
+// (mm at 1.75 m; the issue asks 10), and no foot vertex more than 0.1 mm below it. Before:
+// CMU 02_01's contacts stood 195-240 mm above the robot's floor (its hips placed by the legs'
+// ratio, which leaves out its wide hips, its ankles at floor level and big shoes) and 40-100
+// mm under CesiumMan's; then the cleanup's held toe and eased lock took the mannequin's toe
+// 8.1 mm under its floor at frame 85 (the cleanup now keeps every target above the floor
+// read from the mesh): 0.01 mm.
 TEST(CliRetarget, PlantedFeetStandOnTheCharactersFloor) {
   struct FloorCase {
     std::string source, clip, character, feet, head;
-    double lowestMm;
   };
   const std::string cmuRun = "bvh/cmu-mb-2010/09_11.bvh";
   const std::string cesiumMan = "gltf/CesiumMan/CesiumMan.glb";
   const std::vector<FloorCase> cases{
-      {kCmuWalk, "02_01", kRobot, "Foot.L,Foot.R", "Head", -1.0},
-      {cmuRun, "09_11", kRobot, "Foot.L,Foot.R", "Head", -1.0},
-      {kCmuWalk, "02_01", cesiumMan, "leg_joint_L_3,leg_joint_R_3", "Skeleton_neck_joint_2", -1.0},
-      {kCmuWalk, "02_01", kMannequin, "LeftFoot,RightFoot", "Head", -10.0}};
+      {kCmuWalk, "02_01", kRobot, "Foot.L,Foot.R", "Head"},
+      {cmuRun, "09_11", kRobot, "Foot.L,Foot.R", "Head"},
+      {kCmuWalk, "02_01", cesiumMan, "leg_joint_L_3,leg_joint_R_3", "Skeleton_neck_joint_2"},
+      {kCmuWalk, "02_01", kMannequin, "LeftFoot,RightFoot", "Head"}};
   for (const FloorCase& c : cases) {
     SCOPED_TRACE(c.clip + " onto " + c.character);
     const OutputDir dir("floor_" + std::filesystem::path(c.character).stem().string());
@@ -358,11 +356,11 @@ TEST(CliRetarget, PlantedFeetStandOnTheCharactersFloor) {
     for (const char* side : {"left", "right"}) {
       for (const auto& contact : (*floor)["contacts"][side]) {
         ++contacts;
-        EXPECT_LE(std::abs(contact[4].get<double>()), 10.0) << side << " contact " << contact.dump();
+        EXPECT_LE(std::abs(contact[4].get<double>()), 1.0) << side << " contact " << contact.dump();
       }
     }
     EXPECT_GE(contacts, 3) << floor->dump();
-    EXPECT_GE((*floor)["lowestMm"].get<double>(), c.lowestMm) << "at frame " << (*floor)["lowestFrame"];
+    EXPECT_GE((*floor)["lowestMm"].get<double>(), -0.1) << "at frame " << (*floor)["lowestFrame"];
   }
 }
 

@@ -434,6 +434,55 @@ TEST(SkateCleanup, PelvisDropsSoALegReachesItsTarget) {
   EXPECT_NEAR(drop.z(), 0.0f, 1e-4f);
 }
 
+// The character's floor (a retarget's, read from its mesh) given to the locks: no target puts
+// the foot's lowest point under it. Without it the held toe the ankle turns about, and the
+// lock easing out, keep the capture's heights (CMU 02_01 on the mannequin: the toe 8.1 mm
+// under its floor at frame 85). Here the floor is 1 cm (at 1.75 m) above the toe's lowest.
+TEST(SkateCleanup, LockTargetsKeepTheFootAboveTheCharactersFloor) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_03.bvh");
+  ASSERT_TRUE(scene) << scene.error();
+  const Skeleton& skeleton = scene->skeleton;
+  auto feet = humanoidFeet(skeleton);
+  ASSERT_TRUE(feet) << feet.error();
+  const FootJoints& left = feet->front();
+  ASSERT_GE(left.toe, 0);
+  Clip clip = scene->clips.front();
+  clip.curves[left.curveName].insertKey(0.0, 0.0);
+  const int frames = std::min(clip.frameCount(), 120);
+  // The toe less the ankle along the up, per frame, and the floor above the toe's lowest.
+  std::vector<float> toeBelowAnkle;
+  float lowestToe = std::numeric_limits<float>::infinity();
+  for (int f = 0; f < frames; ++f) {
+    Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
+    ClipSampler(&clip).sample(clip.timeOf(f), pose);
+    const auto model = localToModel(skeleton, pose);
+    const float toe = model[static_cast<std::size_t>(left.toe)].translation().y();
+    toeBelowAnkle.push_back(toe - model[static_cast<std::size_t>(left.ankle)].translation().y());
+    lowestToe = std::min(lowestToe, toe);
+  }
+  CharacterSoles floor;
+  for (std::size_t side = 0; side < 2; ++side)
+    floor.feet[side] = {FootPoint{{{(*feet)[side].toe, 1.0f, Vec3::Zero()}}}};
+  floor.floorHeight = lowestToe + 0.01f / 1.75f * scene->characterHeight();
+  const FootLock lock{"left_leg", left, {{20, 60}}, {{20, 40}}, {{41, 60}}, {}};
+  // Frames where the foot's toe stands under the floor, with the targets of `locked`.
+  const auto framesUnder = [&](const Clip& locked) {
+    const Curve& y = locked.curves.at("ik.left_leg.target.y");
+    int under = 0;
+    for (int f = 0; f < frames; ++f) {
+      const float sole = static_cast<float>(y.evaluate(locked.timeOf(f))) + toeBelowAnkle[static_cast<std::size_t>(f)];
+      if (sole < floor.floorHeight - 1e-5f * scene->characterHeight()) ++under;
+    }
+    return under;
+  };
+  Clip capturesFloor = clip;
+  ASSERT_FALSE(writeFootLockCurves(skeleton, capturesFloor, {lock}, Vec3::UnitY()));
+  EXPECT_GT(framesUnder(capturesFloor), 0);
+  Clip charactersFloor = clip;
+  ASSERT_FALSE(writeFootLockCurves(skeleton, charactersFloor, {lock}, Vec3::UnitY(), Vec3::Zero(), &floor));
+  EXPECT_EQ(framesUnder(charactersFloor), 0);
+}
+
 TEST(SkateCleanup, BadLocksAreRefusedByName) {
   auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_03.bvh");
   ASSERT_TRUE(scene) << scene.error();
