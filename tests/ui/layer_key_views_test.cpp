@@ -247,7 +247,9 @@ TEST_F(LayerKeyViewsTest, TheCurveEditorRetimesTheActiveLayersKeysOnly) {
     const std::optional<QPointF> key = curves().keyPixel({rotation, timeOf(kSecondFrame)}, 0);
     ASSERT_TRUE(key.has_value());
     const double perFrame = curves().toPixel(timeOf(1), 0.0).x() - curves().toPixel(timeOf(0), 0.0).x();
-    drag(curves().plotWidget(), *key, *key + QPointF(-8.0 * perFrame, 0.0));
+    // From the whole pixel the press lands on: a drag up or down would turn the key.
+    const QPointF from = key->toPoint();
+    drag(curves().plotWidget(), from, from + QPointF(-8.0 * perFrame, 0.0));
   });
 
   // The segment into the second key made constant (Ctrl+1): one step on the layer alone.

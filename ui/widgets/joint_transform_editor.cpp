@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "ui/commands/set_joint_transform_command.h"
+#include "ui/curves/euler_curve.h"
 #include "ui/document/document.h"
 #include "ui/widgets/field_spin_box.h"
 
@@ -24,6 +25,17 @@ namespace {
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 constexpr RotationOrder kOrders[] = {RotationOrder::XYZ, RotationOrder::XZY, RotationOrder::YXZ,
                                      RotationOrder::YZX, RotationOrder::ZXY, RotationOrder::ZYX};
+
+// The angles of `rotation`, the joint's pose at the current time, on the branch the curve
+// editor plots the joint's keys with (so both agree at every key up to whole turns), each
+// in (-180°, 180°]. Nearest no rotation when the edited keys have no rotation for it.
+Vec3 shownEulerRad(const Document& document, int joint, const Quat& rotation, RotationOrder order) {
+  const Clip* keys = document.editedKeys();
+  const JointTrack* track = keys ? keys->findTrack(joint) : nullptr;
+  EulerCurve curve;
+  if (track && !track->rotation.empty()) curve = filteredEulerCurve(*keys, track->rotation, order, document.time());
+  return wrappedToHalfTurn(eulerOnCurve(curve, document.time(), rotation, order));
+}
 
 }  // namespace
 
@@ -62,7 +74,6 @@ JointTransformEditor::JointTransformEditor(Document* document, QWidget* parent)
   addRow(tr("Scale"), ScaleX, 3, -1e4, 1e4, 4, 0.01);
   connect(mOrderBox, &QComboBox::currentIndexChanged, this, [this] {
     // Same rotation, other angles: a view choice, not an edit.
-    mEulerRad = Vec3::Zero();
     endMerge();
     refreshValues();
   });
@@ -102,7 +113,6 @@ void JointTransformEditor::showJoint() {
   if (joint != mJoint) {
     endMerge();
     mJoint = joint;
-    mEulerRad = Vec3::Zero();
     // Show a joint's angles in the order they were authored in (BVH), XYZ otherwise.
     const auto& orders = mDocument->scene().rotationOrders;
     const RotationOrder order = joint >= 0 && joint < static_cast<int>(orders.size())
@@ -127,7 +137,7 @@ void JointTransformEditor::showJoint() {
 void JointTransformEditor::refreshValues() {
   if (mJoint < 0 || mJoint >= static_cast<int>(mDocument->localPose().size())) return;
   const Transform& local = mDocument->localPose()[static_cast<std::size_t>(mJoint)];
-  mEulerRad = quatToEuler(local.rotation, rotationOrder(), &mEulerRad);
+  mEulerRad = shownEulerRad(*mDocument, mJoint, local.rotation, rotationOrder());
   Quat q = local.rotation;
   if (q.w() < 0.0f) q.coeffs() = -q.coeffs();
   const double values[FieldCount] = {local.translation.x(),

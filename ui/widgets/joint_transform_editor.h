@@ -65,8 +65,8 @@ class JointTransformEditor : public QWidget {
   QComboBox* const mOrderBox;
   QLabel* const mJointLabel;
   int mJoint = -1;
-  // Euler angles shown (radians), the reference that keeps the next conversion from
-  // jumping by 360°.
+  // Euler angles shown (radians, on the curve editor's branch, each in (-π, π]): the
+  // triple an edited angle replaces one component of.
   Vec3 mEulerRad = Vec3::Zero();
   Field mMergeField = FieldCount;  // field whose edits merge into the last command
   bool mMergeUndo = false;
