@@ -22,7 +22,7 @@ std::vector<double> sampleTimes(const RotationTrack& track, double start, double
 
 }  // namespace
 
-EulerCurve filteredEulerCurve(const Clip& clip, const RotationTrack& track, RotationOrder order, double until) {
+EulerCurve filteredEulerCurve(const Clip& clip, const RotationTrack& track, RotationOrder order) {
   const double rate = clip.frameRate > 0.0 ? clip.frameRate : 30.0;
   const double start = std::min(clip.startTime, track.empty() ? clip.startTime : track.startTime()) - 1.0;
   const double end = std::max(clip.endTime, track.empty() ? clip.endTime : track.endTime()) + 1.0;
@@ -33,12 +33,8 @@ EulerCurve filteredEulerCurve(const Clip& clip, const RotationTrack& track, Rota
   curve.anglesRad.reserve(curve.times.size());
   RotationCursor cursor;
   Vec3 previousRad = Vec3::Zero();  // the first triple is the one nearest no rotation
-  for (std::size_t i = 0; i < curve.times.size(); ++i) {
-    if (curve.times[i] > until) {
-      curve.times.resize(i);
-      break;
-    }
-    previousRad = quatToEuler(track.evaluate(curve.times[i], cursor), order, &previousRad);
+  for (const double time : curve.times) {
+    previousRad = quatToEuler(track.evaluate(time, cursor), order, &previousRad);
     curve.anglesRad.push_back(previousRad);
   }
   return curve;

@@ -22,8 +22,7 @@ struct EulerCurve {
 // Samples per frame of every plotted curve, so Bézier shapes and constant steps show.
 inline constexpr int kCurveSamplesPerFrame = 4;
 
-// Sampled up to `until` (seconds) only when given a smaller time than the clip's end + 1 s.
-EulerCurve filteredEulerCurve(const Clip& clip, const RotationTrack& track, RotationOrder order, double until = 1e300);
+EulerCurve filteredEulerCurve(const Clip& clip, const RotationTrack& track, RotationOrder order);
 
 // The triple of `rotation` on the branch `curve` follows at `time`: nearest the last sample
 // at or before it. How Properties picks the angles of the pose it shows.

@@ -26,15 +26,15 @@ constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 constexpr RotationOrder kOrders[] = {RotationOrder::XYZ, RotationOrder::XZY, RotationOrder::YXZ,
                                      RotationOrder::YZX, RotationOrder::ZXY, RotationOrder::ZYX};
 
-// The angles of `rotation`, the joint's pose at the current time, on the branch the curve
-// editor plots the joint's keys with (so both agree at every key up to whole turns), each
-// in (-180°, 180°]. Nearest no rotation when the edited keys have no rotation for it.
-Vec3 shownEulerRad(const Document& document, int joint, const Quat& rotation, RotationOrder order) {
-  const Clip* keys = document.editedKeys();
+// The branch of angles the curve editor plots `joint`'s rotation keys with, in `order`, for
+// keys that are the pose: the base's or an override layer's (the edited keys); the base's
+// under an additive layer, whose keys are offsets from it. Empty when they have no rotation
+// for the joint.
+EulerCurve keysEulerCurve(const Document& document, int joint, RotationOrder order) {
+  const AnimLayer* layer = document.activeLayerOfClip();
+  const Clip* keys = layer && layer->mode == LayerMode::Additive ? document.currentClip() : document.editedKeys();
   const JointTrack* track = keys ? keys->findTrack(joint) : nullptr;
-  EulerCurve curve;
-  if (track && !track->rotation.empty()) curve = filteredEulerCurve(*keys, track->rotation, order, document.time());
-  return wrappedToHalfTurn(eulerOnCurve(curve, document.time(), rotation, order));
+  return track && !track->rotation.empty() ? filteredEulerCurve(*keys, track->rotation, order) : EulerCurve();
 }
 
 }  // namespace
@@ -74,6 +74,7 @@ JointTransformEditor::JointTransformEditor(Document* document, QWidget* parent)
   addRow(tr("Scale"), ScaleX, 3, -1e4, 1e4, 4, 0.01);
   connect(mOrderBox, &QComboBox::currentIndexChanged, this, [this] {
     // Same rotation, other angles: a view choice, not an edit.
+    mKeysEulerCurve.reset();
     endMerge();
     refreshValues();
   });
@@ -87,21 +88,27 @@ RotationOrder JointTransformEditor::rotationOrder() const {
 
 void JointTransformEditor::documentChanged(const ChangeEvent& event) {
   switch (event.type) {
-    case ChangeEvent::Type::SceneReplaced:
+    case ChangeEvent::Type::SceneReplaced:  // new keys, perhaps for a joint of the same index
+      mKeysEulerCurve.reset();
+      showJoint();
+      break;
     case ChangeEvent::Type::SelectionChanged:
     case ChangeEvent::Type::JointRenamed:
       showJoint();
       break;
     case ChangeEvent::Type::CurrentClipChanged:
+    case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::ActiveLayerChanged:  // other keys, another branch of angles
+      mKeysEulerCurve.reset();
+      refreshValues();
+      break;
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
-    case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::RigChanged:  // the rig moves the pose
     case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
       refreshValues();
       break;
-    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }
@@ -113,6 +120,7 @@ void JointTransformEditor::showJoint() {
   if (joint != mJoint) {
     endMerge();
     mJoint = joint;
+    mKeysEulerCurve.reset();
     // Show a joint's angles in the order they were authored in (BVH), XYZ otherwise.
     const auto& orders = mDocument->scene().rotationOrders;
     const RotationOrder order = joint >= 0 && joint < static_cast<int>(orders.size())
@@ -137,7 +145,10 @@ void JointTransformEditor::showJoint() {
 void JointTransformEditor::refreshValues() {
   if (mJoint < 0 || mJoint >= static_cast<int>(mDocument->localPose().size())) return;
   const Transform& local = mDocument->localPose()[static_cast<std::size_t>(mJoint)];
-  mEulerRad = shownEulerRad(*mDocument, mJoint, local.rotation, rotationOrder());
+  // The pose's angles on the keys' branch, so Properties and the curve editor agree at
+  // every key up to whole turns; each in (-180°, 180°].
+  if (!mKeysEulerCurve) mKeysEulerCurve = keysEulerCurve(*mDocument, mJoint, rotationOrder());
+  mEulerRad = wrappedToHalfTurn(eulerOnCurve(*mKeysEulerCurve, mDocument->time(), local.rotation, rotationOrder()));
   Quat q = local.rotation;
   if (q.w() < 0.0f) q.coeffs() = -q.coeffs();
   const double values[FieldCount] = {local.translation.x(),
