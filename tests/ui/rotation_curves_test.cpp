@@ -15,6 +15,7 @@
 
 #include "core/io/import.h"
 #include "core/math/euler.h"
+#include "ui/curves/curve_edits.h"
 #include "ui/curves/curve_view.h"
 #include "ui/curves/euler_curve.h"
 #include "ui/document/document.h"
@@ -51,6 +52,48 @@ TEST(EulerCurve, StartsNearestNoRotationAndFollowsAFullTurnWithoutJumps) {
   EXPECT_NEAR(curve.anglesRad.back().y() * kRadToDeg, 720.0, 1e-3);
   EXPECT_NEAR(wrappedToHalfTurn(curve.anglesRad.back()).y(), 0.0, 1e-6);
   EXPECT_NEAR(wrappedToHalfTurn(Vec3(-std::numbers::pi_v<float>, 0, 0)).x(), std::numbers::pi_v<float>, 1e-6);
+}
+
+TEST(TurnedRotationKeys, RebuildTheKeyFromItsTurnedTripleAndTurnItsControlsWithIt) {
+  // Three Bézier keys about a tilted axis, the middle one turned 30° about x in ZYX order.
+  Clip clip;
+  clip.frameRate = 10.0;
+  clip.endTime = 1.0;
+  const int joint = 2;
+  const Vec3 axis = Vec3(0.3f, 1.0f, 0.2f).normalized();
+  std::vector<RotationKey> keys;
+  for (int k = 0; k < 3; ++k) {
+    RotationKey key{k * 0.5, Quat(Eigen::AngleAxisf(0.8f * static_cast<float>(k), axis)),
+                    RotationInterpolation::Bezier};
+    key.inControl = key.value * Quat(Eigen::AngleAxisf(-0.1f, Vec3::UnitY()));
+    key.outControl = key.value * Quat(Eigen::AngleAxisf(0.1f, Vec3::UnitZ()));
+    keys.push_back(key);
+  }
+  clip.trackFor(joint).rotation.setKeys(keys);
+  const std::vector<RotationOrder> orders(3, RotationOrder::ZYX);
+  const RotationTrack& before = clip.findTrack(joint)->rotation;
+  const EulerCurve curve = filteredEulerCurve(clip, before, RotationOrder::ZYX);
+  const auto at = std::lower_bound(curve.times.begin(), curve.times.end(), 0.5);
+  Vec3 expectedRad = curve.anglesRad[static_cast<std::size_t>(at - curve.times.begin())];
+  expectedRad.x() += static_cast<float>(30.0 / kRadToDeg);
+
+  const KeyChannel channel{KeyChannel::Kind::Rotation, joint, 0, {}};
+  const KeyRef middle{channel, 0.5};
+  const Clip turned = turnedRotationKeys(clip, std::span<const KeyRef>(&middle, 1), 0, 30.0, orders);
+  const RotationTrack& after = turned.findTrack(joint)->rotation;
+  ASSERT_EQ(after.size(), 3u);
+  EXPECT_LT(quatDistance(after.keys()[1].value, eulerToQuat(expectedRad, RotationOrder::ZYX)), 1e-5);
+  EXPECT_GT(quatDistance(after.keys()[1].value, before.keys()[1].value), 0.1);
+  // The controls keep their turn relative to the key.
+  const auto relative = [](const Quat& key, const Quat& control) { return Quat(key.inverse() * control); };
+  EXPECT_LT(quatDistance(relative(after.keys()[1].value, after.keys()[1].inControl),
+                         relative(before.keys()[1].value, before.keys()[1].inControl)),
+            1e-5);
+  EXPECT_LT(quatDistance(relative(after.keys()[1].value, after.keys()[1].outControl),
+                         relative(before.keys()[1].value, before.keys()[1].outControl)),
+            1e-5);
+  for (const std::size_t other : {std::size_t{0}, std::size_t{2}})
+    EXPECT_EQ(after.keys()[other].value.coeffs(), before.keys()[other].value.coeffs()) << other;
 }
 
 class RotationCurvesTest : public ::testing::Test {

@@ -72,8 +72,8 @@ Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSecond
 
 namespace {
 
-// `key` (at the time of curve sample `sample`) with the Euler angle about `eulerAxis` of its
-// plotted triple moved by `offsetRad`.
+// `key` with the Euler angle about `eulerAxis` of its plotted triple (the sample of `curve`
+// at its time) moved by `offsetRad`.
 RotationKey turnedKey(RotationKey key, const EulerCurve& curve, RotationOrder order, int eulerAxis, double offsetRad) {
   const auto at = std::lower_bound(curve.times.begin(), curve.times.end(), key.time);
   if (at == curve.times.end()) return key;
