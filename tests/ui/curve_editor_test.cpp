@@ -5,7 +5,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QStatusTipEvent>
 #include <QTest>
 #include <QUndoStack>
 #include <QWheelEvent>
@@ -467,32 +466,6 @@ TEST_F(CurveEditorTest, RotationPlotsAsEulerDegreesWithoutWraps) {
   const Vec3 euler = quatToEuler(rotation.keys()[1].value, RotationOrder::XYZ);
   const QPointF pixel = *view.keyPixel(key, 0);
   EXPECT_NEAR(pixel.y(), view.toPixel(key.time, euler.x() * 180.0 / 3.14159265358979).y(), 2.0);
-}
-
-// What the window's status bar would show: the status tips sent to the view.
-class StatusTips : public QObject {
- public:
-  QStringList lines;
-  bool eventFilter(QObject*, QEvent* event) override {
-    if (event->type() == QEvent::StatusTip) lines << static_cast<QStatusTipEvent*>(event)->tip();
-    return false;
-  }
-};
-
-TEST_F(CurveEditorTest, ARotationKeyDraggedUpSaysWhereItsAnglesAreSet) {
-  const int leftArm = document.scene().skeleton.findJoint("LeftArm");
-  select(leftArm);
-  const std::string original = test::serializeDocument(document);
-  const RotationTrack& rotation = document.currentClip()->findTrack(leftArm)->rotation;
-  const auto from = view.keyPixel({{KeyChannel::Kind::Rotation, leftArm, 0, {}}, rotation.keys()[1].time}, 0);
-  ASSERT_TRUE(from.has_value());
-  StatusTips tips;
-  view.installEventFilter(&tips);
-  drag(*from, *from + QPointF(0.0, -40.0));
-  view.removeEventFilter(&tips);
-  EXPECT_EQ(test::serializeDocument(document), original) << "a quaternion key keeps its value";
-  ASSERT_FALSE(tips.lines.isEmpty()) << "the drag did nothing without saying why";
-  EXPECT_TRUE(tips.lines.back().startsWith(QStringLiteral("Rotation keys move in time only"))) << tips.lines.back().toStdString();
 }
 
 TEST_F(CurveEditorTest, WheelZoomsBothAxesOrOneWithAModifier) {

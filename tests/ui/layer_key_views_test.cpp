@@ -247,7 +247,9 @@ TEST_F(LayerKeyViewsTest, TheCurveEditorRetimesTheActiveLayersKeysOnly) {
     const std::optional<QPointF> key = curves().keyPixel({rotation, timeOf(kSecondFrame)}, 0);
     ASSERT_TRUE(key.has_value());
     const double perFrame = curves().toPixel(timeOf(1), 0.0).x() - curves().toPixel(timeOf(0), 0.0).x();
-    drag(curves().plotWidget(), *key, *key + QPointF(-8.0 * perFrame, 0.0));
+    // From the whole pixel the press lands on: a drag up or down would turn the key.
+    const QPointF from = key->toPoint();
+    drag(curves().plotWidget(), from, from + QPointF(-8.0 * perFrame, 0.0));
   });
 
   // The segment into the second key made constant (Ctrl+1): one step on the layer alone.
@@ -257,6 +259,29 @@ TEST_F(LayerKeyViewsTest, TheCurveEditorRetimesTheActiveLayersKeysOnly) {
   EXPECT_EQ(layerTrack().rotation.keys()[0].interpolation, RotationInterpolation::Step);
   EXPECT_EQ(baseBytes(clip()), base);
   EXPECT_EQ(trackBytes(clip().layers[1].tracks), topLayer);
+  document().undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document()), before);
+}
+
+TEST_F(LayerKeyViewsTest, ARotationKeyDraggedUpTurnsThatLayerKeyAlone) {
+  curves().frameAll();
+  const KeyChannel rotation{KeyChannel::Kind::Rotation, arm, 0, {}};
+  const KeyRef second{rotation, timeOf(kSecondFrame)};
+  const std::optional<QPointF> key = curves().keyPixel(second, 2);
+  ASSERT_TRUE(key.has_value());
+  const std::string before = test::serializeDocument(document());
+  const RotationKey firstBefore = layerTrack().rotation.keys()[0];
+  const RotationKey secondBefore = layerTrack().rotation.keys()[1];
+  const double zBefore = *curves().plottedKeyValue(second, 2);
+  const int steps = document().undoStack()->count();
+  const QPointF from = key->toPoint();
+  drag(curves().plotWidget(), from, from + QPointF(0.0, -30.0));
+  EXPECT_EQ(document().undoStack()->count(), steps + 1);
+  EXPECT_GT(*curves().plottedKeyValue(second, 2), zBefore + 1.0) << "the grabbed angle follows the mouse up";
+  EXPECT_FALSE(bitEqual(layerTrack().rotation.keys()[1].value, secondBefore.value));
+  EXPECT_TRUE(bitEqual(layerTrack().rotation.keys()[0].value, firstBefore.value)) << "the layer's other key";
+  EXPECT_EQ(baseBytes(clip()), base) << "the capture's keys are bit-identical";
+  EXPECT_EQ(trackBytes(clip().layers[1].tracks), topLayer) << "and the other layer's";
   document().undoStack()->undo();
   EXPECT_EQ(test::serializeDocument(document()), before);
 }

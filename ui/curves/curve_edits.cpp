@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+
+#include "ui/curves/euler_curve.h"
 
 namespace articula::ui {
 
@@ -65,6 +68,57 @@ Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSecond
     }
   }
   return offsetSeconds == 0.0 ? clip : movedKeys(std::move(clip), keys, offsetSeconds);
+}
+
+namespace {
+
+// `key` with the Euler angle about `eulerAxis` of its plotted triple (the sample of `curve`
+// at its time) moved by `offsetRad`.
+RotationKey turnedKey(RotationKey key, const EulerCurve& curve, RotationOrder order, int eulerAxis, double offsetRad) {
+  const auto at = std::lower_bound(curve.times.begin(), curve.times.end(), key.time);
+  if (at == curve.times.end()) return key;
+  Vec3 anglesRad = curve.anglesRad[static_cast<std::size_t>(at - curve.times.begin())];
+  anglesRad[eulerAxis] += static_cast<float>(offsetRad);
+  Quat turned = eulerToQuat(anglesRad, order);
+  // The sign of the old value: a spline's tangents were authored against it.
+  if (turned.dot(key.value) < 0.0f) turned.coeffs() = -turned.coeffs();
+  const Quat change = turned * key.value.inverse();
+  key.value = turned;
+  if (key.interpolation == RotationInterpolation::CubicSpline) {
+    key.inControl.coeffs() = (change * key.inControl).coeffs();
+    key.outControl.coeffs() = (change * key.outControl).coeffs();
+  } else {
+    key.inControl = (change * key.inControl).normalized();
+    key.outControl = (change * key.outControl).normalized();
+  }
+  return key;
+}
+
+}  // namespace
+
+Clip turnedRotationKeys(Clip clip, std::span<const KeyRef> keys, int eulerAxis, double offsetDegrees,
+                        std::span<const RotationOrder> orders) {
+  if (offsetDegrees == 0.0 || eulerAxis < 0 || eulerAxis > 2) return clip;
+  const double offsetRad = offsetDegrees * std::numbers::pi / 180.0;
+  std::vector<int> done;
+  for (const KeyRef& ref : keys) {
+    const int joint = ref.channel.joint;
+    if (ref.channel.kind != KeyChannel::Kind::Rotation || std::find(done.begin(), done.end(), joint) != done.end())
+      continue;
+    done.push_back(joint);
+    const RotationTrack* rotation = findRotation(clip, ref.channel);
+    if (!rotation) continue;
+    const auto jointIndex = static_cast<std::size_t>(joint);
+    const RotationOrder order = jointIndex < orders.size() ? orders[jointIndex] : RotationOrder::XYZ;
+    const EulerCurve curve = filteredEulerCurve(clip, *rotation, order);
+    // Key by key: the keys not dragged keep their stored values bit for bit.
+    RotationTrack& edited = clip.trackFor(joint).rotation;
+    for (std::size_t index = 0; index < edited.size(); ++index) {
+      const RotationKey& key = edited.keys()[index];
+      if (holds(keys, ref.channel, key.time)) edited.setKey(index, turnedKey(key, curve, order, eulerAxis, offsetRad));
+    }
+  }
+  return clip;
 }
 
 namespace {

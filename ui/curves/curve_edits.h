@@ -3,6 +3,7 @@
 #include <span>
 
 #include "core/anim/clip.h"
+#include "core/math/euler.h"
 #include "ui/timeline/key_channel.h"
 
 namespace articula::ui {
@@ -17,8 +18,17 @@ bool isStrideCurve(const KeyChannel& channel);
 double snappedStrideValue(double value, double tolerance);
 
 // `clip` with the scalar keys among `keys` moved by `offsetSeconds` in time and
-// `offsetValue` in value (handles with them). Rotation keys move in time only.
+// `offsetValue` in value (handles with them). Rotation keys move in time only here; their
+// values change through turnedRotationKeys.
 Clip movedCurveKeys(Clip clip, std::span<const KeyRef> keys, double offsetSeconds, double offsetValue);
+
+// `clip` with the Euler angle about `eulerAxis` (0, 1, 2 = x, y, z) of each rotation key
+// among `keys` moved by `offsetDegrees`: the key's quaternion is rebuilt from the triple the
+// curve editor plots at it (filteredEulerCurve, in the joint's order from `orders`, XYZ past
+// its end) with that angle changed. Bézier controls and spline tangents turn with their key
+// (multiplied on the left by the key's change), so the shape around it keeps its bend.
+Clip turnedRotationKeys(Clip clip, std::span<const KeyRef> keys, int eulerAxis, double offsetDegrees,
+                        std::span<const RotationOrder> orders);
 
 // Whether the left (or right) handle of key `index` shapes `curve`: it is a side of a Bézier
 // segment (a constant or linear segment ignores its handles), or at an end of the curve, the

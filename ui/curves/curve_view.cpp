@@ -18,30 +18,15 @@
 
 #include "core/math/euler.h"
 #include "ui/curves/curve_edits.h"
+#include "ui/curves/euler_curve.h"
 #include "ui/document/document.h"
 
 namespace articula::ui {
 
 namespace {
 
-// Euler angles (radians) of `rotation` at sampleCount + 1 times evenly spread over
-// [start, end], each within 180° of the previous sample's (the continuity filter).
-std::vector<Vec3> unwrappedEulerSamples(const RotationTrack& rotation, RotationOrder order, double start, double end,
-                                        int sampleCount) {
-  std::vector<Vec3> samples;
-  samples.reserve(static_cast<std::size_t>(sampleCount) + 1);
-  RotationCursor cursor;
-  for (int i = 0; i <= sampleCount; ++i) {
-    const double t = start + (end - start) * i / sampleCount;
-    samples.push_back(quatToEuler(rotation.evaluate(t, cursor), order, samples.empty() ? nullptr : &samples.back()));
-  }
-  return samples;
-}
-
 constexpr double kHitRadius = 6.0;         // pixels around a key or handle that still hit it
 constexpr double kStrideSnapPixels = 8.0;  // stride keys this close to 0 or 1 snap onto it
-constexpr double kRotationValueDragPixels = 6.0;  // a rotation key dragged further up or down is told why
-constexpr int kSamplesPerFrame = 4;
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 
 QColor entryColour(const KeyChannel& channel, int eulerAxis, int curveIndex) {
@@ -484,16 +469,16 @@ void CurveView::updateCurveData() {
   const double rate = clip->frameRate > 0.0 ? clip->frameRate : 30.0;
   const double start = clip->startTime - 1.0;
   const double end = clip->endTime + 1.0;
-  const auto sampleCount = static_cast<int>(std::min(20000.0, std::ceil((end - start) * rate * kSamplesPerFrame)));
+  const auto sampleCount = static_cast<int>(std::min(20000.0, std::ceil((end - start) * rate * kCurveSamplesPerFrame)));
   const Scene& scene = mDocument->scene();
-  // A rotation's three Euler curves come from one conversion per sample, done for the first
+  // A rotation's three Euler curves come from one filtered conversion, done for the first
   // of them (the conversion dominates a long clip's update).
-  std::vector<Vec3> eulerSamples;
+  EulerCurve euler;
   std::optional<KeyChannel> eulerChannel;
   for (Entry& entry : mEntries) {
     QVector<QCPGraphData> samples;
-    samples.reserve(sampleCount + 1);
     if (const Curve* curve = findCurve(*clip, entry.channel)) {
+      samples.reserve(sampleCount + 1);
       CurveCursor cursor;
       for (int i = 0; i <= sampleCount; ++i) {
         const double t = start + (end - start) * i / sampleCount;
@@ -501,14 +486,12 @@ void CurveView::updateCurveData() {
       }
     } else if (const RotationTrack* rotation = findRotation(*clip, entry.channel)) {
       if (eulerChannel != entry.channel) {
-        eulerSamples =
-            unwrappedEulerSamples(*rotation, rotationOrderOf(scene, entry.channel.joint), start, end, sampleCount);
+        euler = filteredEulerCurve(*clip, *rotation, rotationOrderOf(scene, entry.channel.joint));
         eulerChannel = entry.channel;
       }
-      for (int i = 0; i <= sampleCount; ++i) {
-        const double t = start + (end - start) * i / sampleCount;
-        samples.push_back({t, eulerSamples[static_cast<std::size_t>(i)][entry.eulerAxis] * kRadToDeg});
-      }
+      samples.reserve(static_cast<int>(euler.times.size()));
+      for (std::size_t i = 0; i < euler.times.size(); ++i)
+        samples.push_back({euler.times[i], euler.anglesRad[i][entry.eulerAxis] * kRadToDeg});
     }
     entry.graph->data()->set(samples, true);
   }
@@ -523,7 +506,7 @@ std::optional<double> CurveView::keyValue(const Entry& entry, double time) const
     }
     return std::nullopt;
   }
-  // Rotation keys: the plotted (unwrapped) Euler angle at the key's time.
+  // Rotation keys: the plotted (filtered) Euler angle at the key's time, sampled there.
   const auto plotted = entry.graph->data();
   if (plotted->isEmpty()) return std::nullopt;
   auto sample = plotted->findBegin(time, false);
@@ -535,12 +518,17 @@ QPointF CurveView::toPixel(double time, double value) const {
   return {mPlot->xAxis->coordToPixel(time), mPlot->yAxis->coordToPixel(value)};
 }
 
-std::optional<QPointF> CurveView::keyPixel(const KeyRef& key, int eulerAxis) const {
+std::optional<double> CurveView::plottedKeyValue(const KeyRef& key, int eulerAxis) const {
   for (const Entry* entry : entriesOf(key.channel)) {
     if (entry->eulerAxis != eulerAxis && !(eulerAxis < 0 && entry->eulerAxis == 0)) continue;
-    if (const std::optional<double> value = keyValue(*entry, key.time)) return toPixel(key.time, *value);
+    if (const std::optional<double> value = keyValue(*entry, key.time)) return value;
   }
   return std::nullopt;
+}
+
+std::optional<QPointF> CurveView::keyPixel(const KeyRef& key, int eulerAxis) const {
+  const std::optional<double> value = plottedKeyValue(key, eulerAxis);
+  return value ? std::optional<QPointF>(toPixel(key.time, *value)) : std::nullopt;
 }
 
 std::optional<QPointF> CurveView::handlePixel(const KeyRef& key, bool right) const {
@@ -812,10 +800,14 @@ void CurveView::plotMousePress(QMouseEvent* event) {
   mGesture = Gesture::MoveKeys;
   mGrabbedKey = hit.front();
   mGrabbedValue = mPlot->yAxis->pixelToCoord(keyPixel(mGrabbedKey).value_or(mPressPosition).y());
+  // A rotation key is drawn on three curves: the one under the mouse is the angle dragged.
+  mGrabbedEulerAxis = mGrabbedKey.channel.kind == KeyChannel::Kind::Rotation ? 0 : -1;
   for (const Entry* entry : entriesOf(mGrabbedKey.channel)) {
+    if (!isEntryShown(*entry)) continue;
     if (const std::optional<double> value = keyValue(*entry, mGrabbedKey.time);
         value && std::abs(mPlot->yAxis->coordToPixel(*value) - mPressPosition.y()) <= kHitRadius) {
       mGrabbedValue = *value;
+      mGrabbedEulerAxis = entry->eulerAxis;
     }
   }
   beginKeyDrag();
@@ -836,15 +828,18 @@ void CurveView::plotMouseMove(QMouseEvent* event) {
         newValue = snappedStrideValue(
             newValue, std::abs(mPlot->yAxis->pixelToCoord(0) - mPlot->yAxis->pixelToCoord(kStrideSnapPixels)));
       }
-      // Rotation keys move in time only: their values are quaternions. A drag up or down says
-      // where their angles are set instead of doing nothing silently.
-      const bool rotation = mGrabbedKey.channel.kind == KeyChannel::Kind::Rotation;
-      if (rotation && std::abs(mCurrentPosition.y() - mPressPosition.y()) > kRotationValueDragPixels)
-        showRefusal(tr("Rotation keys move in time only: set their angles with the rotate tool (E) or in "
-                       "Properties, then key (S)."));
-      const double offsetValue = rotation ? 0.0 : newValue - mGrabbedValue;
+      // A grabbed rotation key changes the angle it was grabbed on, in every selected
+      // rotation key; a grabbed scalar key changes the scalar keys.
+      const double offsetValue = newValue - mGrabbedValue;
       if (!dragHasMoved() && std::abs(offsetSeconds) <= kSameKeyTimeSeconds && offsetValue == 0.0) return;
-      dragToPart(movedCurveKeys(*start, dragStartSelection(), offsetSeconds, offsetValue), tr("Move Keys"));
+      const std::span<const KeyRef> selection = dragStartSelection();
+      if (mGrabbedEulerAxis >= 0) {
+        const Clip turned =
+            turnedRotationKeys(*start, selection, mGrabbedEulerAxis, offsetValue, mDocument->scene().rotationOrders);
+        dragToPart(movedCurveKeys(turned, selection, offsetSeconds, 0.0), tr("Move Keys"));
+      } else {
+        dragToPart(movedCurveKeys(*start, selection, offsetSeconds, offsetValue), tr("Move Keys"));
+      }
       if (!isDraggingKeys()) return;  // refused: a locked layer
       std::vector<KeyRef> moved = dragStartSelection();
       for (KeyRef& key : moved) key.time += offsetSeconds;

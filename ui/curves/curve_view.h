@@ -31,8 +31,9 @@ struct ChangeEvent;
 // weight) plotted against time, one colour each with a legend.
 // Scalar curves (translation and scale components, named curves) show their keys and, for
 // selected Bézier keys, their handles; rotations show as Euler angles in degrees in the
-// joint's rotation order, unwrapped by the continuity filter of core/math/euler.h, with
-// their keys (movable in time; their values are quaternions, edited in the viewport).
+// joint's rotation order, the triples Properties shows made continuous by an Euler filter
+// (euler_curve.h), with their keys: a rotation key dragged up or down changes the angle it
+// was grabbed on and its quaternion is rebuilt from the edited triple.
 //
 // Mouse: click a key (Shift adds), drag it (whole frames in time; stride curves snap to 0
 // and 1), drag a handle (grabbed from its end point only: a key under the mouse wins; a
@@ -78,6 +79,9 @@ class CurveView : public QWidget, public KeyView {
   // Pixel of a key and of its handles (widget coordinates); nullopt when not shown (a
   // handle of a step or linear segment is not: handleShapesCurve).
   std::optional<QPointF> keyPixel(const KeyRef& key, int eulerAxis = -1) const;
+  // Value a key is plotted at (a rotation key: the Euler angle about `eulerAxis`, degrees);
+  // nullopt when no curve of its channel is plotted.
+  std::optional<double> plottedKeyValue(const KeyRef& key, int eulerAxis = -1) const;
   std::optional<QPointF> handlePixel(const KeyRef& key, bool right) const;
   QPointF toPixel(double time, double value) const;
 

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "ui/commands/set_joint_transform_command.h"
+#include "ui/curves/euler_curve.h"
 #include "ui/document/document.h"
 #include "ui/widgets/field_spin_box.h"
 
@@ -24,6 +25,17 @@ namespace {
 constexpr double kRadToDeg = 180.0 / std::numbers::pi;
 constexpr RotationOrder kOrders[] = {RotationOrder::XYZ, RotationOrder::XZY, RotationOrder::YXZ,
                                      RotationOrder::YZX, RotationOrder::ZXY, RotationOrder::ZYX};
+
+// The branch of angles the curve editor plots `joint`'s rotation keys with, in `order`, for
+// keys that are the pose: the base's or an override layer's (the edited keys); the base's
+// under an additive layer, whose keys are offsets from it. Empty when they have no rotation
+// for the joint.
+EulerCurve keysEulerCurve(const Document& document, int joint, RotationOrder order) {
+  const AnimLayer* layer = document.activeLayerOfClip();
+  const Clip* keys = layer && layer->mode == LayerMode::Additive ? document.currentClip() : document.editedKeys();
+  const JointTrack* track = keys ? keys->findTrack(joint) : nullptr;
+  return track && !track->rotation.empty() ? filteredEulerCurve(*keys, track->rotation, order) : EulerCurve();
+}
 
 }  // namespace
 
@@ -62,7 +74,7 @@ JointTransformEditor::JointTransformEditor(Document* document, QWidget* parent)
   addRow(tr("Scale"), ScaleX, 3, -1e4, 1e4, 4, 0.01);
   connect(mOrderBox, &QComboBox::currentIndexChanged, this, [this] {
     // Same rotation, other angles: a view choice, not an edit.
-    mEulerRad = Vec3::Zero();
+    mKeysEulerCurve.reset();
     endMerge();
     refreshValues();
   });
@@ -76,21 +88,27 @@ RotationOrder JointTransformEditor::rotationOrder() const {
 
 void JointTransformEditor::documentChanged(const ChangeEvent& event) {
   switch (event.type) {
-    case ChangeEvent::Type::SceneReplaced:
+    case ChangeEvent::Type::SceneReplaced:  // new keys, perhaps for a joint of the same index
+      mKeysEulerCurve.reset();
+      showJoint();
+      break;
     case ChangeEvent::Type::SelectionChanged:
     case ChangeEvent::Type::JointRenamed:
       showJoint();
       break;
     case ChangeEvent::Type::CurrentClipChanged:
+    case ChangeEvent::Type::ClipEdited:
+    case ChangeEvent::Type::ActiveLayerChanged:  // other keys, another branch of angles
+      mKeysEulerCurve.reset();
+      refreshValues();
+      break;
     case ChangeEvent::Type::TimeChanged:
     case ChangeEvent::Type::PoseEdited:
-    case ChangeEvent::Type::ClipEdited:
     case ChangeEvent::Type::RigChanged:  // the rig moves the pose
     case ChangeEvent::Type::HandleEdited:
     case ChangeEvent::Type::RigEnabledChanged:
       refreshValues();
       break;
-    case ChangeEvent::Type::ActiveLayerChanged:
     case ChangeEvent::Type::RolesChanged:
       break;
   }
@@ -102,7 +120,7 @@ void JointTransformEditor::showJoint() {
   if (joint != mJoint) {
     endMerge();
     mJoint = joint;
-    mEulerRad = Vec3::Zero();
+    mKeysEulerCurve.reset();
     // Show a joint's angles in the order they were authored in (BVH), XYZ otherwise.
     const auto& orders = mDocument->scene().rotationOrders;
     const RotationOrder order = joint >= 0 && joint < static_cast<int>(orders.size())
@@ -127,7 +145,10 @@ void JointTransformEditor::showJoint() {
 void JointTransformEditor::refreshValues() {
   if (mJoint < 0 || mJoint >= static_cast<int>(mDocument->localPose().size())) return;
   const Transform& local = mDocument->localPose()[static_cast<std::size_t>(mJoint)];
-  mEulerRad = quatToEuler(local.rotation, rotationOrder(), &mEulerRad);
+  // The pose's angles on the keys' branch, so Properties and the curve editor agree at
+  // every key up to whole turns; each in (-180°, 180°].
+  if (!mKeysEulerCurve) mKeysEulerCurve = keysEulerCurve(*mDocument, mJoint, rotationOrder());
+  mEulerRad = wrappedToHalfTurn(eulerOnCurve(*mKeysEulerCurve, mDocument->time(), local.rotation, rotationOrder()));
   Quat q = local.rotation;
   if (q.w() < 0.0f) q.coeffs() = -q.coeffs();
   const double values[FieldCount] = {local.translation.x(),

@@ -2,9 +2,11 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
 #include "core/math/euler.h"
 #include "core/math/transform.h"
+#include "ui/curves/euler_curve.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -65,9 +67,13 @@ class JointTransformEditor : public QWidget {
   QComboBox* const mOrderBox;
   QLabel* const mJointLabel;
   int mJoint = -1;
-  // Euler angles shown (radians), the reference that keeps the next conversion from
-  // jumping by 360°.
+  // Euler angles shown (radians, on the curve editor's branch, each in (-π, π]): the
+  // triple an edited angle replaces one component of.
   Vec3 mEulerRad = Vec3::Zero();
+  // The shown joint's keys as the curve editor plots them, in the shown order: built on
+  // first use after the keys, the joint or the order change, so a frame change costs one
+  // conversion however long the clip.
+  std::optional<EulerCurve> mKeysEulerCurve;
   Field mMergeField = FieldCount;  // field whose edits merge into the last command
   bool mMergeUndo = false;
   bool mRefreshing = false;
