@@ -39,6 +39,7 @@
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/filter_dialog.h"
+#include "ui/dialogs/root_motion_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/recovery_dialog.h"
 #include "ui/dialogs/retarget_dialog.h"
@@ -414,6 +415,16 @@ void MainWindow::createAnimationMenu() {
       showResult(tr("The clip's travel across the ground is taken out: it plays in place."));
   });
   inPlaceAction->setObjectName(QStringLiteral("actionInPlace"));
+  QAction* rootMotionAction = animationMenu->addAction(tr("&Root Motion…"), this, [this] {
+    if (mDocument->currentClip() == nullptr) {
+      QMessageBox::warning(this, tr("Cannot Move Root Motion"), tr("There is no clip."));
+      return;
+    }
+    auto* dialog = new RootMotionDialog(mDocument, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+  });
+  rootMotionAction->setObjectName(QStringLiteral("actionRootMotion"));
 
   QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
     // Refused before the dialog asks for anything: no clip, or no rig to bake through.
