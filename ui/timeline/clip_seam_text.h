@@ -12,7 +12,7 @@ namespace articula::ui {
 
 // "seam 12.3 mm, 4.5°": how far the last frame's pose is from the first's (mm at 1.75 m, and
 // the largest joint rotation in degrees); "no seam" for a clip with fewer than three frames
-// or that translates no joint of a skeleton with no humanoid.
+// or more than 100,000, or that translates no joint of a skeleton with no humanoid.
 QString clipSeamText(const Skeleton& skeleton, const Clip& clip);
 
 // The same with the velocity jump at the wrap and the travel per cycle, for a tooltip.
