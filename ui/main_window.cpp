@@ -10,11 +10,11 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QLocale>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -22,6 +22,7 @@
 #include <QUndoStack>
 #include <QUrl>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,10 +39,12 @@
 #include "ui/curves/curve_view.h"
 #include "ui/dialogs/bake_dialog.h"
 #include "ui/dialogs/contacts_dialog.h"
+#include "ui/dialogs/export_clips_dialog.h"
 #include "ui/dialogs/filter_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/recovery_dialog.h"
 #include "ui/dialogs/retarget_dialog.h"
+#include "ui/dialogs/root_motion_dialog.h"
 #include "ui/dialogs/shortcuts_dialog.h"
 #include "ui/docks/characterise_dock.h"
 #include "ui/docks/curve_editor_dock.h"
@@ -423,6 +426,16 @@ void MainWindow::createAnimationMenu() {
       showResult(tr("The clip's travel across the ground is taken out: it plays in place."));
   });
   inPlaceAction->setObjectName(QStringLiteral("actionInPlace"));
+  QAction* rootMotionAction = animationMenu->addAction(tr("&Root Motion…"), this, [this] {
+    if (mDocument->currentClip() == nullptr) {
+      QMessageBox::warning(this, tr("Cannot Move Root Motion"), tr("There is no clip."));
+      return;
+    }
+    auto* dialog = new RootMotionDialog(mDocument, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+  });
+  rootMotionAction->setObjectName(QStringLiteral("actionRootMotion"));
 
   QAction* bakeAction = animationMenu->addAction(tr("&Bake…"), this, [this] {
     // Refused before the dialog asks for anything: no clip, or no rig to bake through.
@@ -835,6 +848,7 @@ namespace {
 // alike) before it is written; without it, a clip with Bézier keys is written as lines within
 // the same tolerance (writeSceneGltf), unless the user asked the Bake dialog for cubic keys
 // (`keys`). `written` receives what the file holds.
+// Clips `keys` leaves out are not baked, but for the first, which gives the file its up.
 std::optional<std::string> exportThroughRig(Scene scene, const std::optional<RigDefinition>& rig,
                                             const KeyWriteOptions& keys, const std::string& file,
                                             TaskProgress& progress, GltfExportReport& written) {
@@ -843,8 +857,10 @@ std::optional<std::string> exportThroughRig(Scene scene, const std::optional<Rig
     options.bake.reduction.toleranceModel = kDefaultToleranceOfHeight * scene.characterHeight();
     options.bake.reduction.interpolation = keys.interpolation;
     Result<Ground> ground = Ground::plane(Vec3::Zero(), Vec3::UnitY());
-    for (Clip& clip : scene.clips) {
-      if (clip.frameCount() < 1) continue;
+    for (std::size_t c = 0; c < scene.clips.size(); ++c) {
+      Clip& clip = scene.clips[c];
+      const bool chosen = keys.clips.empty() || std::ranges::find(keys.clips, static_cast<int>(c)) != keys.clips.end();
+      if (clip.frameCount() < 1 || (c > 0 && !chosen)) continue;
       options.ground.reset();
       if (ground && groundsFeet(*rig, &clip)) options.ground = *ground;
       Result<BakePipelineResult> baked = bakeThroughRig(
@@ -858,13 +874,14 @@ std::optional<std::string> exportThroughRig(Scene scene, const std::optional<Rig
 
 }  // namespace
 
-bool MainWindow::exportGltfTo(const QString& path) {
+bool MainWindow::exportGltfTo(const QString& path, const std::vector<int>& clips) {
   // The worker writes a copy: the document may repaint (or be edited) while it runs.
   const std::string file = path.toStdString();
   std::optional<RigDefinition> rig;
   if (mDocument->rigEnabled() && mDocument->boundRig()) rig = *mDocument->activeRig();
   KeyWriteOptions keys;
   if (mSession->bakeSettings().cubicKeys) keys.interpolation = KeyInterpolation::Cubic;
+  keys.clips = clips;
   // Shared with the worker, which may outlive a cancelled wait.
   const auto written = std::make_shared<GltfExportReport>();
   std::optional<std::optional<std::string>> outcome = runInBackground<std::optional<std::string>>(
@@ -877,14 +894,20 @@ bool MainWindow::exportGltfTo(const QString& path) {
     emit exportFailed(QString::fromStdString(**outcome));
     return false;
   }
-  showResult(exportSummary(path, *written));
+  showResult(exportSummary(path, *written, clips));
   return true;
 }
 
-QString MainWindow::exportSummary(const QString& path, const GltfExportReport& written) const {
+QString MainWindow::exportSummary(const QString& path, const GltfExportReport& written,
+                                  const std::vector<int>& clips) const {
   const Scene& scene = mDocument->scene();
   std::size_t keys = 0;
-  for (const Clip& clip : scene.clips) keys += clip.keyCount();
+  std::size_t clipCount = 0;
+  for (std::size_t c = 0; c < scene.clips.size(); ++c) {
+    if (!clips.empty() && std::ranges::find(clips, static_cast<int>(c)) == clips.end()) continue;
+    keys += scene.clips[c].keyCount();
+    ++clipCount;
+  }
   // A .gltf's buffers are the .bin beside it.
   const QFileInfo file(path);
   qint64 bytes = file.size();
@@ -892,19 +915,26 @@ QString MainWindow::exportSummary(const QString& path, const GltfExportReport& w
   if (file.suffix().compare(QLatin1String("gltf"), Qt::CaseInsensitive) == 0 && buffers.exists())
     bytes += buffers.size();
   // No translation is installed to give "%n clip(s)" its plural: spell both out.
-  const QString clips = scene.clips.size() == 1 ? tr("1 clip") : tr("%1 clips").arg(scene.clips.size());
+  const QString clipText = clipCount == 1 ? tr("1 clip") : tr("%1 clips").arg(clipCount);
   // What the keys are safe for: every reader, or those that follow the spec (Blender's
   // importer drops cubic tangents).
   const QString form = written.cubicChannels > 0
                            ? tr("cubic keys: exact in three.js, Babylon.js and engines, not in Blender")
                            : tr("linear keys: plays alike in Blender, three.js, Babylon.js and engines");
   return tr("Exported %1: %2, %3 keys, %4; %5")
-      .arg(file.fileName(), clips)
+      .arg(file.fileName(), clipText)
       .arg(keys)
       .arg(QLocale().formattedDataSize(bytes), form);
 }
 
 void MainWindow::chooseFileToExport() {
+  // Which clips, when there is a choice; then where.
+  std::vector<int> clips;
+  if (mDocument->scene().clips.size() > 1) {
+    ExportClipsDialog chooser(mDocument->scene(), this);
+    if (chooser.exec() != QDialog::Accepted) return;
+    clips = chooser.chosenClips();
+  }
   const QString suggested = mDocument->filePath().isEmpty()
                                 ? QStringLiteral("mannequin.glb")
                                 : QFileInfo(mDocument->filePath()).completeBaseName() + QStringLiteral(".glb");
@@ -914,7 +944,7 @@ void MainWindow::chooseFileToExport() {
   if (path.isEmpty()) return;
   QString message;
   const auto connection = connect(this, &MainWindow::exportFailed, this, [&message](const QString& m) { message = m; });
-  const bool exported = exportGltfTo(path);
+  const bool exported = exportGltfTo(path, clips);
   disconnect(connection);
   if (!exported && !message.isEmpty()) QMessageBox::warning(this, tr("Cannot Export"), message);
 }

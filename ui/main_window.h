@@ -82,11 +82,12 @@ class MainWindow : public QMainWindow {
   // Shows a scene made in memory (the default mannequin); `name` goes in the title bar.
   void openScene(Scene scene, const QString& name);
 
-  // Writes the open scene (every clip) as glTF 2.0 (.glb, or .gltf with its .bin and images
-  // beside it), off the GUI thread, and says in the status bar what it wrote. With the active
+  // Writes the open scene as glTF 2.0 (.glb, or .gltf with its .bin and images beside it),
+  // off the GUI thread, and says in the status bar what it wrote: the clips `clips` (indices,
+  // ascending; every clip when empty), each as a file of every clip holds it. With the active
   // rig on, each clip is baked through it first, so the file holds what the editor shows. On
   // failure emits exportFailed with a message naming the file and returns false.
-  bool exportGltfTo(const QString& path);
+  bool exportGltfTo(const QString& path, const std::vector<int>& clips = {});
   // Finds the foot contacts of the current clip off the GUI thread and writes its stride
   // curves (contact.left_foot, contact.right_foot) as one undoable command. On failure
   // emits animationFailed with the reason and returns false; the clip is untouched.
@@ -174,7 +175,7 @@ class MainWindow : public QMainWindow {
   void updateEditActions();
   // The status bar's report of a finished export (file, clips, keys, size on disk) and bake
   // (frames, keys before → after, contacts held, frames off target).
-  QString exportSummary(const QString& path, const GltfExportReport& written) const;
+  QString exportSummary(const QString& path, const GltfExportReport& written, const std::vector<int>& clips) const;
   // The status bar's report of the last export, bake, retarget or open warning, kept until
   // another file opens: a menu's status tips do not wipe it (event()).
   void showResult(const QString& message);

@@ -2,6 +2,7 @@
 // How the CLI and the editor write a scene as glTF, so both write the same file.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/bake/key_reduction.h"
 #include "core/io/gltf_export.h"
@@ -27,12 +28,16 @@ struct KeyWriteOptions {
   float toleranceModel = 0.0f;
   // The animation data's storage (GltfCompression): core glTF unless asked.
   GltfCompression compression = GltfCompression::None;
+  // The clips written: indices into Scene::clips, ascending, each once; empty: every clip.
+  // Each is written as a file of every clip writes it, and the file's up and units are the
+  // whole scene's (exportOptionsFor reads its first clip, chosen or not).
+  std::vector<int> clips = {};
 };
 
 // Writes `scene` as glTF to `path` with exportOptionsFor's options and the keys `keys` asks
-// for. nullopt on success, else the message (the file at fault, or the clip whose lines could
-// not be fitted). `written` and `lines`, when given, receive what was written and what the
-// lines changed (no clip converted with cubic keys).
+// for. nullopt on success, else the message (the file at fault, the clip whose lines could
+// not be fitted, or a chosen clip out of range). `written` and `lines`, when given, receive what was written and what
+// the lines changed (no clip converted with cubic keys).
 std::optional<std::string> writeSceneGltf(Scene scene, const std::string& path, const KeyWriteOptions& keys = {},
                                           GltfExportReport* written = nullptr, LinearKeysReport* lines = nullptr);
 

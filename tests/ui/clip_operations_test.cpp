@@ -2,8 +2,10 @@
 // current clip only, one undo step each, a refusal in one line that changes nothing.
 #include <gtest/gtest.h>
 
+#include <QAbstractItemModel>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QTimer>
 #include <QUndoStack>
 
@@ -76,6 +78,38 @@ TEST(ClipOperationsWindow, MakeLoopClosesTheCurrentClipsSeamAndNoOtherClip) {
   }
   document.undoStack()->undo();
   EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// The seam the clip list shows for clip `clip`: its popup's second column.
+QString listedSeam(MainWindow& window, int clip) {
+  auto* clips = window.findChild<QComboBox*>(QStringLiteral("clipSelector"));
+  EXPECT_NE(clips, nullptr);
+  return clips == nullptr ? QString() : clips->model()->index(clip, 1).data().toString();
+}
+
+// Each clip's seam as `articula-cli info --json` gives it (RobotExpressive Death: 2876.2 mm,
+// 99.7°), in the clip list beside its name; Make Loop and its undo refresh it.
+TEST(ClipOperationsWindow, ClipListShowsEachClipsSeamRefreshedAfterEdits) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
+  Document& document = *window.document();
+  const auto seamText = [&](int clip) {
+    document.setCurrentClip(clip);
+    const SeamScore seam = seamOf(document);
+    return QStringLiteral("seam %1 mm, %2°").arg(seam.poseMm, 0, 'f', 1).arg(seam.rotationDeg, 0, 'f', 1);
+  };
+  const int clipCount = static_cast<int>(document.scene().clips.size());
+  ASSERT_EQ(clipCount, 14);
+  for (int c = 0; c < clipCount; ++c) EXPECT_EQ(listedSeam(window, c), seamText(c)) << document.scene().clips[c].name;
+  const int death = clipNamed(document, "Death");
+  EXPECT_EQ(listedSeam(window, death), QStringLiteral("seam 2876.2 mm, 99.7°"));
+
+  document.setCurrentClip(death);
+  trigger(window, "actionMakeLoop");
+  EXPECT_EQ(listedSeam(window, death), seamText(death));
+  EXPECT_TRUE(listedSeam(window, death).endsWith(QStringLiteral(", 0.0°"))) << listedSeam(window, death).toStdString();
+  document.undoStack()->undo();
+  EXPECT_EQ(listedSeam(window, death), QStringLiteral("seam 2876.2 mm, 99.7°"));
 }
 
 // CMU 02_01 walks 3.7 m forward; in place, the hips end where they began on the ground.

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/clipops/scene_ops.h"
+#include "core/scene/scene.h"
 #include "ui/commands/replace_clip_command.h"
 #include "ui/document/document.h"
 
@@ -39,6 +40,35 @@ std::optional<QString> makeCurrentClipLoop(Document& document) {
 std::optional<QString> makeCurrentClipInPlace(Document& document) {
   return replaceCurrentClip(document, tr("In Place"),
                             [](Scene& scene) { return makeInPlace(scene, TravelAxes{}, std::string()); });
+}
+
+std::string defaultRootName(const Scene& scene) {
+  const Result<TravelFrame> frame = humanoidTravelFrame(scene.skeleton);
+  const int parent = frame ? scene.skeleton.parent(frame->hips) : kNoParent;
+  return parent == kNoParent ? std::string("root") : scene.skeleton.name(parent);
+}
+
+Result<Clip> rootMotionClip(const Scene& scene, int clipIndex, const RootMotionChoice& choice) {
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(scene.clips.size())) return makeError("there is no clip");
+  const Clip& clip = scene.clips[static_cast<std::size_t>(clipIndex)];
+  Scene one;
+  one.skeleton = scene.skeleton;
+  one.clips.push_back(clip);
+  const std::optional<std::string> error = choice.fold ? foldRootMotion(one, choice.rootName, std::string())
+                                                       : extractRootMotion(one, {choice.rootName, choice.axes, {}});
+  if (error) return makeError(clip.name + ": " + *error);
+  if (one.skeleton.jointCount() != scene.skeleton.jointCount()) {
+    // The core added the root; the editor keeps the skeleton it has.
+    const int hips = humanoidTravelFrame(scene.skeleton)->hips;
+    const int parent = scene.skeleton.parent(hips);
+    const std::string hipsName = "'" + scene.skeleton.name(hips) + "'";
+    const std::string why = parent == kNoParent ? "the hips " + hipsName + " have no parent joint to take the travel"
+                                                : "the hips' parent is '" + scene.skeleton.name(parent) + "', not '" +
+                                                      choice.rootName + "'";
+    return makeError(clip.name + ": " + why + ", and the editor adds no joint (articula-cli root-motion --root " +
+                     choice.rootName + " does)");
+  }
+  return std::move(one.clips.front());
 }
 
 }  // namespace articula::ui

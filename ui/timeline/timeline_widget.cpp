@@ -4,13 +4,17 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStyle>
 #include <QToolButton>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -20,6 +24,7 @@
 #include "ui/commands/replace_clip_command.h"
 #include "ui/document/document.h"
 #include "ui/timeline/auto_key.h"
+#include "ui/timeline/clip_seam_text.h"
 #include "ui/timeline/dope_sheet.h"
 #include "ui/timeline/key_channel.h"
 #include "ui/timeline/playback_controller.h"
@@ -35,6 +40,7 @@ TimelineWidget::TimelineWidget(Document* document, PlaybackController* playback,
       mPlayAction(new QAction(this)),
       mLoopAction(new QAction(tr("Loop"), this)),
       mClipCombo(new QComboBox(this)),
+      mClipList(new QTreeView(mClipCombo)),
       mRuler(new TimeRuler(document, &mAxis, DopeSheet::kLabelWidth, this)),
       mDopeSheet(new DopeSheet(document, &mAxis, this)),
       mFrameSpin(new QSpinBox(this)),
@@ -89,6 +95,14 @@ TimelineWidget::TimelineWidget(Document* document, PlaybackController* playback,
   mClipCombo->setToolTip(tr("Clip"));
   mClipCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   mClipCombo->setMinimumContentsLength(6);
+  // The popup lists each clip with its loop seam beside its name; the box shows the name.
+  mClipList->setObjectName(QStringLiteral("clipList"));
+  mClipList->setHeaderHidden(true);
+  mClipList->setRootIsDecorated(false);
+  mClipList->setUniformRowHeights(true);
+  mClipList->header()->setStretchLastSection(false);
+  mClipList->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  mClipCombo->setView(mClipList);
   connect(mClipCombo, &QComboBox::currentIndexChanged, mDocument, &Document::setCurrentClip);
   mNewClipAction = new QAction(tr("New &Clip…"), this);
   mNewClipAction->setObjectName(QStringLiteral("actionNewClip"));
@@ -186,9 +200,11 @@ void TimelineWidget::documentChanged(const ChangeEvent& event) {
       rebuildClipList();
       break;
     case ChangeEvent::Type::ClipEdited:  // an edit may have renamed the clip or changed its range
-      if (event.clip >= 0 && event.clip < mClipCombo->count())
+      if (event.clip >= 0 && event.clip < mClipCombo->count()) {
         mClipCombo->setItemText(
             event.clip, QString::fromStdString(mDocument->scene().clips[static_cast<std::size_t>(event.clip)].name));
+        showClipSeam(event.clip);
+      }
       updateFrameDisplay();
       break;
     case ChangeEvent::Type::TimeChanged:
@@ -210,7 +226,10 @@ void TimelineWidget::rebuildClipList() {
   {
     const QSignalBlocker blocker(mClipCombo);
     mClipCombo->clear();
-    for (const Clip& clip : mDocument->scene().clips) mClipCombo->addItem(QString::fromStdString(clip.name));
+    for (const Clip& clip : mDocument->scene().clips) {
+      mClipCombo->addItem(QString::fromStdString(clip.name));
+      showClipSeam(mClipCombo->count() - 1);
+    }
     mClipCombo->setCurrentIndex(mDocument->currentClipIndex());
   }
   const bool hasClip = mDocument->currentClip() != nullptr;
@@ -220,6 +239,21 @@ void TimelineWidget::rebuildClipList() {
   for (QAction* action : {mPlayAction, mStepBackAction, mStepForwardAction, mPreviousKeyAction, mNextKeyAction})
     action->setEnabled(hasClip);
   updateFrameDisplay();
+}
+
+void TimelineWidget::showClipSeam(int clip) {
+  auto* model = qobject_cast<QStandardItemModel*>(mClipCombo->model());
+  if (model == nullptr) return;
+  const Skeleton& skeleton = mDocument->scene().skeleton;
+  const Clip& edited = mDocument->scene().clips[static_cast<std::size_t>(clip)];
+  auto* seam = new QStandardItem(clipSeamText(skeleton, edited));
+  seam->setToolTip(clipSeamDetail(skeleton, edited));
+  seam->setForeground(palette().brush(QPalette::PlaceholderText));
+  model->setItem(clip, 1, seam);
+  // The popup is as wide as the names and seams it lists.
+  const QAbstractItemView& list = *mClipList;  // where sizeHintForColumn is public
+  mClipList->setMinimumWidth(list.sizeHintForColumn(0) + list.sizeHintForColumn(1) + 2 * mClipList->frameWidth() +
+                             mClipList->verticalScrollBar()->sizeHint().width());
 }
 
 void TimelineWidget::updateFrameDisplay() {

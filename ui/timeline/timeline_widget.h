@@ -5,6 +5,7 @@
 
 class QAction;
 class QComboBox;
+class QTreeView;
 class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
@@ -40,6 +41,8 @@ class TimelineWidget : public QWidget {
   QAction* autoKeyAction() const { return mAutoKeyAction; }
   // New Clip…: asks a name, then addEmptyClip (in the clip menu and File ▸ New Clip).
   QAction* newClipAction() const { return mNewClipAction; }
+  // The clip list: each clip's name, and in its popup (objectName "clipList") a second
+  // column with the clip's loop seam, refreshed after every edit of the clip.
   QComboBox* clipSelector() const { return mClipCombo; }
   QSpinBox* frameField() const { return mFrameSpin; }
   QDoubleSpinBox* frameRateField() const { return mFrameRateSpin; }
@@ -71,6 +74,8 @@ class TimelineWidget : public QWidget {
  private:
   void documentChanged(const ChangeEvent& event);
   void rebuildClipList();
+  // The seam column of clip `clip`'s row in the clip list (clipSeamText), fitted to its text.
+  void showClipSeam(int clip);
   void updateFrameDisplay();
   void updatePlayAction(bool playing);
   void chooseClipName();
@@ -90,6 +95,7 @@ class TimelineWidget : public QWidget {
   QAction* mNextKeyAction = nullptr;
   QAction* mAutoKeyAction = nullptr;
   QComboBox* const mClipCombo;
+  QTreeView* const mClipList;  // mClipCombo's popup: name and seam columns
   TimeRuler* const mRuler;
   DopeSheet* const mDopeSheet;
   QSpinBox* const mFrameSpin;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "core/anim/layer_stack.h"
 #include "core/io/atomic_file.h"
@@ -164,6 +165,29 @@ TEST_F(ProjectFile, LayersRoundTripAndAMissingJointsChannelsStayAsOrphans) {
   EXPECT_EQ(hips.orphans[0].track.translation.y.size(), 1u);
   const std::string saved = projectToJson(orphaned->project, orphaned->scene.skeleton);
   EXPECT_NE(saved.find("\"joint\": \"Tail\""), std::string::npos);
+}
+
+// Chosen clips must be ascending indices of the scene's clips: anything else is refused in one
+// line naming the file, and nothing is written.
+TEST_F(ProjectFile, ExportOfChosenClipsRefusesIndicesOutOfOrderOrRange) {
+  const auto robot = importScene(kData + "/gltf/RobotExpressive/RobotExpressive.glb");
+  ASSERT_TRUE(robot.ok()) << robot.error();
+  for (const std::vector<int>& chosen : {std::vector<int>{3, 1}, {2, 2}, {-1}, {14}}) {
+    KeyWriteOptions keys;
+    keys.clips = chosen;
+    const auto error = writeSceneGltf(*robot, path("chosen.glb"), keys);
+    ASSERT_TRUE(error.has_value());
+    EXPECT_EQ(*error, path("chosen.glb") + ": the chosen clips are not ascending indices of the scene's 14 clips");
+    EXPECT_FALSE(fs::exists(path("chosen.glb")));
+  }
+  KeyWriteOptions keys;
+  keys.clips = {1, 13};
+  ASSERT_FALSE(writeSceneGltf(*robot, path("chosen.glb"), keys).has_value());
+  const auto written = importScene(path("chosen.glb"));
+  ASSERT_TRUE(written.ok()) << written.error();
+  ASSERT_EQ(written->clips.size(), 2u);
+  EXPECT_EQ(written->clips[0].name, robot->clips[1].name);
+  EXPECT_EQ(written->clips[1].name, robot->clips[13].name);
 }
 
 // Export plays the stack: the written clip has the unmuted layers merged in.
