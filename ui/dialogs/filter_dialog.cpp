@@ -7,7 +7,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QUndoStack>
+
+#include <memory>
 
 #include "core/bake/key_reduction.h"
 #include "core/clipops/butterworth.h"
@@ -55,7 +56,8 @@ FilterDialog::FilterDialog(Document* document, std::vector<int> joints, int firs
       mRate(spinBox(1.0, 1000.0, 30.0, tr(" fps"), this)),
       mFactor(spinBox(1.5, 1000.0, 10.0, tr(" × median"), this)),
       mStatus(new QLabel(this)),
-      mButtons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+      mButtons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)),
+      mPreview(document) {
   setObjectName(QStringLiteral("filterDialog"));
   setWindowTitle(tr("Filter"));
   mKind->addItem(tr("Butterworth (zero-phase low-pass)"), int(FilterKind::Butterworth));
@@ -105,7 +107,7 @@ void FilterDialog::preview() {
   mOrder->setEnabled(s.kind == FilterKind::Butterworth);
   mRate->setEnabled(s.kind == FilterKind::Resample);
   mFactor->setEnabled(s.kind == FilterKind::Peaks);
-  dropPreview();  // the job reads the clip as the user left it
+  mPreview.drop();  // the job reads the clip as the user left it
   const auto& clips = mDocument->scene().clips;
   Result<FilterResult> result = makeError(tr("no clip to filter").toStdString());
   if (mClipIndex >= 0 && mClipIndex < static_cast<int>(clips.size())) {
@@ -124,25 +126,14 @@ void FilterDialog::preview() {
     return;
   }
   mStatus->setText(reportText(result->report));
-  mPreview = std::make_unique<ReplaceClipCommand>(mDocument, mClipIndex, std::move(result->clip),
-                                                  tr("Filter (%1)").arg(QString::fromStdString(result->report.filter)));
-  mPreview->redo();
-}
-
-void FilterDialog::dropPreview() {
-  if (mPreview == nullptr) return;
-  mPreview->undo();
-  mPreview.reset();
+  mPreview.show(
+      std::make_unique<ReplaceClipCommand>(mDocument, mClipIndex, std::move(result->clip),
+                                           tr("Filter (%1)").arg(QString::fromStdString(result->report.filter))));
 }
 
 void FilterDialog::done(int result) {
-  if (result == QDialog::Accepted && mPreview != nullptr) {
-    // Back to the clip as the user left it, then the same edit again through the stack: one
-    // undo step whose undo restores that clip.
-    mPreview->undo();
-    mDocument->undoStack()->push(mPreview.release());
-  }
-  dropPreview();
+  if (result == QDialog::Accepted) mPreview.apply();
+  mPreview.drop();
   QDialog::done(result);
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 #include <QDialog>
 
-#include <memory>
 #include <vector>
 
 #include "core/clipops/clip_filter.h"
+#include "ui/dialogs/clip_preview.h"
 
 class QComboBox;
 class QDialogButtonBox;
@@ -15,14 +15,12 @@ class QSpinBox;
 namespace articula::ui {
 
 class Document;
-class ReplaceClipCommand;
 
 // Animation ▸ Filter…: one filter (Butterworth, peaks, unroll, resample, reduce) on the given
 // joints of the current clip over the given frames. While it is open (window-modal) the
-// document shows the filtered clip: a ReplaceClipCommand run outside the undo stack and
-// replaced at each change of settings, so the user's redo history stays. OK pushes it as one
-// undo step; Cancel (or a refused setting, whose one-line reason the dialog shows with OK
-// disabled) puts the clip back as it was.
+// document shows the filtered clip (a ClipPreview, replaced at each change of settings).
+// OK pushes it as one undo step; Cancel (or a refused setting, whose one-line reason the
+// dialog shows with OK disabled) puts the clip back as it was.
 class FilterDialog : public QDialog {
   Q_OBJECT
 
@@ -44,7 +42,6 @@ class FilterDialog : public QDialog {
 
  private:
   void preview();
-  void dropPreview();
 
   Document* const mDocument;
   const int mClipIndex;
@@ -58,7 +55,7 @@ class FilterDialog : public QDialog {
   QDoubleSpinBox* const mFactor;
   QLabel* const mStatus;
   QDialogButtonBox* const mButtons;
-  std::unique_ptr<ReplaceClipCommand> mPreview;  // applied (redone) while shown, not on the stack
+  ClipPreview mPreview;
 };
 
 }  // namespace articula::ui

@@ -8,7 +8,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QUndoStack>
+
+#include <memory>
 
 #include "ui/commands/replace_clip_command.h"
 #include "ui/document/document.h"
@@ -36,7 +37,8 @@ RootMotionDialog::RootMotionDialog(Document* document, QWidget* parent)
       mHeight(checkBox(tr("Height (y)"), false, "rootMotionHeight", this)),
       mYaw(checkBox(tr("Facing (yaw)"), false, "rootMotionYaw", this)),
       mStatus(new QLabel(this)),
-      mButtons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+      mButtons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)),
+      mPreview(document) {
   setObjectName(QStringLiteral("rootMotionDialog"));
   setWindowTitle(tr("Root Motion"));
   mMode->addItem(tr("Move the hips' travel onto the root"));
@@ -78,7 +80,7 @@ RootMotionChoice RootMotionDialog::choice() const {
 void RootMotionDialog::preview() {
   const RootMotionChoice chosen = choice();
   for (QCheckBox* box : {mAcross, mForward, mHeight, mYaw}) box->setEnabled(!chosen.fold);
-  dropPreview();  // the job reads the clip as the user left it
+  mPreview.drop();  // the job reads the clip as the user left it
   Result<Clip> result = rootMotionClip(mDocument->scene(), mClipIndex, chosen);
   mButtons->button(QDialogButtonBox::Ok)->setEnabled(result.ok());
   if (!result) {
@@ -88,25 +90,13 @@ void RootMotionDialog::preview() {
   const QString root = QString::fromStdString(chosen.rootName);
   mStatus->setText(chosen.fold ? tr("'%1' folded back into the hips: the viewport shows the result.").arg(root)
                                : tr("The hips' travel moved onto '%1': the viewport shows the result.").arg(root));
-  mPreview = std::make_unique<ReplaceClipCommand>(mDocument, mClipIndex, std::move(*result),
-                                                  chosen.fold ? tr("Fold Root Motion") : tr("Root Motion"));
-  mPreview->redo();
-}
-
-void RootMotionDialog::dropPreview() {
-  if (mPreview == nullptr) return;
-  mPreview->undo();
-  mPreview.reset();
+  mPreview.show(std::make_unique<ReplaceClipCommand>(mDocument, mClipIndex, std::move(*result),
+                                                     chosen.fold ? tr("Fold Root Motion") : tr("Root Motion")));
 }
 
 void RootMotionDialog::done(int result) {
-  if (result == QDialog::Accepted && mPreview != nullptr) {
-    // Back to the clip as the user left it, then the same edit again through the stack: one
-    // undo step whose undo restores that clip.
-    mPreview->undo();
-    mDocument->undoStack()->push(mPreview.release());
-  }
-  dropPreview();
+  if (result == QDialog::Accepted) mPreview.apply();
+  mPreview.drop();
   QDialog::done(result);
 }
 

@@ -1,9 +1,8 @@
 #pragma once
 #include <QDialog>
 
-#include <memory>
-
 #include "ui/commands/clip_operation_commands.h"
+#include "ui/dialogs/clip_preview.h"
 
 class QCheckBox;
 class QComboBox;
@@ -14,14 +13,12 @@ class QLineEdit;
 namespace articula::ui {
 
 class Document;
-class ReplaceClipCommand;
 
 // Animation ▸ Root Motion…: the current clip's travel moved from the hips onto the root joint
 // above them (which ground axes, height, yaw), or the root's motion folded back into the hips
 // (rootMotionClip, the core job of articula-cli root-motion). While it is open (window-modal)
-// the document shows the result: a ReplaceClipCommand run outside the undo stack and replaced
-// at each change of settings. OK pushes it as one undo step; Cancel (or a refused setting,
-// whose one-line reason the dialog shows with OK disabled) puts the clip back as it was.
+// the document shows the result (a ClipPreview, replaced at each change of settings). OK pushes it as one undo step;
+// Cancel (or a refused setting, whose one-line reason the dialog shows with OK disabled) puts the clip back as it was.
 class RootMotionDialog : public QDialog {
   Q_OBJECT
 
@@ -44,7 +41,6 @@ class RootMotionDialog : public QDialog {
 
  private:
   void preview();
-  void dropPreview();
 
   Document* const mDocument;
   const int mClipIndex;
@@ -56,7 +52,7 @@ class RootMotionDialog : public QDialog {
   QCheckBox* const mYaw;
   QLabel* const mStatus;
   QDialogButtonBox* const mButtons;
-  std::unique_ptr<ReplaceClipCommand> mPreview;  // applied (redone) while shown, not on the stack
+  ClipPreview mPreview;
 };
 
 }  // namespace articula::ui
