@@ -20,6 +20,32 @@
 namespace articula {
 namespace {
 
+// A capture or character with its humanoid rig and feet, as the lock tests start from.
+struct RiggedFile {
+  Scene scene;
+  RigDefinition definition;
+  std::vector<FootJoints> feet;
+};
+
+void loadRigged(const std::string& file, RiggedFile& rigged) {
+  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/" + file);
+  ASSERT_TRUE(scene) << scene.error();
+  auto definition = buildHumanoidRig(scene->skeleton);
+  ASSERT_TRUE(definition) << definition.error();
+  auto feet = humanoidFeet(scene->skeleton);
+  ASSERT_TRUE(feet) << feet.error();
+  rigged = {std::move(*scene), std::move(*definition), std::move(*feet)};
+}
+
+// The lock target curves of `handle`, held at `targetModel` over the whole clip.
+void holdLockTarget(Clip& clip, const std::string& handle, const Vec3& targetModel) {
+  const char* channels[3] = {"target.x", "target.y", "target.z"};
+  for (int c = 0; c < 3; ++c) {
+    clip.curves[handleCurveName(handle, channels[c])].setKeys(
+        {linearKey(0.0, targetModel[c]), linearKey(clip.endTime, targetModel[c])});
+  }
+}
+
 // A default job is invalid, and so is each job missing one input; both a source and a clip
 // to consume, a rig without legs, and kept contacts without stride curves are refused by
 // name; the complete job is valid.
@@ -305,14 +331,10 @@ TEST(SkateCleanup, ACalibrationFrameBeforeTheTakeStaysAsTheSourceHasIt) {
 // needs to reach it, about d²/2L (0.06 mm at 1.75 m), not by the centimetre its target moved,
 // which bent a straight knee √(2·L·d) out (CMU 09_11: 54 mm).
 TEST(SkateCleanup, AStraightLegKeepsItsStretch) {
-  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/bvh/cmu-mb-2010/02_01.bvh");
-  ASSERT_TRUE(scene) << scene.error();
-  const Skeleton& skeleton = scene->skeleton;
-  auto definition = buildHumanoidRig(skeleton);
-  ASSERT_TRUE(definition) << definition.error();
-  auto feet = humanoidFeet(skeleton);
-  ASSERT_TRUE(feet) << feet.error();
-  const float height = scene->characterHeight();
+  RiggedFile rigged;
+  ASSERT_NO_FATAL_FAILURE(loadRigged("bvh/cmu-mb-2010/02_01.bvh", rigged));
+  const Skeleton& skeleton = rigged.scene.skeleton;
+  const float height = rigged.scene.characterHeight();
   const auto restModel = localToModel(skeleton, skeleton.restPose());
   Clip clip;
   clip.name = "rest";
@@ -320,21 +342,17 @@ TEST(SkateCleanup, AStraightLegKeepsItsStretch) {
   clip.endTime = 2.0 / clip.frameRate;
   FootLock lock;
   lock.handle = "left_leg";
-  lock.joints = feet->front();
-  const auto leg = std::find_if(definition->handles.begin(), definition->handles.end(),
+  lock.joints = rigged.feet.front();
+  const auto leg = std::find_if(rigged.definition.handles.begin(), rigged.definition.handles.end(),
                                 [&](const IkHandle& h) { return h.name == lock.handle; });
-  ASSERT_NE(leg, definition->handles.end());
+  ASSERT_NE(leg, rigged.definition.handles.end());
   const Vec3 ankle = restModel[static_cast<std::size_t>(lock.joints.ankle)].translation();
   const Vec3 hip = restModel[static_cast<std::size_t>(leg->chain.front())].translation();
   // Across the up and the leg: the target no farther from the hip than the leg's length.
   const Vec3 target = ankle + Vec3::UnitY().cross(ankle - hip).normalized() * (0.01f / 1.75f * height);
-  const char* channels[3] = {"target.x", "target.y", "target.z"};
-  for (int c = 0; c < 3; ++c) {
-    clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(
-        {linearKey(0.0, target[c]), linearKey(clip.endTime, target[c])});
-  }
-  lowerPelvisToReachLocks(skeleton, clip, *definition, {lock});
-  const int pelvis = definition->grounding.pelvis;
+  holdLockTarget(clip, lock.handle, target);
+  lowerPelvisToReachLocks(skeleton, clip, rigged.definition, {lock});
+  const int pelvis = rigged.definition.grounding.pelvis;
   const float restHeight = restModel[static_cast<std::size_t>(pelvis)].translation().y();
   for (int f = 0; f < clip.frameCount(); ++f) {
     Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
@@ -349,26 +367,22 @@ TEST(SkateCleanup, AStraightLegKeepsItsStretch) {
 // that much less than for the same target of a leg ending at its foot, and no less: the tip
 // never leaves the foot farther.
 TEST(SkateCleanup, AShinBesideItsFootStaysShortOfATargetByTheSlackAlone) {
-  auto scene = importScene(std::string(ARTICULA_TEST_DATA_DIR) + "/gltf/RobotExpressive/RobotExpressive.glb");
-  ASSERT_TRUE(scene) << scene.error();
-  const Skeleton& skeleton = scene->skeleton;
-  auto definition = buildHumanoidRig(skeleton);
-  ASSERT_TRUE(definition) << definition.error();
-  auto feet = humanoidFeet(skeleton);
-  ASSERT_TRUE(feet) << feet.error();
-  ASSERT_GE(feet->front().legTip, 0);
-  const auto leg = std::find_if(definition->handles.begin(), definition->handles.end(), [&](const IkHandle& h) {
-    return h.chain.size() == 3 && h.chain.back() == feet->front().legTip;
-  });
-  ASSERT_NE(leg, definition->handles.end());
+  RiggedFile rigged;
+  ASSERT_NO_FATAL_FAILURE(loadRigged("gltf/RobotExpressive/RobotExpressive.glb", rigged));
+  const Skeleton& skeleton = rigged.scene.skeleton;
+  ASSERT_GE(rigged.feet.front().legTip, 0);
+  const auto leg = std::find_if(
+      rigged.definition.handles.begin(), rigged.definition.handles.end(),
+      [&](const IkHandle& h) { return h.chain.size() == 3 && h.chain.back() == rigged.feet.front().legTip; });
+  ASSERT_NE(leg, rigged.definition.handles.end());
   const auto restModel = localToModel(skeleton, skeleton.restPose());
   const auto restAt = [&](int j) { return Vec3(restModel[static_cast<std::size_t>(j)].translation()); };
   const Vec3 hip = restAt(leg->chain[0]);
   const float length = (restAt(leg->chain[1]) - hip).norm() + (restAt(leg->chain[2]) - restAt(leg->chain[1])).norm();
   // 1 % of the leg beyond the straightened leg, along the rest leg's line.
   const Vec3 target = hip + (restAt(leg->chain[2]) - hip).normalized() * (1.01f * length);
-  const Vec3 up = definition->grounding.upModel.normalized();
-  const int pelvis = definition->grounding.pelvis;
+  const Vec3 up = rigged.definition.grounding.upModel.normalized();
+  const int pelvis = rigged.definition.grounding.pelvis;
   auto dropShare = [&](int legTip) {
     Clip clip;
     clip.name = "rest";
@@ -376,20 +390,16 @@ TEST(SkateCleanup, AShinBesideItsFootStaysShortOfATargetByTheSlackAlone) {
     clip.endTime = 1.0 / clip.frameRate;
     FootLock lock;
     lock.handle = leg->name;
-    lock.joints = feet->front();
+    lock.joints = rigged.feet.front();
     lock.joints.legTip = legTip;
-    const char* channels[3] = {"target.x", "target.y", "target.z"};
-    for (int c = 0; c < 3; ++c) {
-      clip.curves[handleCurveName(lock.handle, channels[c])].setKeys(
-          {linearKey(0.0, target[c]), linearKey(clip.endTime, target[c])});
-    }
-    lowerPelvisToReachLocks(skeleton, clip, *definition, {lock});
+    holdLockTarget(clip, lock.handle, target);
+    lowerPelvisToReachLocks(skeleton, clip, rigged.definition, {lock});
     Pose pose(skeleton.restPose().begin(), skeleton.restPose().end());
     ClipSampler(&clip).sample(0.0, pose);
     const Vec3 lowered = localToModel(skeleton, pose)[static_cast<std::size_t>(pelvis)].translation();
     return up.dot(restAt(pelvis) - lowered) / length;
   };
-  const float beside = dropShare(feet->front().legTip);
+  const float beside = dropShare(rigged.feet.front().legTip);
   const float ending = dropShare(-1);
   std::printf("pelvis lowered %.2f %% of the leg for a shin beside its foot, %.2f %% for a leg ending at it\n",
               100.0f * beside, 100.0f * ending);
