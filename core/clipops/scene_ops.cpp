@@ -85,6 +85,12 @@ std::optional<std::string> extractRootMotion(Scene& scene, const RootMotionOptio
   Scene out = scene;
   int hips = frame->hips;
   int root = out.skeleton.parent(hips);
+  // Engines read root motion from the skeleton's root bone: travel put on a plain node above
+  // the armature (glTF's "Armature", a Z-up holder) moves the object, not a bone.
+  if (root != kNoParent && out.skeleton.name(root) == options.rootName && out.skeleton.kind(root) != NodeKind::Joint) {
+    return "'" + options.rootName + "' above the hips is a plain node, not a bone, and engines read root motion " +
+           "from a root bone: choose another root name and a bone of that name is added above the hips";
+  }
   if (root == kNoParent || out.skeleton.name(root) != options.rootName) {
     if (out.skeleton.findJoint(options.rootName) >= 0) {
       return "root name '" + options.rootName + "' is taken by a joint that is not the hips' parent ('" +

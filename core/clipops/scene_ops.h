@@ -19,7 +19,8 @@ struct RootMotionOptions {
 
 // Moves each clip's travel onto the hips' parent named rootName, adding it (a joint at the
 // hips' parent's origin, in every skin the hips are in) when the hips' parent is not it. A
-// root name that another joint already has is refused, as is a skeleton with no humanoid.
+// root name that another joint already has is refused, as is a hips' parent that is a plain
+// node (not a bone) and a skeleton with no humanoid.
 // Adding the root renumbers the joints after it (and gives every joint a new stable id).
 std::optional<std::string> extractRootMotion(Scene& scene, const RootMotionOptions& options);
 

@@ -6,12 +6,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QMessageBox>
 #include <QTimer>
 #include <QUndoStack>
 
 #include <cmath>
 
 #include "core/clipops/loop.h"
+#include "ui/commands/clip_list_command.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui_test_support.h"
@@ -135,6 +137,31 @@ TEST(ClipOperationsWindow, InPlaceTakesTheWalksTravelOut) {
   EXPECT_GT(travelBefore, 20.0f) << "inches";
   EXPECT_LT(groundTravel(), 0.01f * travelBefore);
   document.undoStack()->undo();
+  EXPECT_EQ(test::serializeDocument(document), before);
+}
+
+// A new clip has no joint keys: Make Loop says so and changes nothing (it keyed every frame
+// at rest and called the result a seamless loop).
+TEST(ClipOperationsWindow, MakeLoopOnAClipWithoutKeysIsRefusedInOneLine) {
+  MainWindow window;
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
+  Document& document = *window.document();
+  Clip empty = document.scene().clips.front();
+  empty.tracks.clear();
+  document.undoStack()->push(
+      ClipListCommand::insertAfter(&document, 0, std::move(empty), "new", QStringLiteral("New Clip")));
+  const std::string before = test::serializeDocument(document);
+  const int steps = document.undoStack()->count();
+  QString said;
+  QTimer::singleShot(0, &window, [&said] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      said = box->text();
+      box->close();
+    }
+  });
+  trigger(window, "actionMakeLoop");
+  EXPECT_TRUE(said.contains(QStringLiteral("no joint keys"))) << said.toStdString();
+  EXPECT_EQ(document.undoStack()->count(), steps);
   EXPECT_EQ(test::serializeDocument(document), before);
 }
 

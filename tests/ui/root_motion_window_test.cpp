@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/io/import.h"
+#include "ui/commands/clip_list_command.h"
 #include "ui/dialogs/root_motion_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
@@ -207,6 +208,18 @@ TEST(RootMotionWindow, OddInputIsRefusedInOneLineAndChangesNothing) {
           box->setChecked(false);
       },
       QStringLiteral("axis"));
+  // Death has no keys on Bone: folding it would be an undo step that changes nothing.
+  expectRefused(
+      window, [](RootMotionDialog& dialog) { dialog.mode()->setCurrentIndex(1); }, QStringLiteral("no motion to fold"));
+  // A new clip has no joint keys: no travel to move (the core would key the root at rest).
+  Clip empty = window.document()->scene().clips.front();
+  empty.name = "Empty";
+  empty.tracks.clear();
+  empty.layers.clear();
+  window.document()->undoStack()->push(
+      ClipListCommand::insertAfter(window.document(), 0, std::move(empty), "new", QStringLiteral("New Clip")));
+  expectRefused(
+      window, [](RootMotionDialog&) {}, QStringLiteral("no joint keys"));
 
   // A clip of one frame has no travel.
   Result<Scene> robot = importScene(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"));
@@ -220,6 +233,13 @@ TEST(RootMotionWindow, OddInputIsRefusedInOneLineAndChangesNothing) {
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
   expectRefused(
       window, [](RootMotionDialog&) {}, QStringLiteral("no parent joint"));
+
+  // CesiumMan's hips hang under a plain node ("Armature"), not a bone: the dialog offers a new
+  // root bone, which the editor cannot add yet.
+  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/CesiumMan/CesiumMan.glb"))));
+  expectRefused(
+      window, [](RootMotionDialog& dialog) { EXPECT_EQ(dialog.rootName()->text(), QStringLiteral("root")); },
+      QStringLiteral("the editor adds no joint"));
 
   // A box is no humanoid.
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/BoxAnimated/BoxAnimated.glb"))));

@@ -15,12 +15,20 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("ClipOperations", text); }
 
+// Why a clip operation has nothing to work on: a clip without joint keys (a new, empty clip)
+// has no motion to loop or move; the core would key every frame at rest.
+std::optional<std::string> noMotion(const Clip& clip) {
+  if (!clip.tracks.empty()) return std::nullopt;
+  return "clip '" + clip.name + "' has no joint keys: there is no motion to change";
+}
+
 // Runs `operation` on a copy of the scene holding the current clip alone (so a clip sharing
 // its name is not touched) and pushes the clip it gives back as `commandText`.
 std::optional<QString> replaceCurrentClip(Document& document, const QString& commandText,
                                           const std::function<std::optional<std::string>(Scene&)>& operation) {
   const Clip* clip = document.currentClip();
   if (clip == nullptr) return tr("There is no clip.");
+  if (std::optional<std::string> empty = noMotion(*clip)) return QString::fromStdString(*empty);
   Scene scene;
   scene.skeleton = document.scene().skeleton;
   scene.clips.push_back(*clip);
@@ -45,12 +53,18 @@ std::optional<QString> makeCurrentClipInPlace(Document& document) {
 std::string defaultRootName(const Scene& scene) {
   const Result<TravelFrame> frame = humanoidTravelFrame(scene.skeleton);
   const int parent = frame ? scene.skeleton.parent(frame->hips) : kNoParent;
-  return parent == kNoParent ? std::string("root") : scene.skeleton.name(parent);
+  const bool parentIsBone = parent != kNoParent && scene.skeleton.kind(parent) == NodeKind::Joint;
+  return parentIsBone ? scene.skeleton.name(parent) : std::string("root");
 }
 
 Result<Clip> rootMotionClip(const Scene& scene, int clipIndex, const RootMotionChoice& choice) {
   if (clipIndex < 0 || clipIndex >= static_cast<int>(scene.clips.size())) return makeError("there is no clip");
   const Clip& clip = scene.clips[static_cast<std::size_t>(clipIndex)];
+  if (std::optional<std::string> empty = noMotion(clip)) return makeError(*empty);
+  const int root = scene.skeleton.findJoint(choice.rootName);
+  if (choice.fold && root >= 0 && clip.findTrack(root) == nullptr) {
+    return makeError("clip '" + clip.name + "' has no keys on '" + choice.rootName + "': there is no motion to fold");
+  }
   Scene one;
   one.skeleton = scene.skeleton;
   one.clips.push_back(clip);

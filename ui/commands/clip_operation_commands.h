@@ -33,8 +33,8 @@ struct RootMotionChoice {
   TravelAxes axes;
 };
 
-// The joint Root Motion… offers: the humanoid's hips' parent, or "root" when the hips have
-// none (or the skeleton is no humanoid).
+// The joint Root Motion… offers: the humanoid's hips' parent when it is a bone, else "root"
+// (the hips have no parent, or a plain node such as glTF's "Armature", or no humanoid).
 std::string defaultRootName(const Scene& scene);
 
 // Clip `clipIndex` of `scene` with `choice` applied (extractRootMotion / foldRootMotion on it

@@ -343,6 +343,17 @@ TEST(ClipOps, OddInputIsRefusedAndChangesNothing) {
   EXPECT_EQ(noHumanoid.clips.front().keyCount(), keys);
   EXPECT_TRUE(makeInPlace(noHumanoid, {}, "").has_value());
 
+  // CesiumMan's hips hang under "Armature", a plain node no skin binds: travel there would
+  // move the object in an engine, not the root bone.
+  Scene cesiumMan = load("gltf/CesiumMan/CesiumMan.glb");
+  const std::string armature = cesiumMan.skeleton.name(cesiumMan.skeleton.parent(travelFrame(cesiumMan).hips));
+  ASSERT_NE(cesiumMan.skeleton.kind(cesiumMan.skeleton.findJoint(armature)), NodeKind::Joint) << armature;
+  const std::size_t cesiumKeys = cesiumMan.clips.front().keyCount();
+  error = extractRootMotion(cesiumMan, {armature, {}, ""});
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("'" + armature + "' above the hips is a plain node"), std::string::npos) << *error;
+  EXPECT_EQ(cesiumMan.clips.front().keyCount(), cesiumKeys);
+
   Scene cmu = load(kCmuWalk);
   const int joints = cmu.skeleton.jointCount();
   const std::size_t cmuKeys = cmu.clips.front().keyCount();
