@@ -31,10 +31,23 @@ std::optional<QString> replaceCurrentClip(Document& document, const QString& com
   return std::nullopt;
 }
 
+// Scene `scene` with clip `clipIndex` alone, or nothing when there is no such clip.
+std::optional<Scene> sceneOfClip(const Scene& scene, int clipIndex) {
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(scene.clips.size())) return std::nullopt;
+  Scene one;
+  one.skeleton = scene.skeleton;
+  one.clips.push_back(scene.clips[static_cast<std::size_t>(clipIndex)]);
+  return one;
+}
+
 }  // namespace
 
-std::optional<QString> makeCurrentClipLoop(Document& document) {
-  return replaceCurrentClip(document, tr("Make Loop"), [](Scene& scene) { return makeCyclic(scene, CyclicOptions{}); });
+Result<Clip> cyclicClip(const Scene& scene, int clipIndex, const CyclicOptions& options) {
+  std::optional<Scene> one = sceneOfClip(scene, clipIndex);
+  if (!one) return makeError("there is no clip");
+  if (std::optional<std::string> error = makeCyclic(*one, options))
+    return makeError(one->clips.front().name + ": " + *error);
+  return std::move(one->clips.front());
 }
 
 std::optional<QString> makeCurrentClipInPlace(Document& document) {
@@ -49,11 +62,10 @@ std::string defaultRootName(const Scene& scene) {
 }
 
 Result<Clip> rootMotionClip(const Scene& scene, int clipIndex, const RootMotionChoice& choice) {
-  if (clipIndex < 0 || clipIndex >= static_cast<int>(scene.clips.size())) return makeError("there is no clip");
+  std::optional<Scene> picked = sceneOfClip(scene, clipIndex);
+  if (!picked) return makeError("there is no clip");
+  Scene& one = *picked;
   const Clip& clip = scene.clips[static_cast<std::size_t>(clipIndex)];
-  Scene one;
-  one.skeleton = scene.skeleton;
-  one.clips.push_back(clip);
   const std::optional<std::string> error = choice.fold ? foldRootMotion(one, choice.rootName, std::string())
                                                        : extractRootMotion(one, {choice.rootName, choice.axes, {}});
   if (error) return makeError(clip.name + ": " + *error);
