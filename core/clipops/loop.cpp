@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <vector>
 
 #include "core/bake/dense_clip.h"
@@ -206,6 +208,13 @@ void extendRotation(std::vector<Quat>& q) {
   q.push_back((last * q[q.size() - 2].conjugate() * last).normalized());
 }
 
+// A time in seconds as a person writes it: "0.25", "5", "0.875".
+std::string secondsText(double seconds) {
+  std::ostringstream out;
+  out << std::setprecision(4) << seconds;
+  return out.str();
+}
+
 }  // namespace
 
 std::optional<std::string> MakeCyclicJob::validate() const {
@@ -220,11 +229,11 @@ std::optional<std::string> MakeCyclicJob::validate() const {
   if (!std::isfinite(blendSeconds) || blendSeconds <= 0.0) return "the blend span must be a positive time";
   const long m = std::lround(blendSeconds * clip->frameRate);
   if (m < 3)
-    return "a blend span of " + std::to_string(blendSeconds) + " s is under 3 frames of clip '" + clip->name + "'";
+    return "a blend span of " + secondsText(blendSeconds) + " s is under 3 frames of clip '" + clip->name + "'";
   if (m > n - 3) {
-    return "a blend span of " + std::to_string(blendSeconds) + " s (" + std::to_string(m) +
+    return "a blend span of " + secondsText(blendSeconds) + " s (" + std::to_string(m) +
            " frames) is longer than clip '" + clip->name + "' allows: " + std::to_string(n - 3) + " frames (" +
-           std::to_string((n - 3) / clip->frameRate) + " s), its length less its first two frames";
+           secondsText((n - 3) / clip->frameRate) + " s), its length less its first two frames";
   }
   if (travelJoint >= skeleton->jointCount()) return "the travel joint is out of range";
   for (const int other : carried) {
