@@ -101,7 +101,7 @@ bool sameClip(const Clip& a, const Clip& b) {
 
 // Make Cyclic… with its defaults (0.25 s, end frame kept) on clip `name` of `file`: the wrap
 // is no larger than the clip's median frame-to-frame change, in position and in velocity;
-// OK is one undo step "Make Cyclic" that no other clip feels, and its undo is exact.
+// OK is one undo step "Make Cyclic" that no other clip feels, and its undo and redo are exact.
 void expectSeamClosed(const std::string& file, const std::string& name) {
   SCOPED_TRACE(file + " " + name);
   MainWindow window;
@@ -133,8 +133,11 @@ void expectSeamClosed(const std::string& file, const std::string& name) {
     if (static_cast<int>(c) == clip) continue;
     EXPECT_TRUE(sameClip(document.scene().clips[c], clipsBefore[c])) << c;
   }
+  const Clip looped = *document.currentClip();
   document.undoStack()->undo();
   EXPECT_TRUE(sameClip(*document.currentClip(), clipsBefore[static_cast<std::size_t>(clip)])) << "undo is exact";
+  document.undoStack()->redo();
+  EXPECT_TRUE(sameClip(*document.currentClip(), looped)) << "redo is exact";
 }
 
 TEST(MakeCyclicWindow, RobotWalkingSeamWithinTheMedianFrameChange) {
