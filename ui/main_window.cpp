@@ -41,6 +41,7 @@
 #include "ui/dialogs/contacts_dialog.h"
 #include "ui/dialogs/export_clips_dialog.h"
 #include "ui/dialogs/filter_dialog.h"
+#include "ui/dialogs/make_cyclic_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/dialogs/recovery_dialog.h"
 #include "ui/dialogs/retarget_dialog.h"
@@ -411,14 +412,18 @@ void MainWindow::createAnimationMenu() {
   });
   filterAction->setObjectName(QStringLiteral("actionFilter"));
 
-  // Game-ready clips: the current clip made a seamless loop, or its travel taken out.
-  QAction* loopAction = animationMenu->addAction(tr("Make &Loop"), this, [this] {
-    if (const std::optional<QString> error = makeCurrentClipLoop(*mDocument))
-      QMessageBox::warning(this, tr("Cannot Make Loop"), *error);
-    else
-      showResult(tr("The clip's end now blends into its start: it plays as a seamless loop."));
+  // Game-ready clips: the current clip made a seamless loop, or its travel taken out. Make
+  // Cyclic… opens on the quick loop's settings (0.25 s, end frame kept): Enter applies them.
+  QAction* cyclicAction = animationMenu->addAction(tr("Make Cyc&lic…"), this, [this] {
+    if (mDocument->currentClip() == nullptr) {
+      QMessageBox::warning(this, tr("Cannot Make Cyclic"), tr("There is no clip."));
+      return;
+    }
+    auto* dialog = new MakeCyclicDialog(mDocument, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
   });
-  loopAction->setObjectName(QStringLiteral("actionMakeLoop"));
+  cyclicAction->setObjectName(QStringLiteral("actionMakeCyclic"));
   QAction* inPlaceAction = animationMenu->addAction(tr("In &Place"), this, [this] {
     if (const std::optional<QString> error = makeCurrentClipInPlace(*mDocument))
       QMessageBox::warning(this, tr("Cannot Make In Place"), *error);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <vector>
 
 #include "core/bake/dense_clip.h"
@@ -13,6 +15,7 @@ namespace articula {
 namespace {
 
 constexpr double kReferenceMm = 1750.0;
+constexpr int kRotationPasses = 3;
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -21,13 +24,19 @@ double median(std::vector<double> values) {
   return *middle;
 }
 
-// Per frame, each joint's and tip's model position relative to the travel joint's ground
-// point (slot 0 holds that ground point itself, in model space).
+// Per frame, the model position of each joint and tip that travels (under the travel joint
+// or a joint carried beside it) relative to the travel joint's ground point (slot 0 holds that
+// ground point itself, in model space). What stays behind (unanimated pole targets, mesh
+// nodes at the scene's root) is scenery, not pose: the travel would show in it.
 std::vector<std::vector<Vec3>> relativePositions(const Skeleton& skeleton, const Clip& clip, int travel,
                                                  const Vec3& upModel) {
+  std::vector<int> tops = carriedJoints(skeleton, clip, travel);
+  tops.push_back(travel);
   std::vector<int> shown;
   for (int j = 0; j < skeleton.jointCount(); ++j) {
-    if (skeleton.kind(j) != NodeKind::Transform) shown.push_back(j);
+    const bool travels =
+        std::any_of(tops.begin(), tops.end(), [&](int top) { return skeleton.isAncestorOrSelf(top, j); });
+    if (travels && skeleton.kind(j) != NodeKind::Transform) shown.push_back(j);
   }
   std::vector<std::vector<Vec3>> frames(static_cast<std::size_t>(clip.frameCount()));
   ClipSampler sampler(&clip);
@@ -156,31 +165,18 @@ void addOffset(std::vector<Vec3>& values, const BlendWeights& w, const Vec3& jum
   }
 }
 
-// Where the start's curve is `before` frames before its first frame, to second order from
-// values r0, r1, r2 of its first three frames: the value there and the velocity (per frame).
-struct StartCurve {
-  Vec3 value, velocity;
-};
-
-StartCurve startCurve(const Vec3& r0, const Vec3& r1, const Vec3& r2, int before) {
-  const Vec3 velocity = -1.5f * r0 + 2.0f * r1 - 0.5f * r2;
-  const Vec3 acceleration = r2 - 2.0f * r1 + r0;
-  const float t = -float(before);
-  return {r0 + t * velocity + 0.5f * t * t * acceleration, velocity + t * acceleration};
-}
+// Velocity (per frame) at the first value, from the first three (forward, second order).
+Vec3 startVelocity(const Vec3& r0, const Vec3& r1, const Vec3& r2) { return -1.5f * r0 + 2.0f * r1 - 0.5f * r2; }
 
 // Velocity (per frame) at the last value, from the last three (backward, second order).
 Vec3 endVelocity(const Vec3& r0, const Vec3& r1, const Vec3& r2) { return 1.5f * r2 - 2.0f * r1 + 0.5f * r0; }
 
-// Blends a translation or scale channel: its last frame onto the start's curve `before`
-// frames before the first; `kept` projects out what is travel (its value stays as it is).
-// Returns where the start's curve puts that frame.
-Vec3 blendVec3(std::vector<Vec3>& p, const BlendWeights& w, int before, const Mat3& kept) {
+// Blends a translation or scale channel: its last frame onto its first moved on by `travel`
+// (one cycle's, for what travels with the travel joint), its velocity there onto the first's.
+void blendVec3(std::vector<Vec3>& p, const BlendWeights& w, const Vec3& travel) {
   const std::size_t n = p.size();
-  const StartCurve start = startCurve(p[0], p[1], p[2], before);
-  const Vec3 jump = kept * (start.value - p[n - 1]);
-  addOffset(p, w, jump, start.velocity - endVelocity(p[n - 3], p[n - 2], p[n - 1]));
-  return start.value;
+  const Vec3 velocityChange = startVelocity(p[0], p[1], p[2]) - endVelocity(p[n - 3], p[n - 2], p[n - 1]);
+  addOffset(p, w, p[0] + travel - p[n - 1], velocityChange);
 }
 
 Vec3 rotationVector(const Quat& q) { return 2.0f * quatLog(alignHemisphere(q, Quat::Identity())); }
@@ -189,20 +185,34 @@ Quat rotationOf(const Vec3& rotationVector) { return quatExp(0.5f * rotationVect
 
 // Rotations likewise, in rotation vectors about the first frame's and the last frame's
 // rotations (in the parent's space).
-void blendRotation(std::vector<Quat>& q, const BlendWeights& w, int before) {
+void blendRotation(std::vector<Quat>& q, const BlendWeights& w) {
   const std::size_t n = q.size();
-  const StartCurve start = startCurve(Vec3::Zero(), rotationVector(q[1] * q[0].conjugate()),
-                                      rotationVector(q[2] * q[0].conjugate()), before);
-  const Quat target = rotationOf(start.value) * q[0];
-  const Vec3 jump = rotationVector(target * q[n - 1].conjugate());
+  const Vec3 jump = rotationVector(q[0] * q[n - 1].conjugate());
   const Vec3 velocityChange =
-      start.velocity - endVelocity(rotationVector(q[n - 3] * q[n - 1].conjugate()),
-                                   rotationVector(q[n - 2] * q[n - 1].conjugate()), Vec3::Zero());
+      startVelocity(Vec3::Zero(), rotationVector(q[1] * q[0].conjugate()), rotationVector(q[2] * q[0].conjugate())) -
+      endVelocity(rotationVector(q[n - 3] * q[n - 1].conjugate()), rotationVector(q[n - 2] * q[n - 1].conjugate()),
+                  Vec3::Zero());
   const std::size_t m = w.jump.size() - 1;
   for (std::size_t k = 0; k <= m; ++k) {
     Quat& value = q[n - 1 - m + k];
     value = (rotationOf(jump * float(w.jump[k]) + velocityChange * float(w.velocityChange[k])) * value).normalized();
   }
+}
+
+// One more frame, on from the last at the last step: where the blend brings the start when
+// the clip does not already repeat it.
+void extendVec3(std::vector<Vec3>& p) { p.push_back(2.0f * p.back() - p[p.size() - 2]); }
+
+void extendRotation(std::vector<Quat>& q) {
+  const Quat last = q.back();
+  q.push_back((last * q[q.size() - 2].conjugate() * last).normalized());
+}
+
+// A time in seconds as a person writes it: "0.25", "5", "0.875".
+std::string secondsText(double seconds) {
+  std::ostringstream out;
+  out << std::setprecision(4) << seconds;
+  return out.str();
 }
 
 }  // namespace
@@ -219,13 +229,18 @@ std::optional<std::string> MakeCyclicJob::validate() const {
   if (!std::isfinite(blendSeconds) || blendSeconds <= 0.0) return "the blend span must be a positive time";
   const long m = std::lround(blendSeconds * clip->frameRate);
   if (m < 3)
-    return "a blend span of " + std::to_string(blendSeconds) + " s is under 3 frames of clip '" + clip->name + "'";
+    return "a blend span of " + secondsText(blendSeconds) + " s is under 3 frames of clip '" + clip->name + "'";
   if (m > n - 3) {
-    return "a blend span of " + std::to_string(blendSeconds) + " s (" + std::to_string(m) +
+    return "a blend span of " + secondsText(blendSeconds) + " s (" + std::to_string(m) +
            " frames) is longer than clip '" + clip->name + "' allows: " + std::to_string(n - 3) + " frames (" +
-           std::to_string((n - 3) / clip->frameRate) + " s), its length less its first two frames";
+           secondsText((n - 3) / clip->frameRate) + " s), its length less its first two frames";
   }
   if (travelJoint >= skeleton->jointCount()) return "the travel joint is out of range";
+  for (const int other : carried) {
+    if (travelJoint < 0 || other < 0 || other >= skeleton->jointCount() || other == travelJoint ||
+        skeleton->parent(other) != skeleton->parent(travelJoint))
+      return "a joint carried along is not beside the travel joint";
+  }
   if (travelJoint >= 0) {
     if (auto error = checkGround(groundModel)) return error;
   }
@@ -242,24 +257,32 @@ Result<Clip> MakeCyclicJob::run() const {
     const Mat3 ground = groundInParentSpace(*skeleton, travelJoint, groundModel);
     travelGround = ground.col(0) * ground.col(0).transpose() + ground.col(2) * ground.col(2).transpose();
   }
-  const int before = endRepeatsStart ? 0 : 1;  // frames between the last and the start
+  // A clip that does not repeat its start gets the frame that will: one step on from its end.
+  const int n1 = endRepeatsStart ? n : n + 1;
+  for (DenseTrack& track : dense.tracks) {
+    if (endRepeatsStart) break;
+    if (track.translates) extendVec3(track.translation);
+    if (track.scales) extendVec3(track.scale);
+    if (track.rotates) extendRotation(track.rotation);
+  }
+  // One cycle's travel on the ground (travel joint's parent space), first frame to last.
+  Vec3 cycleTravel = Vec3::Zero();
+  for (const DenseTrack& track : dense.tracks) {
+    if (track.joint == travelJoint && track.translates)
+      cycleTravel = travelGround * (track.translation[static_cast<std::size_t>(n1 - 1)] - track.translation[0]);
+  }
   for (DenseTrack& track : dense.tracks) {
     if (track.translates) {
-      std::vector<Vec3>& p = track.translation;
-      // The travel is no seam: on the ground the next cycle starts where this one ends.
-      const Mat3 travel = track.joint == travelJoint ? travelGround : Mat3::Zero();
-      const Vec3 beforeStart = blendVec3(p, weights, before, Mat3::Identity() - travel);
-      // The appended start: on the ground, one start's step on from where the travel ended.
-      if (!endRepeatsStart) p.push_back(p.front() + travel * (p[n - 1] - beforeStart));
+      // The travel is no seam: on the ground the next cycle starts where this one ends, and
+      // what is carried beside the travel joint goes on with it.
+      const bool travels =
+          track.joint == travelJoint || std::find(carried.begin(), carried.end(), track.joint) != carried.end();
+      blendVec3(track.translation, weights, travels ? cycleTravel : Vec3::Zero());
     }
-    if (track.scales) {
-      blendVec3(track.scale, weights, before, Mat3::Identity());
-      if (!endRepeatsStart) track.scale.push_back(track.scale.front());
-    }
-    if (track.rotates) {
-      blendRotation(track.rotation, weights, before);
-      if (!endRepeatsStart) track.rotation.push_back(track.rotation.front());
-    }
+    if (track.scales) blendVec3(track.scale, weights, Vec3::Zero());
+    // Offsets composed with rotations add only to first order: a few passes bring a large
+    // seam's velocity on too (each pass leaves the square of the last one's error).
+    for (int pass = 0; pass < kRotationPasses && track.rotates; ++pass) blendRotation(track.rotation, weights);
     if (!keepEndFrame) {
       if (track.translates) track.translation.pop_back();
       if (track.scales) track.scale.pop_back();

@@ -120,12 +120,7 @@ std::optional<std::string> makeInPlace(Scene& scene, const TravelAxes& axes, con
   if (!frame) return frame.error();
   return eachClip(scene, clip, [&](const Clip& c) {
     const int joint = travelJoint(scene.skeleton, c, frame->hips);
-    InPlaceJob job{&scene.skeleton, &c, joint, {}, frame->groundModel, axes};
-    // What travels beside it under the same parent (IK feet beside the legs) goes along.
-    for (const int sibling : scene.skeleton.children(scene.skeleton.parent(joint))) {
-      const JointTrack* track = c.findTrack(sibling);
-      if (sibling != joint && track != nullptr && !track->translation.empty()) job.carried.push_back(sibling);
-    }
+    InPlaceJob job{&scene.skeleton, &c, joint, carriedJoints(scene.skeleton, c, joint), frame->groundModel, axes};
     return job.run();
   });
 }
@@ -139,6 +134,7 @@ std::optional<std::string> makeCyclic(Scene& scene, const CyclicOptions& options
     job.keepEndFrame = options.keepEndFrame;
     if (auto frame = travelFrameOf(scene.skeleton, source)) {
       job.travelJoint = travelJoint(scene.skeleton, source, frame->hips);
+      job.carried = carriedJoints(scene.skeleton, source, job.travelJoint);
       job.groundModel = frame->groundModel;
       if (auto seam = seamScore(scene.skeleton, source, *frame)) job.endRepeatsStart = endRepeatsStart(*seam);
     }

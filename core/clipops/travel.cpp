@@ -39,6 +39,12 @@ float extentAlong(const Skeleton& skeleton, std::span<const Affine> restModel, c
   return hi > lo ? std::max(hi - lo, 1e-6f) : 1.0f;
 }
 
+// True when `curve`'s keys do not all hold one value.
+bool varies(const Curve& curve) {
+  const auto& keys = curve.keys();
+  return std::any_of(keys.begin(), keys.end(), [&](const CurveKey& key) { return key.value != keys.front().value; });
+}
+
 }  // namespace
 
 Result<TravelFrame> humanoidTravelFrame(const Skeleton& skeleton) {
@@ -84,6 +90,17 @@ int travelJoint(const Skeleton& skeleton, const Clip& clip, int hips) {
     if (track != nullptr && !track->translation.empty()) top = j;
   }
   return top;
+}
+
+std::vector<int> carriedJoints(const Skeleton& skeleton, const Clip& clip, int travel) {
+  std::vector<int> carried;
+  for (const int sibling : skeleton.children(skeleton.parent(travel))) {
+    const JointTrack* track = clip.findTrack(sibling);
+    if (sibling == travel || track == nullptr) continue;
+    const Vec3Track& moves = track->translation;
+    if (varies(moves.x) || varies(moves.y) || varies(moves.z)) carried.push_back(sibling);
+  }
+  return carried;
 }
 
 float headingRad(const Quat& rotation, const Quat& restRotation, const Mat3& ground, float previous) {

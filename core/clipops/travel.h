@@ -50,6 +50,11 @@ Mat3 groundInParentSpace(const Skeleton& skeleton, int joint, const Mat3& ground
 // with a translation track (a root joint holding the root motion).
 int travelJoint(const Skeleton& skeleton, const Clip& clip, int hips);
 
+// The joints `clip` moves (a translation that changes) beside `travel` under the same parent
+// (RobotExpressive's IK feet beside its pelvis): they go along with the travel. A constant
+// translation (a pole target an exporter keyed once) stays behind.
+std::vector<int> carriedJoints(const Skeleton& skeleton, const Clip& clip, int travel);
+
 // Heading (radians, about `ground`'s up, positive counter-clockwise seen from above) that
 // `rotation` gives the forward axis relative to `restRotation`, both in `ground`'s space;
 // `previous` (radians) when the turned forward stands along up.

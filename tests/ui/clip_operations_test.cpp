@@ -1,19 +1,21 @@
-// Animation ▸ Make Loop and Animation ▸ In Place (issue 41) as an animator runs them: on the
-// current clip only, one undo step each, a refusal in one line that changes nothing.
+// Animation ▸ In Place and the clip list's seams (issue 41) as an animator meets them: on the
+// current clip only, one undo step, a refusal in one line that changes nothing; Make Cyclic…
+// has its own tests (make_cyclic_window_test.cpp).
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModel>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
-#include <QMessageBox>
+#include <QDialogButtonBox>
+#include <QPushButton>
 #include <QTimer>
 #include <QUndoStack>
 
 #include <cmath>
 
 #include "core/clipops/loop.h"
-#include "ui/commands/clip_list_command.h"
+#include "ui/dialogs/make_cyclic_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui_test_support.h"
@@ -43,45 +45,6 @@ SeamScore seamOf(const Document& document) {
   return seam.ok() ? *seam : SeamScore{};
 }
 
-// The robot's Death ends lying down: looped, its last frame comes back to its first pose
-// (as `articula-cli loop` makes it: 99.7° → 0°, the ground travel kept for the next cycle),
-// and the other thirteen clips keep every key.
-TEST(ClipOperationsWindow, MakeLoopClosesTheCurrentClipsSeamAndNoOtherClip) {
-  MainWindow window;
-  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
-  Document& document = *window.document();
-  const int death = clipNamed(document, "Death");
-  ASSERT_GE(death, 0);
-  document.setCurrentClip(death);
-  const std::string before = test::serializeDocument(document);
-  const std::vector<Clip> clipsBefore = document.scene().clips;
-  const SeamScore seamBefore = seamOf(document);
-  const int steps = document.undoStack()->count();
-
-  trigger(window, "actionMakeLoop");
-  EXPECT_EQ(document.undoStack()->count(), steps + 1);
-  EXPECT_EQ(document.undoStack()->undoText(), QStringLiteral("Make Loop"));
-  const SeamScore seamAfter = seamOf(document);
-  EXPECT_GT(seamBefore.rotationDeg, 90.0) << "Death ends lying down";
-  EXPECT_LT(seamAfter.rotationDeg, 0.01) << "the loop's end repeats its start";
-  EXPECT_LT(seamAfter.poseMm, seamAfter.travelMm + 1.0) << "apart from the travel, kept for the next cycle";
-  for (std::size_t c = 0; c < clipsBefore.size(); ++c) {
-    if (static_cast<int>(c) == death) continue;
-    const Clip& now = document.scene().clips[c];
-    ASSERT_EQ(now.tracks.size(), clipsBefore[c].tracks.size()) << now.name;
-    for (std::size_t t = 0; t < now.tracks.size(); ++t) {
-      const JointTrack& was = clipsBefore[c].tracks[t];
-      EXPECT_EQ(now.tracks[t].rotation.keys().size(), was.rotation.keys().size()) << now.name;
-      for (double time : {now.startTime, 0.5 * (now.startTime + now.endTime), now.endTime}) {
-        EXPECT_EQ(now.tracks[t].translation.evaluate(time, Vec3::Zero()), was.translation.evaluate(time, Vec3::Zero()))
-            << now.name;
-      }
-    }
-  }
-  document.undoStack()->undo();
-  EXPECT_EQ(test::serializeDocument(document), before);
-}
-
 // The seam the clip list shows for clip `clip`: its popup's second column.
 QString listedSeam(MainWindow& window, int clip) {
   auto* clips = window.findChild<QComboBox*>(QStringLiteral("clipSelector"));
@@ -90,7 +53,7 @@ QString listedSeam(MainWindow& window, int clip) {
 }
 
 // Each clip's seam as `articula-cli info --json` gives it (RobotExpressive Death: 2876.2 mm,
-// 99.7°), in the clip list beside its name; Make Loop and its undo refresh it.
+// 99.7°), in the clip list beside its name; Make Cyclic… and its undo refresh it.
 TEST(ClipOperationsWindow, ClipListShowsEachClipsSeamRefreshedAfterEdits) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
@@ -107,7 +70,10 @@ TEST(ClipOperationsWindow, ClipListShowsEachClipsSeamRefreshedAfterEdits) {
   EXPECT_EQ(listedSeam(window, death), QStringLiteral("seam 2876.2 mm, 99.7°"));
 
   document.setCurrentClip(death);
-  trigger(window, "actionMakeLoop");
+  trigger(window, "actionMakeCyclic");
+  auto* dialog = window.findChild<MakeCyclicDialog*>();
+  ASSERT_NE(dialog, nullptr);
+  dialog->buttons()->button(QDialogButtonBox::Ok)->click();
   EXPECT_EQ(listedSeam(window, death), seamText(death));
   EXPECT_TRUE(listedSeam(window, death).endsWith(QStringLiteral(", 0.0°"))) << listedSeam(window, death).toStdString();
   document.undoStack()->undo();
@@ -137,31 +103,6 @@ TEST(ClipOperationsWindow, InPlaceTakesTheWalksTravelOut) {
   EXPECT_GT(travelBefore, 20.0f) << "inches";
   EXPECT_LT(groundTravel(), 0.01f * travelBefore);
   document.undoStack()->undo();
-  EXPECT_EQ(test::serializeDocument(document), before);
-}
-
-// A new clip has no joint keys: Make Loop says so and changes nothing (it keyed every frame
-// at rest and called the result a seamless loop).
-TEST(ClipOperationsWindow, MakeLoopOnAClipWithoutKeysIsRefusedInOneLine) {
-  MainWindow window;
-  ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("bvh/cmu-mb-2010/02_01.bvh"))));
-  Document& document = *window.document();
-  Clip empty = document.scene().clips.front();
-  empty.tracks.clear();
-  document.undoStack()->push(
-      ClipListCommand::insertAfter(&document, 0, std::move(empty), "new", QStringLiteral("New Clip")));
-  const std::string before = test::serializeDocument(document);
-  const int steps = document.undoStack()->count();
-  QString said;
-  QTimer::singleShot(0, &window, [&said] {
-    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-      said = box->text();
-      box->close();
-    }
-  });
-  trigger(window, "actionMakeLoop");
-  EXPECT_TRUE(said.contains(QStringLiteral("no joint keys"))) << said.toStdString();
-  EXPECT_EQ(document.undoStack()->count(), steps);
   EXPECT_EQ(test::serializeDocument(document), before);
 }
 

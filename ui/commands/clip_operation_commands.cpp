@@ -22,6 +22,15 @@ std::optional<std::string> noMotion(const Clip& clip) {
   return "clip '" + clip.name + "' has no joint keys: there is no motion to change";
 }
 
+// Scene `scene` with clip `clipIndex` alone, or nothing when there is no such clip.
+std::optional<Scene> sceneOfClip(const Scene& scene, int clipIndex) {
+  if (clipIndex < 0 || clipIndex >= static_cast<int>(scene.clips.size())) return std::nullopt;
+  Scene one;
+  one.skeleton = scene.skeleton;
+  one.clips.push_back(scene.clips[static_cast<std::size_t>(clipIndex)]);
+  return one;
+}
+
 // Runs `operation` on a copy of the scene holding the current clip alone (so a clip sharing
 // its name is not touched) and pushes the clip it gives back as `commandText`.
 std::optional<QString> replaceCurrentClip(Document& document, const QString& commandText,
@@ -29,20 +38,23 @@ std::optional<QString> replaceCurrentClip(Document& document, const QString& com
   const Clip* clip = document.currentClip();
   if (clip == nullptr) return tr("There is no clip.");
   if (std::optional<std::string> empty = noMotion(*clip)) return QString::fromStdString(*empty);
-  Scene scene;
-  scene.skeleton = document.scene().skeleton;
-  scene.clips.push_back(*clip);
-  if (std::optional<std::string> error = operation(scene))
+  std::optional<Scene> scene = sceneOfClip(document.scene(), document.currentClipIndex());
+  if (std::optional<std::string> error = operation(*scene))
     return QStringLiteral("%1: %2").arg(QString::fromStdString(clip->name), QString::fromStdString(*error));
   document.undoStack()->push(
-      new ReplaceClipCommand(&document, document.currentClipIndex(), std::move(scene.clips.front()), commandText));
+      new ReplaceClipCommand(&document, document.currentClipIndex(), std::move(scene->clips.front()), commandText));
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<QString> makeCurrentClipLoop(Document& document) {
-  return replaceCurrentClip(document, tr("Make Loop"), [](Scene& scene) { return makeCyclic(scene, CyclicOptions{}); });
+Result<Clip> cyclicClip(const Scene& scene, int clipIndex, const CyclicOptions& options) {
+  std::optional<Scene> one = sceneOfClip(scene, clipIndex);
+  if (!one) return makeError("there is no clip");
+  if (std::optional<std::string> empty = noMotion(one->clips.front())) return makeError(*empty);
+  if (std::optional<std::string> error = makeCyclic(*one, options))
+    return makeError(one->clips.front().name + ": " + *error);
+  return std::move(one->clips.front());
 }
 
 std::optional<QString> makeCurrentClipInPlace(Document& document) {
@@ -58,16 +70,15 @@ std::string defaultRootName(const Scene& scene) {
 }
 
 Result<Clip> rootMotionClip(const Scene& scene, int clipIndex, const RootMotionChoice& choice) {
-  if (clipIndex < 0 || clipIndex >= static_cast<int>(scene.clips.size())) return makeError("there is no clip");
+  std::optional<Scene> picked = sceneOfClip(scene, clipIndex);
+  if (!picked) return makeError("there is no clip");
+  Scene& one = *picked;
   const Clip& clip = scene.clips[static_cast<std::size_t>(clipIndex)];
   if (std::optional<std::string> empty = noMotion(clip)) return makeError(*empty);
   const int root = scene.skeleton.findJoint(choice.rootName);
   if (choice.fold && root >= 0 && clip.findTrack(root) == nullptr) {
     return makeError("clip '" + clip.name + "' has no keys on '" + choice.rootName + "': there is no motion to fold");
   }
-  Scene one;
-  one.skeleton = scene.skeleton;
-  one.clips.push_back(clip);
   const std::optional<std::string> error = choice.fold ? foldRootMotion(one, choice.rootName, std::string())
                                                        : extractRootMotion(one, {choice.rootName, choice.axes, {}});
   if (error) return makeError(clip.name + ": " + *error);

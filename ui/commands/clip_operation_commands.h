@@ -1,5 +1,5 @@
 #pragma once
-// Animation ▸ Make Loop, In Place and Root Motion… on the current clip (issue 41): the core's
+// Animation ▸ Make Cyclic…, In Place and Root Motion… on the current clip (issue 41): the core's
 // clip operations (core/clipops/scene_ops.h, as `articula-cli loop` and `root-motion` run
 // them) pushed as one ReplaceClipCommand. Only the current clip changes.
 #include <QString>
@@ -7,19 +7,15 @@
 #include <optional>
 #include <string>
 
-#include "core/clipops/travel.h"
-
-namespace articula {
-struct Scene;
-}
+#include "core/clipops/scene_ops.h"
 
 namespace articula::ui {
 
 class Document;
 
-// Blends the current clip's end into its start (MakeCyclicJob, 0.25 s, the duplicate end
-// frame kept), so it plays as a seamless loop. Returns why not (one line), changing nothing.
-std::optional<QString> makeCurrentClipLoop(Document& document);
+// Clip `clipIndex` of `scene` with its end blended into its start (makeCyclic on it alone,
+// as articula-cli loop runs it); the error is one line naming the clip.
+Result<Clip> cyclicClip(const Scene& scene, int clipIndex, const CyclicOptions& options);
 
 // Takes the travel across the ground out of the current clip (InPlaceJob on the humanoid's
 // hips, IK feet beside them carried along). Returns why not (one line), changing nothing.

@@ -46,4 +46,16 @@ QString clipSeamDetail(const Skeleton& skeleton, const Clip& clip) {
       .arg(seam->travelMm, 0, 'f', 1);
 }
 
+QString clipSeamChange(const Skeleton& skeleton, const Clip& before, const Clip& after) {
+  const QString change = tr("%1 → %2").arg(clipSeamText(skeleton, before), clipSeamText(skeleton, after));
+  const std::optional<SeamScore> was = seamOf(skeleton, before);
+  const std::optional<SeamScore> now = seamOf(skeleton, after);
+  if (!was || !now) return change;
+  return tr("%1; velocity jump %2 → %3 mm per frame (the median frame changes %4)")
+      .arg(change)
+      .arg(was->velocityMm, 0, 'f', 1)
+      .arg(now->velocityMm, 0, 'f', 1)
+      .arg(now->medianVelocityChangeMm, 0, 'f', 1);
+}
+
 }  // namespace articula::ui

@@ -18,4 +18,9 @@ QString clipSeamText(const Skeleton& skeleton, const Clip& clip);
 // The same with the velocity jump at the wrap and the travel per cycle, for a tooltip.
 QString clipSeamDetail(const Skeleton& skeleton, const Clip& clip);
 
+// The seam of an edit, before → after, as the clip list shows it with the velocity jump:
+// "seam 2876.2 mm, 99.7° → seam 0.0 mm, 0.0°; velocity jump 16.1 → 89.9 mm per frame (the
+// median frame changes 128.4)": the jump after beside what one frame of the clip changes.
+QString clipSeamChange(const Skeleton& skeleton, const Clip& before, const Clip& after);
+
 }  // namespace articula::ui

@@ -268,14 +268,17 @@ TEST(ClipOps, InPlaceCarriesTheRobotsIkFeet) {
 }
 
 // After Make Cyclic the wrap-around jump is no larger than the clip's median frame-to-frame
-// change in position, and in velocity on a cycle (RobotExpressive's Walking). A capture that
-// is no cycle (CMU 02_01 ends mid-stride, MakeHuman's 24 fps walk1 is coarse) keeps a
-// velocity jump of the size of its sharpest frames' (a foot landing), far below what it had.
+// change, in position and in velocity: on a cycle (RobotExpressive's Walking), on a clip that
+// ends far from its start with its IK feet travelling beside the pelvis (Death), and on a
+// capture that is no cycle (CMU 02_01 ends mid-stride). MakeHuman's walk1, a loop that
+// dropped its duplicate end frame at a coarse 24 fps, keeps a velocity jump of the size of
+// its sharpest frames' (a foot landing): second-order differences over 42 ms do not see its
+// velocity the same from both sides even where the motion runs on.
 struct SeamCase {
   const char* file;
   std::string clip;
   double blendSeconds;
-  double velocityOverMedian;  // largest velocity jump allowed, in median frame-to-frame changes
+  double velocityOverMedian = 1.0;  // largest velocity jump allowed, in median frame-to-frame changes
 };
 
 void expectSeamless(const SeamCase& c) {
@@ -298,8 +301,9 @@ void expectSeamless(const SeamCase& c) {
       << "before: " << before->velocityMm << " mm per frame";
 }
 
-TEST(ClipOps, MakeCyclicClosesTheRobotsWalkingSeam) { expectSeamless({kRobot, "Walking", 0.25, 1.0}); }
-TEST(ClipOps, MakeCyclicClosesTheCmuWalksSeam) { expectSeamless({kCmuWalk, "", 0.5, 1.3}); }
+TEST(ClipOps, MakeCyclicClosesTheRobotsWalkingSeam) { expectSeamless({kRobot, "Walking", 0.25}); }
+TEST(ClipOps, MakeCyclicClosesTheRobotsDeathSeam) { expectSeamless({kRobot, "Death", 0.25}); }
+TEST(ClipOps, MakeCyclicClosesTheCmuWalksSeam) { expectSeamless({kCmuWalk, "", 0.5}); }
 TEST(ClipOps, MakeCyclicClosesTheMakeHumanWalksSeam) { expectSeamless({kMakeHumanWalk, "", 0.2, 1.4}); }
 
 TEST(ClipOps, MakeCyclicDropsTheDuplicateEndFrameOnRequest) {
