@@ -29,14 +29,6 @@ void trigger(MainWindow& window, const char* action) {
   found->trigger();
 }
 
-int clipNamed(const Document& document, const std::string& name) {
-  const auto& clips = document.scene().clips;
-  for (std::size_t i = 0; i < clips.size(); ++i) {
-    if (clips[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 SeamScore seamOf(const Document& document) {
   const auto frame = travelFrameOf(document.scene().skeleton, *document.currentClip());
   EXPECT_TRUE(frame.has_value());
@@ -66,7 +58,7 @@ TEST(ClipOperationsWindow, ClipListShowsEachClipsSeamRefreshedAfterEdits) {
   const int clipCount = static_cast<int>(document.scene().clips.size());
   ASSERT_EQ(clipCount, 14);
   for (int c = 0; c < clipCount; ++c) EXPECT_EQ(listedSeam(window, c), seamText(c)) << document.scene().clips[c].name;
-  const int death = clipNamed(document, "Death");
+  const int death = test::clipIndexNamed(document, "Death");
   EXPECT_EQ(listedSeam(window, death), QStringLiteral("seam 2876.2 mm, 99.7°"));
 
   document.setCurrentClip(death);

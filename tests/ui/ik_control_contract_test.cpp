@@ -17,18 +17,18 @@
 
 #include "core/anim/clip.h"
 #include "core/bake/contact_detection.h"
+#include "core/math/euler.h"
 #include "core/skeleton/local_to_model.h"
+#include "ik_contract_support.h"
 #include "ui/commands/clip_list_command.h"
 #include "ui/commands/handle_commands.h"
 #include "ui/commands/ik_fk_snap_command.h"
 #include "ui/commands/rig_set_command.h"
-#include "core/math/euler.h"
 #include "ui/docks/properties_dock.h"
 #include "ui/docks/rig_dock.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui/widgets/handle_editor.h"
-#include "ik_contract_support.h"
 #include "ui_test_support.h"
 
 namespace articula::ui {
@@ -81,11 +81,7 @@ class IkControlContract : public ::testing::Test {
     height = document->scene().characterHeight();
   }
 
-  int clipNamed(const std::string& name) const {
-    const auto& clips = document->scene().clips;
-    const auto found = std::find_if(clips.begin(), clips.end(), [&](const Clip& c) { return c.name == name; });
-    return found == clips.end() ? -1 : static_cast<int>(found - clips.begin());
-  }
+  int clipNamed(const std::string& name) const { return test::clipIndexNamed(*document, name); }
 
   std::vector<Vec3> shownPositions() const {
     std::vector<Vec3> positions;
@@ -201,13 +197,15 @@ TEST_F(IkControlContract, TheFirstKeyOnAHandleThatFollowsTheClipChangesItsFrameO
   ASSERT_EQ(want.size(), got.size());
   float worstExported = 0.0f;
   for (int frame = 0; frame < static_cast<int>(want.size()); ++frame) {
-    const float moved = largestDistance({want[static_cast<std::size_t>(frame)]}, {got[static_cast<std::size_t>(frame)]});
+    const float moved =
+        largestDistance({want[static_cast<std::size_t>(frame)]}, {got[static_cast<std::size_t>(frame)]});
     if (far(frame)) worstExported = std::max(worstExported, moved);
   }
   EXPECT_LE(worstExported, tolerance) << "the export agrees beyond the neighbouring keys";
   EXPECT_GT(largestDistance({want[kKeyed]}, {got[kKeyed]}), 0.1f * height) << "and holds the keyed frame";
-  std::printf("first key at frame %d: the frames beyond its neighbouring keys move %.4f mm (export %.4f mm) at 1.75 m\n",
-              kKeyed, worstFar / height * 1750.0f, worstExported / height * 1750.0f);
+  std::printf(
+      "first key at frame %d: the frames beyond its neighbouring keys move %.4f mm (export %.4f mm) at 1.75 m\n",
+      kKeyed, worstFar / height * 1750.0f, worstExported / height * 1750.0f);
 
   document->setFrame(kKeyed);
   document->undoStack()->undo();
@@ -388,7 +386,8 @@ TEST_P(SnapEverySolver, IkToFkAndFkToIkLeaveTheArmWithin0_1mm) {
   // The FK arm on the body as the rig solved it: the solved pose with the chain's FK turns.
   std::vector<Transform> fkOnBody(document->localPose().begin(), document->localPose().end());
   for (int joint : handle.chain)
-    fkOnBody[static_cast<std::size_t>(joint)].rotation = document->inputLocalPose()[static_cast<std::size_t>(joint)].rotation;
+    fkOnBody[static_cast<std::size_t>(joint)].rotation =
+        document->inputLocalPose()[static_cast<std::size_t>(joint)].rotation;
   const float ikToFk = largestDistance({armOf(fkOnBody, root)}, {armOf(document->localPose(), root)});
   EXPECT_LE(ikToFk, tolerance) << "the solve leaves the FK arm";
   std::printf("%s: FK to IK %.4f mm, IK to FK %.4f mm at 1.75 m\n", std::string(solverKindName(GetParam())).c_str(),

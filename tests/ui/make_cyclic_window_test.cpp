@@ -27,26 +27,6 @@
 namespace articula::ui {
 namespace {
 
-// Opens Animation ▸ Make Cyclic… on the open window; the dialog it shows (window-modal).
-MakeCyclicDialog* openMakeCyclic(MainWindow& window) {
-  auto* action = window.findChild<QAction*>(QStringLiteral("actionMakeCyclic"));
-  EXPECT_NE(action, nullptr) << "Animation ▸ Make Cyclic…";
-  if (action == nullptr) return nullptr;
-  action->trigger();
-  for (MakeCyclicDialog* dialog : window.findChildren<MakeCyclicDialog*>()) {
-    if (dialog->isVisible()) return dialog;  // a closed one waits for its deferred delete
-  }
-  return nullptr;
-}
-
-int clipNamed(const Document& document, const std::string& name) {
-  const auto& clips = document.scene().clips;
-  for (std::size_t i = 0; i < clips.size(); ++i) {
-    if (clips[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 bool okEnabled(const MakeCyclicDialog& dialog) { return dialog.buttons()->button(QDialogButtonBox::Ok)->isEnabled(); }
 
 SeamScore seamOf(const Document& document) {
@@ -108,14 +88,14 @@ void expectSeamClosed(const std::string& file, const std::string& name) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath(file))));
   Document& document = *window.document();
-  const int clip = clipNamed(document, name);
+  const int clip = test::clipIndexNamed(document, name);
   ASSERT_GE(clip, 0);
   document.setCurrentClip(clip);
   const std::vector<Clip> clipsBefore = document.scene().clips;
   const SeamScore seamBefore = seamOf(document);
   const int undoSteps = document.undoStack()->count();
 
-  MakeCyclicDialog* dialog = openMakeCyclic(window);
+  MakeCyclicDialog* dialog = test::dialogOpenedBy<MakeCyclicDialog>(window, "actionMakeCyclic");
   ASSERT_NE(dialog, nullptr);
   ASSERT_TRUE(okEnabled(*dialog)) << dialog->status()->text().toStdString();
   // The seam before → after as the clip list shows them, the viewport showing the loop.
@@ -162,9 +142,9 @@ TEST(MakeCyclicWindow, SpanInFramesAndTheEndFrameDropped) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
   Document& document = *window.document();
-  document.setCurrentClip(clipNamed(document, "Walking"));
+  document.setCurrentClip(test::clipIndexNamed(document, "Walking"));
   const int framesBefore = document.currentClip()->frameCount();
-  MakeCyclicDialog* dialog = openMakeCyclic(window);
+  MakeCyclicDialog* dialog = test::dialogOpenedBy<MakeCyclicDialog>(window, "actionMakeCyclic");
   ASSERT_NE(dialog, nullptr);
   const Clip inSeconds = *document.currentClip();
   dialog->span()->setValue(10.0 / document.currentClip()->frameRate);
@@ -189,7 +169,7 @@ TEST(MakeCyclicWindow, CancelRestoresTheClipBitForBit) {
   Document& document = *window.document();
   const Clip before = *document.currentClip();
   const int undoSteps = document.undoStack()->count();
-  MakeCyclicDialog* dialog = openMakeCyclic(window);
+  MakeCyclicDialog* dialog = test::dialogOpenedBy<MakeCyclicDialog>(window, "actionMakeCyclic");
   ASSERT_NE(dialog, nullptr);
   EXPECT_FALSE(sameClip(*document.currentClip(), before)) << "the viewport shows the loop";
   EXPECT_EQ(document.undoStack()->count(), undoSteps) << "the preview is not on the stack";
@@ -203,7 +183,7 @@ TEST(MakeCyclicWindow, CancelRestoresTheClipBitForBit) {
 void expectRefused(MainWindow& window, const std::function<void(MakeCyclicDialog&)>& set, const QString& says) {
   Document& document = *window.document();
   const Clip before = *document.currentClip();
-  MakeCyclicDialog* dialog = openMakeCyclic(window);
+  MakeCyclicDialog* dialog = test::dialogOpenedBy<MakeCyclicDialog>(window, "actionMakeCyclic");
   ASSERT_NE(dialog, nullptr);
   set(*dialog);
   EXPECT_FALSE(okEnabled(*dialog));
@@ -218,7 +198,7 @@ void expectRefused(MainWindow& window, const std::function<void(MakeCyclicDialog
 TEST(MakeCyclicWindow, OddInputIsRefusedInOneLineWithOkDisabled) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
-  window.document()->setCurrentClip(clipNamed(*window.document(), "Walking"));
+  window.document()->setCurrentClip(test::clipIndexNamed(*window.document(), "Walking"));
   expectRefused(
       window, [](MakeCyclicDialog& dialog) { dialog.span()->setValue(5.0); }, QStringLiteral("is longer than clip"));
   expectRefused(

@@ -26,26 +26,6 @@
 namespace articula::ui {
 namespace {
 
-// Opens Animation ▸ Root Motion… on the open window; the dialog it shows (window-modal).
-RootMotionDialog* openRootMotion(MainWindow& window) {
-  auto* action = window.findChild<QAction*>(QStringLiteral("actionRootMotion"));
-  EXPECT_NE(action, nullptr) << "Animation ▸ Root Motion…";
-  if (action == nullptr) return nullptr;
-  action->trigger();
-  for (RootMotionDialog* dialog : window.findChildren<RootMotionDialog*>()) {
-    if (dialog->isVisible()) return dialog;  // a closed one waits for its deferred delete
-  }
-  return nullptr;
-}
-
-int clipNamed(const Document& document, const std::string& name) {
-  const auto& clips = document.scene().clips;
-  for (std::size_t i = 0; i < clips.size(); ++i) {
-    if (clips[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 // Every joint's model-space position at every frame of the current clip, as the viewport
 // shows them, but `root`'s (which takes the travel).
 std::vector<std::vector<Vec3>> shownPositions(Document& document, int root) {
@@ -88,7 +68,7 @@ TEST(RootMotionWindow, TravelOntoTheHipsParentIsPreviewedThenOneUndoStep) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
   Document& document = *window.document();
-  const int death = clipNamed(document, "Death");
+  const int death = test::clipIndexNamed(document, "Death");
   ASSERT_GE(death, 0);
   document.setCurrentClip(death);
   const int root = document.scene().skeleton.findJoint("Bone");
@@ -103,7 +83,7 @@ TEST(RootMotionWindow, TravelOntoTheHipsParentIsPreviewedThenOneUndoStep) {
   const int undoSteps = document.undoStack()->count();
   const float heightModel = document.scene().characterHeight();
 
-  RootMotionDialog* dialog = openRootMotion(window);
+  RootMotionDialog* dialog = test::dialogOpenedBy<RootMotionDialog>(window, "actionRootMotion");
   ASSERT_NE(dialog, nullptr);
   EXPECT_EQ(dialog->rootName()->text(), QStringLiteral("Bone")) << "the hips' parent is offered";
   EXPECT_TRUE(okEnabled(*dialog)) << dialog->status()->text().toStdString();
@@ -139,15 +119,15 @@ TEST(RootMotionWindow, FoldPutsTheRootsMotionBackIntoTheHips) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
   Document& document = *window.document();
-  document.setCurrentClip(clipNamed(document, "Death"));
+  document.setCurrentClip(test::clipIndexNamed(document, "Death"));
   const int root = document.scene().skeleton.findJoint("Bone");
-  RootMotionDialog* extract = openRootMotion(window);
+  RootMotionDialog* extract = test::dialogOpenedBy<RootMotionDialog>(window, "actionRootMotion");
   ASSERT_NE(extract, nullptr);
   extract->buttons()->button(QDialogButtonBox::Ok)->click();
   ASSERT_NE(document.currentClip()->findTrack(root), nullptr);
   const auto positionsBefore = shownPositions(document, root);
 
-  RootMotionDialog* fold = openRootMotion(window);
+  RootMotionDialog* fold = test::dialogOpenedBy<RootMotionDialog>(window, "actionRootMotion");
   ASSERT_NE(fold, nullptr);
   fold->mode()->setCurrentIndex(1);
   EXPECT_FALSE(fold->yaw()->isEnabled()) << "folding takes every axis back";
@@ -163,10 +143,10 @@ TEST(RootMotionWindow, CancelRestoresTheDocument) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
   Document& document = *window.document();
-  document.setCurrentClip(clipNamed(document, "Death"));
+  document.setCurrentClip(test::clipIndexNamed(document, "Death"));
   const std::string before = test::serializeDocument(document);
   const int undoSteps = document.undoStack()->count();
-  RootMotionDialog* dialog = openRootMotion(window);
+  RootMotionDialog* dialog = test::dialogOpenedBy<RootMotionDialog>(window, "actionRootMotion");
   ASSERT_NE(dialog, nullptr);
   dialog->yaw()->setChecked(true);
   EXPECT_NE(test::serializeDocument(document), before) << "the preview shows";
@@ -179,7 +159,7 @@ TEST(RootMotionWindow, CancelRestoresTheDocument) {
 void expectRefused(MainWindow& window, const std::function<void(RootMotionDialog&)>& set, const QString& says) {
   Document& document = *window.document();
   const std::string before = test::serializeDocument(document);
-  RootMotionDialog* dialog = openRootMotion(window);
+  RootMotionDialog* dialog = test::dialogOpenedBy<RootMotionDialog>(window, "actionRootMotion");
   ASSERT_NE(dialog, nullptr);
   set(*dialog);
   EXPECT_FALSE(okEnabled(*dialog));
@@ -194,7 +174,7 @@ void expectRefused(MainWindow& window, const std::function<void(RootMotionDialog
 TEST(RootMotionWindow, OddInputIsRefusedInOneLineAndChangesNothing) {
   MainWindow window;
   ASSERT_TRUE(window.openFile(QString::fromStdString(test::dataPath("gltf/RobotExpressive/RobotExpressive.glb"))));
-  window.document()->setCurrentClip(clipNamed(*window.document(), "Death"));
+  window.document()->setCurrentClip(test::clipIndexNamed(*window.document(), "Death"));
   expectRefused(
       window, [](RootMotionDialog& dialog) { dialog.rootName()->setText(QStringLiteral("Foot.L")); },
       QStringLiteral("'Foot.L' is taken"));

@@ -5,8 +5,8 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -211,6 +211,14 @@ Result<Scene> exportedThroughTheWindow(MainWindow& window, const std::string& st
   Result<Scene> reimported = importScene(path.toStdString());
   QFile::remove(path);
   return reimported;
+}
+
+int clipIndexNamed(const Document& document, const std::string& name) {
+  const auto& clips = document.scene().clips;
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    if (clips[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 }  // namespace articula::ui::test

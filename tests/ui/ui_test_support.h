@@ -1,4 +1,5 @@
 #pragma once
+#include <QAction>
 #include <QImage>
 #include <QRect>
 #include <QTimer>
@@ -64,6 +65,23 @@ bool useDialog(QWidget& window, const std::function<void()>& open, const std::fu
   open();
   return used;
 }
+
+// The window-modal dialog a menu action opens (Animation ▸ Root Motion…, Make Cyclic…):
+// triggers `window`'s action named `actionName` and returns the `Dialog` it shows, or null
+// (a closed one waits for its deferred delete, so only a visible one counts).
+template <class Dialog>
+Dialog* dialogOpenedBy(QWidget& window, const char* actionName) {
+  auto* action = window.findChild<QAction*>(QLatin1String(actionName));
+  if (action == nullptr) return nullptr;
+  action->trigger();
+  for (Dialog* dialog : window.findChildren<Dialog*>()) {
+    if (dialog->isVisible()) return dialog;
+  }
+  return nullptr;
+}
+
+// Index of the clip named `name` in the document's scene, or -1.
+int clipIndexNamed(const Document& document, const std::string& name);
 
 // A clock the test moves by hand, for PlaybackController::setClock.
 class FakeClock {
