@@ -17,7 +17,6 @@
 
 #include "core/clipops/loop.h"
 #include "core/io/import.h"
-#include "ui/commands/clip_list_command.h"
 #include "ui/dialogs/make_cyclic_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
@@ -211,10 +210,7 @@ TEST(MakeCyclicWindow, OddInputIsRefusedInOneLineWithOkDisabled) {
 
   // A new clip has no joint keys: no motion to loop (it keyed every frame at rest and called
   // the result a seamless loop).
-  Clip empty = *window.document()->currentClip();
-  empty.tracks.clear();
-  window.document()->undoStack()->push(
-      ClipListCommand::insertAfter(window.document(), 0, std::move(empty), "new", QStringLiteral("New Clip")));
+  test::addClipWithoutKeys(*window.document());
   expectRefused(
       window, [](MakeCyclicDialog&) {}, QStringLiteral("no joint keys"));
 

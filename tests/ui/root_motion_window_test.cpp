@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "core/io/import.h"
-#include "ui/commands/clip_list_command.h"
 #include "ui/dialogs/root_motion_dialog.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
@@ -192,12 +191,7 @@ TEST(RootMotionWindow, OddInputIsRefusedInOneLineAndChangesNothing) {
   expectRefused(
       window, [](RootMotionDialog& dialog) { dialog.mode()->setCurrentIndex(1); }, QStringLiteral("no motion to fold"));
   // A new clip has no joint keys: no travel to move (the core would key the root at rest).
-  Clip empty = window.document()->scene().clips.front();
-  empty.name = "Empty";
-  empty.tracks.clear();
-  empty.layers.clear();
-  window.document()->undoStack()->push(
-      ClipListCommand::insertAfter(window.document(), 0, std::move(empty), "new", QStringLiteral("New Clip")));
+  test::addClipWithoutKeys(*window.document());
   expectRefused(
       window, [](RootMotionDialog&) {}, QStringLiteral("no joint keys"));
 

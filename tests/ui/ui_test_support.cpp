@@ -16,6 +16,7 @@
 
 #include "core/io/import.h"
 #include "core/project/rig_json.h"
+#include "ui/commands/clip_list_command.h"
 #include "ui/document/document.h"
 #include "ui/main_window.h"
 #include "ui/viewport/viewport.h"
@@ -211,6 +212,14 @@ Result<Scene> exportedThroughTheWindow(MainWindow& window, const std::string& st
   Result<Scene> reimported = importScene(path.toStdString());
   QFile::remove(path);
   return reimported;
+}
+
+void addClipWithoutKeys(Document& document) {
+  Clip empty = *document.currentClip();
+  empty.tracks.clear();
+  empty.layers.clear();
+  document.undoStack()->push(ClipListCommand::insertAfter(&document, document.currentClipIndex(), std::move(empty),
+                                                          "new", QStringLiteral("New Clip")));
 }
 
 int clipIndexNamed(const Document& document, const std::string& name) {

@@ -80,6 +80,10 @@ Dialog* dialogOpenedBy(QWidget& window, const char* actionName) {
   return nullptr;
 }
 
+// A clip without joint keys or layers (as New Clip makes one, timed as the current clip),
+// added after the current one through the undo stack and made current.
+void addClipWithoutKeys(Document& document);
+
 // Index of the clip named `name` in the document's scene, or -1.
 int clipIndexNamed(const Document& document, const std::string& name);
 
